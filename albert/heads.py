@@ -1,0 +1,178 @@
+"""Task heads on top of `AlbertModel`: pretraining (MLM + SOP/NSP), masked LM, and
+sequence / token classification. Each returns a typed output dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from albert.config import AlbertConfig
+from albert.model import ACTIVATIONS, AlbertModel, AlbertPreTrainedModel
+
+IGNORE_INDEX = -100
+"""Label value of positions that carry no MLM target (and of ignored tokens)."""
+
+
+@dataclass
+class PreTrainingOutput:
+    loss: torch.Tensor | None
+    """MLM loss + sentence-pair loss, when labels were given."""
+    mlm_logits: torch.Tensor
+    """(B, T, V) without labels; with `mlm_labels`, (N, V) for the N labelled positions only
+    (row-major order), which skips the V-wide projection of every unmasked token."""
+    sop_logits: torch.Tensor
+    """(B, 2): for SOP, 0 = in order, 1 = swapped; for NSP, 0 = next, 1 = random."""
+    hidden_states: tuple[torch.Tensor, ...] | None = None
+    attentions: tuple[torch.Tensor, ...] | None = None
+    mlm_loss: torch.Tensor | None = None
+    sop_loss: torch.Tensor | None = None
+
+
+@dataclass
+class MaskedLMOutput:
+    loss: torch.Tensor | None
+    logits: torch.Tensor
+    """(B, T, V), or (N, V) at the labelled positions when labels were given."""
+    hidden_states: tuple[torch.Tensor, ...] | None = None
+    attentions: tuple[torch.Tensor, ...] | None = None
+
+
+@dataclass
+class ClassifierOutput:
+    loss: torch.Tensor | None
+    logits: torch.Tensor
+    """(B, num_labels) for sequences, (B, T, num_labels) for tokens."""
+    hidden_states: tuple[torch.Tensor, ...] | None = None
+    attentions: tuple[torch.Tensor, ...] | None = None
+
+
+class MaskedLMHead(nn.Module):
+    """H → E → V; the E → V decoder is the transposed word-embedding matrix (tied)."""
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.embedding_size)
+        self.activation = ACTIVATIONS[config.hidden_act]
+        self.norm = nn.LayerNorm(config.embedding_size, eps=config.layer_norm_eps)
+        self.bias = nn.Parameter(torch.zeros(config.vocab_size))
+
+    def forward(self, hidden: torch.Tensor, word_embeddings: torch.Tensor) -> torch.Tensor:
+        x = self.norm(self.activation(self.dense(hidden)))  # (..., E)
+        return F.linear(x, word_embeddings, self.bias)  # (..., V): tied to the (V, E) embeddings
+
+
+def _masked_lm(model: AlbertPreTrainedModel, sequence: torch.Tensor,
+               labels: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Logits and loss; with labels, only the labelled positions go through the decoder."""
+    word_embeddings = model.albert.embeddings.word_embeddings.weight
+    if labels is None:
+        return model.mlm_head(sequence, word_embeddings), None
+    selected = labels != IGNORE_INDEX  # (B, T)
+    logits = model.mlm_head(sequence[selected], word_embeddings)  # (N, V)
+    targets = labels[selected]
+    if targets.numel() == 0:
+        return logits, sequence.sum() * 0.0  # keeps the graph (and DDP) intact with no targets
+    return logits, F.cross_entropy(logits.float(), targets)
+
+
+def _classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels: int) -> torch.Tensor:
+    if num_labels == 1:  # regression
+        return F.mse_loss(logits.squeeze(-1).float(), labels.float())
+    return F.cross_entropy(logits.reshape(-1, num_labels).float(), labels.reshape(-1),
+                           ignore_index=IGNORE_INDEX)
+
+
+class AlbertForPreTraining(AlbertPreTrainedModel):
+    """Masked-LM head + sentence-pair (SOP or NSP) head, as ALBERT is pretrained."""
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.config = config
+        self.albert = AlbertModel(config, add_pooler=True)
+        self.mlm_head = MaskedLMHead(config)
+        self.sentence_pair_dropout = nn.Dropout(config.classifier_dropout_prob)
+        self.sentence_pair_head = nn.Linear(config.hidden_size, 2)
+        self.init_weights()
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                token_type_ids: torch.Tensor | None = None, mlm_labels: torch.Tensor | None = None,
+                sentence_order_label: torch.Tensor | None = None, output_hidden_states: bool = False,
+                output_attentions: bool = False) -> PreTrainingOutput:
+        out = self.albert(input_ids, attention_mask, token_type_ids,
+                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+        mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels)
+        sop_logits = self.sentence_pair_head(self.sentence_pair_dropout(out.pooler_output))  # (B, 2)
+        sop_loss = (F.cross_entropy(sop_logits.float(), sentence_order_label)
+                    if sentence_order_label is not None else None)
+        losses = [loss for loss in (mlm_loss, sop_loss) if loss is not None]
+        return PreTrainingOutput(
+            loss=sum(losses) if losses else None, mlm_logits=mlm_logits, sop_logits=sop_logits,
+            hidden_states=out.hidden_states, attentions=out.attentions,
+            mlm_loss=mlm_loss, sop_loss=sop_loss)
+
+
+class AlbertForMaskedLM(AlbertPreTrainedModel):
+    """Masked-LM head only (no pooler), for fill-in-the-blank."""
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.config = config
+        self.albert = AlbertModel(config, add_pooler=False)
+        self.mlm_head = MaskedLMHead(config)
+        self.init_weights()
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
+                output_hidden_states: bool = False, output_attentions: bool = False) -> MaskedLMOutput:
+        out = self.albert(input_ids, attention_mask, token_type_ids,
+                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+        logits, loss = _masked_lm(self, out.last_hidden_state, labels)
+        return MaskedLMOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
+                              attentions=out.attentions)
+
+
+class AlbertForSequenceClassification(AlbertPreTrainedModel):
+    """Pooled [CLS] → dropout → linear; `num_labels == 1` is regression (MSE)."""
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.config = config
+        self.albert = AlbertModel(config, add_pooler=True)
+        self.dropout = nn.Dropout(config.classifier_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.init_weights()
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
+                output_hidden_states: bool = False, output_attentions: bool = False) -> ClassifierOutput:
+        out = self.albert(input_ids, attention_mask, token_type_ids,
+                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+        logits = self.classifier(self.dropout(out.pooler_output))  # (B, num_labels)
+        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
+        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
+                                attentions=out.attentions)
+
+
+class AlbertForTokenClassification(AlbertPreTrainedModel):
+    """Every token's hidden state → dropout → linear (no pooler), for tagging."""
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.config = config
+        self.albert = AlbertModel(config, add_pooler=False)
+        self.dropout = nn.Dropout(config.classifier_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.init_weights()
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
+                output_hidden_states: bool = False, output_attentions: bool = False) -> ClassifierOutput:
+        out = self.albert(input_ids, attention_mask, token_type_ids,
+                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+        logits = self.classifier(self.dropout(out.last_hidden_state))  # (B, T, num_labels)
+        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
+        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
+                                attentions=out.attentions)

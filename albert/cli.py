@@ -45,6 +45,33 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+def _argument(parser: argparse._ActionsContainer, flag: str, dest: str, annotation: Any, default: Any,
+              help_text: str, required: bool) -> None:
+    annotation, _ = _unwrap_optional(annotation)
+    kwargs: dict[str, Any] = {"help": help_text or " ", "default": default, "dest": dest}
+    origin = typing.get_origin(annotation)
+    if annotation is bool:
+        kwargs["action"] = argparse.BooleanOptionalAction
+    elif origin is typing.Literal:
+        choices = typing.get_args(annotation)
+        kwargs.update(choices=choices, type=type(choices[0]))
+    elif origin in (list, tuple, Sequence):
+        kwargs.update(nargs="+", type=typing.get_args(annotation)[0])
+    elif annotation in (int, float, str):
+        kwargs["type"] = annotation
+    else:
+        kwargs["type"] = str
+    if required:
+        kwargs["required"] = True
+    parser.add_argument(flag, **kwargs)
+
+
+def _nested_fields(cls: type, f: dataclasses.Field) -> type | None:
+    """The dataclass whose fields become `--name.sub` flags for field `f`, if any."""
+    target = f.metadata.get("overrides") or typing.get_type_hints(cls)[f.name]
+    return target if isinstance(target, type) and dataclasses.is_dataclass(target) else None
+
+
 def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description or (cls.__doc__ or "").strip(),
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -53,27 +80,23 @@ def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentP
     for f in dataclasses.fields(cls):
         if not f.init or f.name.startswith("_"):
             continue
-        annotation, optional = _unwrap_optional(hints[f.name])
-        flag = "--" + f.name.replace("_", "-")
+        nested = _nested_fields(cls, f)
+        if nested is not None:
+            # A nested config: one flag per field of it, `--data.max-seq-length`; only the
+            # flags given on the command line change the default (or the named preset).
+            group = parser.add_argument_group(f.name, docs.get(f.name))
+            nested_hints, nested_docs = typing.get_type_hints(nested), field_docs(nested)
+            for sub in dataclasses.fields(nested):
+                if sub.init and not sub.name.startswith("_") and sub.name != "extra":
+                    _argument(group, f"--{f.name}.{sub.name.replace('_', '-')}", f"{f.name}.{sub.name}",
+                              nested_hints[sub.name], argparse.SUPPRESS, nested_docs.get(sub.name, ""), False)
+            continue
+        has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING  # type: ignore[misc]
         default = f.default if f.default is not dataclasses.MISSING else (
             f.default_factory() if f.default_factory is not dataclasses.MISSING else None)  # type: ignore[misc]
-        kwargs: dict[str, Any] = {"help": docs.get(f.name, " "), "default": default, "dest": f.name}
-        origin = typing.get_origin(annotation)
-        if annotation is bool:
-            kwargs["action"] = argparse.BooleanOptionalAction
-        elif origin is typing.Literal:
-            choices = typing.get_args(annotation)
-            kwargs.update(choices=choices, type=type(choices[0]))
-        elif origin in (list, tuple, Sequence):
-            (item,) = typing.get_args(annotation)[:1]
-            kwargs.update(nargs="+", type=item)
-        elif annotation in (int, float, str):
-            kwargs["type"] = annotation
-        else:
-            kwargs["type"] = str
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and not optional:  # type: ignore[misc]
-            kwargs["required"] = True
-        parser.add_argument(flag, **kwargs)
+        _, optional = _unwrap_optional(hints[f.name])
+        _argument(parser, "--" + f.name.replace("_", "-"), f.name, hints[f.name], default,
+                  docs.get(f.name, ""), required=not has_default and not optional)
     return parser
 
 
@@ -81,13 +104,29 @@ def parse_config(cls: type[T], argv: Sequence[str] | None = None, description: s
     """Parse `argv` into `cls`; a validation error in `cls` exits with its one sentence."""
     parser = _parser_for(cls, description)
     namespace = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
-    values = vars(namespace)
+    flat = vars(namespace)
+    values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        if isinstance(values.get(f.name), list) and typing.get_origin(
-                _unwrap_optional(typing.get_type_hints(cls)[f.name])[0]) is tuple:
-            values[f.name] = tuple(values[f.name])
+        if not f.init or f.name.startswith("_"):
+            continue
+        nested = _nested_fields(cls, f)
+        if nested is not None:
+            given = {k.split(".", 1)[1]: v for k, v in flat.items() if k.startswith(f.name + ".")}
+            given = {k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}
+            values[f.name] = given if f.metadata.get("overrides") else _replace_default(f, given, parser)
+        elif f.name in flat:
+            value = flat[f.name]
+            values[f.name] = tuple(value) if isinstance(value, list) else value
     try:
         return cls(**values)
     except ValueError as error:  # configs validate in __post_init__ with one clear sentence
         parser.error(str(error))
         raise  # unreachable: parser.error exits
+
+
+def _replace_default(f: dataclasses.Field, given: dict[str, Any], parser: argparse.ArgumentParser) -> Any:
+    default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default  # type: ignore[misc]
+    try:
+        return dataclasses.replace(default, **given)
+    except ValueError as error:
+        parser.error(str(error))

@@ -1,0 +1,11 @@
+"""ALBERT Lab's Gradio app: `build_app()` assembles the tabs, `launch_options()` says how to serve it.
+
+One module per tab (`tab_*.py`, each with `build(...)`), the pure functions they call
+(`calculator`, `inference`, `views`, `plots`, …), and the strings in English and 中文.
+"""
+
+from __future__ import annotations
+
+from app.layout import CSS, THEME, build_app, launch_options
+
+__all__ = ["CSS", "THEME", "build_app", "launch_options"]

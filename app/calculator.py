@@ -1,0 +1,288 @@
+"""Pure functions of the parameter calculator: config from the form, exact counts, comparisons.
+
+Everything is computed from `albert.params.count_parameters` (formulas only), so any size,
+however large, answers instantly. Bad input becomes a `CalculatorInputError` whose message
+is one sentence in the user's language.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from albert.config import PRESETS, SHARING_MODES, AlbertConfig, ConfigError
+from albert.params import (
+    PAPER_TABLE1,
+    PAPER_TABLE1_NOTES,
+    PAPER_TABLE3,
+    PAPER_TABLE4,
+    ParameterCount,
+    count_parameters,
+    without_factorization,
+    without_sharing,
+)
+from app.i18n import t
+
+PAPER_PRESETS: tuple[str, ...] = ("albert-base", "albert-large", "albert-xlarge", "albert-xxlarge",
+                                  "bert-base", "bert-large")
+SWEEP_EMBEDDING_SIZES: tuple[int, ...] = (16, 32, 64, 128, 256, 512, 768, 1024, 2048, 4096)
+FIELDS: tuple[str, ...] = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers",
+                           "num_attention_heads", "intermediate_size")
+_MAX_FIELD = 10_000_000  # the library's own ceiling; checked here too so the message is translated
+
+
+class CalculatorInputError(ValueError):
+    """Form input that does not describe a model; the message is one sentence for the user."""
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """Everything the calculator shows for one configuration."""
+
+    config: AlbertConfig
+    count: ParameterCount
+    without_factorization: int
+    """Same model with E = H and no projection (BERT's embeddings)."""
+    without_sharing: int
+    """Same model with every pass its own weights."""
+    without_both: int
+    """Neither factorized nor shared: the BERT-style model of the same size."""
+    paper_figure: float | None = None
+    paper_source: str = ""
+    paper_note: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.count.total
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON for the API."""
+        return {
+            "total": self.total,
+            "embeddings": self.count.embeddings,
+            "layers": self.count.layers,
+            "components": self.count.as_dict(),
+            "without_factorization": self.without_factorization,
+            "without_sharing": self.without_sharing,
+            "without_factorization_and_sharing": self.without_both,
+            "paper_figure": self.paper_figure,
+            "paper_source": self.paper_source,
+            "config": {name: getattr(self.config, name) for name in FIELDS}
+            | {"sharing": self.config.sharing, "num_hidden_groups": self.config.num_hidden_groups,
+               "project_embeddings": self.config.project_embeddings,
+               "max_position_embeddings": self.config.max_position_embeddings},
+        }
+
+
+def _whole(name: str, value: Any, lang: str) -> int:
+    label = t(f"field.{name}", lang)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise CalculatorInputError(t("calc.err.empty", lang, field=label))
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise CalculatorInputError(t("calc.err.not_number", lang, field=label, value=str(value)[:40])) from None
+    if math.isnan(number) or math.isinf(number) or number != int(number):
+        raise CalculatorInputError(t("calc.err.not_whole", lang, field=label, value=str(value)[:40]))
+    number = int(number)
+    if number < 1:
+        raise CalculatorInputError(t("calc.err.positive", lang, field=label, value=number))
+    if number > _MAX_FIELD:
+        raise CalculatorInputError(t("calc.err.too_big", lang, field=label, value=number, limit=_MAX_FIELD))
+    return number
+
+
+def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
+                 num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
+                 num_hidden_groups: Any = 1, project_embeddings: bool = True,
+                 max_position_embeddings: Any = 512, lang: str = "en") -> tuple[AlbertConfig, list[str]]:
+    """A validated config from form values, plus notes about values the form adjusted.
+
+    Groups only mean something for `all` sharing (`none` is groups = layers; `attention` and
+    `ffn` share one sublayer), so for other modes they are set automatically, with a note.
+    A projection is required whenever E ≠ H.
+    """
+    sizes = {name: _whole(name, value, lang) for name, value in zip(FIELDS, (
+        vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size),
+        strict=True)}
+    if sharing not in SHARING_MODES:
+        raise CalculatorInputError(t("calc.err.sharing", lang, value=str(sharing)[:40]))
+    notes: list[str] = []
+    H, A, L = sizes["hidden_size"], sizes["num_attention_heads"], sizes["num_hidden_layers"]
+    if H % A:
+        raise CalculatorInputError(t("calc.err.heads", lang, H=H, A=A))
+    groups = _whole("num_hidden_groups", num_hidden_groups, lang)
+    if sharing == "all":
+        if L % groups:
+            raise CalculatorInputError(t("calc.err.groups", lang, G=groups, L=L))
+    else:
+        wanted = L if sharing == "none" else 1
+        if groups != wanted and groups != 1:
+            notes.append(t("calc.note.groups", lang, mode=sharing, G=wanted))
+        groups = wanted
+    project = bool(project_embeddings) or sizes["embedding_size"] != H
+    if not project_embeddings and sizes["embedding_size"] != H:
+        notes.append(t("calc.note.projection", lang))
+    positions = _whole("max_position_embeddings", max_position_embeddings, lang)
+    template = AlbertConfig()  # two segment types, as every ALBERT and BERT
+    pad_ids = {name: 0 for name in ("pad_token_id", "bos_token_id", "eos_token_id")
+               if getattr(template, name) >= sizes["vocab_size"]}
+    try:
+        config = template.replace(**sizes, sharing=sharing, num_hidden_groups=groups,
+                                  project_embeddings=project,
+                                  max_position_embeddings=positions, **pad_ids)
+    except ConfigError as error:  # anything the checks above did not foresee: the library's sentence
+        raise CalculatorInputError(str(error)) from error
+    return config, notes
+
+
+def _count_key(config: AlbertConfig) -> tuple:
+    """The fields that decide the parameter count (activation, dropout etc. do not)."""
+    return (config.vocab_size, config.embedding_size, config.hidden_size, config.num_hidden_layers,
+            config.num_attention_heads, config.intermediate_size, config.sharing, config.num_hidden_groups,
+            config.project_embeddings, config.max_position_embeddings, config.type_vocab_size)
+
+
+def paper_reference(config: AlbertConfig, lang: str = "en") -> tuple[float | None, str, str]:
+    """The paper's reported figure for this exact configuration, where it has one.
+
+    Returns (figure, which table, note). Table 1 covers the six presets; Tables 3 and 4
+    cover ALBERT-base with other E and sharing modes.
+    """
+    key = _count_key(config)
+    for name in PAPER_PRESETS:
+        if _count_key(PRESETS[name]) == key:
+            note = t(f"calc.paper_note.{name}", lang) if name in PAPER_TABLE1_NOTES else ""
+            return PAPER_TABLE1[name], t("calc.paper.table1", lang, name=name), note
+    base = PRESETS["albert-base"]
+    E, mode = config.embedding_size, config.sharing
+    for table, label in ((PAPER_TABLE3, "calc.paper.table3"), (PAPER_TABLE4, "calc.paper.table4")):
+        if (mode, E) in table:
+            candidate = base.replace(embedding_size=E, sharing=mode)
+            if _count_key(candidate) == key:
+                return table[(mode, E)], t(label, lang, mode=mode, E=E), ""
+    return None, "", ""
+
+
+def calculate(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
+              num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
+              num_hidden_groups: Any = 1, project_embeddings: bool = True,
+              max_position_embeddings: Any = 512, lang: str = "en") -> Calculation:
+    """Exact counts of the configured model and of its unfactorized / unshared variants."""
+    config, notes = build_config(vocab_size, embedding_size, hidden_size, num_hidden_layers,
+                                 num_attention_heads, intermediate_size, sharing, num_hidden_groups,
+                                 project_embeddings, max_position_embeddings, lang)
+    count = count_parameters(config)
+    plain_embeddings = without_factorization(config)
+    figure, source, note = paper_reference(config, lang)
+    return Calculation(
+        config=config, count=count,
+        without_factorization=count_parameters(plain_embeddings).total,
+        without_sharing=count_parameters(without_sharing(config)).total,
+        without_both=count_parameters(without_sharing(plain_embeddings)).total,
+        paper_figure=figure, paper_source=source, paper_note=note, notes=notes,
+    )
+
+
+# ----- text and tables -------------------------------------------------------------------------
+def millions(n: float) -> str:
+    """12,345,678 → '12.3M' (the paper's style); small numbers stay exact."""
+    if n >= 1e9:
+        return f"{n / 1e9:.2f}B"
+    if n >= 1e6:
+        return f"{n / 1e6:.1f}M"
+    if n >= 1e4:
+        return f"{n / 1e3:.1f}K"
+    return f"{int(n):,}"
+
+
+def embedding_markdown(calc: Calculation, lang: str = "en") -> str:
+    """V×H against V×E + E×H with the numbers substituted."""
+    c = calc.config
+    V, E, H = c.vocab_size, c.embedding_size, c.hidden_size
+    untied, factorized = V * H, V * E + E * H
+    ratio = untied / factorized
+    return t("calc.embedding_md", lang, V=f"{V:,}", E=f"{E:,}", H=f"{H:,}", VH=f"{untied:,}",
+             VE=f"{V * E:,}", EH=f"{E * H:,}", fact=f"{factorized:,}", ratio=f"{ratio:.2f}",
+             VHm=millions(untied), factm=millions(factorized))
+
+
+def totals_markdown(calc: Calculation, lang: str = "en") -> str:
+    """Total, reduction factors, the paper's figure and any adjustments, as Markdown."""
+    total = calc.total
+    lines = [t("calc.total_md", lang, total=f"{total:,}", m=millions(total),
+               emb=f"{calc.count.embeddings:,}", layers=f"{calc.count.layers:,}", heads=f"{calc.count.heads:,}")]
+    rows = [("calc.cmp.no_fact", calc.without_factorization), ("calc.cmp.no_share", calc.without_sharing),
+            ("calc.cmp.neither", calc.without_both)]
+    lines.append(t("calc.cmp.header", lang))
+    for key, other in rows:
+        lines.append(f"| {t(key, lang)} | {other:,} ({millions(other)}) | ×{other / total:.2f} |")
+    if calc.paper_figure is not None:
+        lines.append("")
+        lines.append(t("calc.paper_md", lang, source=calc.paper_source, paper=millions(calc.paper_figure),
+                       ours=f"{total:,}", oursm=millions(total)))
+        if calc.paper_note:
+            lines.append(f"> {calc.paper_note}")
+    for note in calc.notes:
+        lines.append(f"\n> {note}")
+    return "\n".join(lines)
+
+
+COMPONENTS: tuple[str, ...] = ("token_embeddings", "position_embeddings", "token_type_embeddings",
+                               "embedding_layer_norm", "embedding_projection", "attention",
+                               "attention_layer_norms", "ffn", "ffn_layer_norms", "pooler")
+
+
+def component_table(calc: Calculation, lang: str = "en") -> pd.DataFrame:
+    """One row per component with its count and share of the total."""
+    total = calc.total
+    rows = []
+    for name in COMPONENTS:
+        value = getattr(calc.count, name)
+        rows.append({t("calc.col.component", lang): t(f"comp.{name}", lang),
+                     t("calc.col.parameters", lang): f"{value:,}",
+                     t("calc.col.share", lang): f"{100 * value / total:.2f}%"})
+    rows.append({t("calc.col.component", lang): t("comp.total", lang),
+                 t("calc.col.parameters", lang): f"{total:,}", t("calc.col.share", lang): "100.00%"})
+    return pd.DataFrame(rows)
+
+
+def sweep(config: AlbertConfig) -> list[dict[str, Any]]:
+    """Total parameters against E for the four sharing modes (the shape of Tables 3 and 4).
+
+    E runs over the usual sizes up to H, plus the configured E; the other sizes stay as set.
+    `all` keeps the configured groups when sharing is `all`, else uses one group.
+    """
+    H = config.hidden_size
+    sizes = sorted({e for e in SWEEP_EMBEDDING_SIZES if e <= H} | {config.embedding_size, H})
+    points = []
+    for mode in SHARING_MODES:
+        groups = config.num_hidden_groups if (mode == "all" and config.sharing == "all") else (
+            config.num_hidden_layers if mode == "none" else 1)
+        for E in sizes:
+            variant = config.replace(embedding_size=E, sharing=mode, num_hidden_groups=groups,
+                                     project_embeddings=True)
+            points.append({"sharing": mode, "embedding_size": E, "total": count_parameters(variant).total})
+    return points
+
+
+def paper_sweep_points(config: AlbertConfig) -> list[dict[str, Any]]:
+    """The paper's Table 3/4 figures, when the swept model is ALBERT-base (other E and modes)."""
+    base = PRESETS["albert-base"]
+    probe = config.replace(embedding_size=base.embedding_size, sharing="all", num_hidden_groups=1,
+                           project_embeddings=True)
+    if _count_key(probe) != _count_key(base):
+        return []
+    points = {(mode, E): value for table in (PAPER_TABLE3, PAPER_TABLE4) for (mode, E), value in table.items()}
+    return [{"sharing": mode, "embedding_size": E, "total": value} for (mode, E), value in sorted(points.items())]
+
+
+def preset_values(config: AlbertConfig) -> tuple[int, int, int, int, int, int, str, int, bool, int]:
+    """The form fields for a config, in the calculator's input order."""
+    return (config.vocab_size, config.embedding_size, config.hidden_size, config.num_hidden_layers,
+            config.num_attention_heads, config.intermediate_size, config.sharing,
+            config.num_hidden_groups, config.project_embeddings, config.max_position_embeddings)

@@ -1,0 +1,72 @@
+"""English and 中文 for every label, explanation and message of the app.
+
+`t(key, lang, **values)` looks a string up and fills `{placeholders}`. The tab modules
+register each component with the key of its label (`Translations.add`), and the language
+switch returns one update per registered component.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.strings import STRINGS
+
+logger = logging.getLogger(__name__)
+LANGUAGES: tuple[tuple[str, str], ...] = (("English", "en"), ("中文", "zh"))
+LANG_CODES: tuple[str, ...] = tuple(code for _, code in LANGUAGES)
+
+
+def normalize_lang(lang: str | None) -> str:
+    """'zh', '中文', 'zh-CN' → 'zh'; anything else → 'en'."""
+    text = (lang or "").strip().lower()
+    return "zh" if text.startswith("zh") or text == "中文" else "en"
+
+
+def t(key: str, lang: str = "en", **values: Any) -> str:
+    """The string `key` in `lang` (English when the key has no translation), formatted."""
+    entry = STRINGS.get(key)
+    if entry is None:
+        logger.warning("no string for %r", key)
+        return key
+    text = entry[1] if normalize_lang(lang) == "zh" else entry[0]
+    return text.format(**values) if values else text
+
+
+@dataclass
+class Translations:
+    """Components whose text follows the language switch.
+
+    Each entry knows how to produce the component's update for a language, so a label, an
+    `info` line, a Markdown explanation or a button caption all switch the same way.
+    """
+
+    components: list[Any] = field(default_factory=list)
+    updaters: list[Callable[[str], Any]] = field(default_factory=list)
+
+    def add(self, component: Any, label: str | None = None, info: str | None = None,
+            value: str | None = None, choices: Callable[[str], list] | None = None) -> Any:
+        """Register `component`; `label`/`info`/`value` are string keys, `choices` a function of lang."""
+        import gradio as gr
+
+        def update(lang: str) -> Any:
+            changes: dict[str, Any] = {}
+            if label:
+                changes["label"] = t(label, lang)
+            if info:
+                changes["info"] = t(info, lang)
+            if value:
+                changes["value"] = t(value, lang)
+            if choices:
+                changes["choices"] = choices(lang)
+            return gr.update(**changes)
+
+        self.components.append(component)
+        self.updaters.append(update)
+        return component
+
+    def updates(self, lang: str) -> list[Any]:
+        lang = normalize_lang(lang)
+        return [update(lang) for update in self.updaters]

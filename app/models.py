@@ -1,0 +1,224 @@
+"""Which models the app can use, and loading them (cached) with their tokenizers.
+
+Shipped models live in `assets/models/<name>/` (a `from_pretrained` directory); the folder
+can be moved with the `ALBERT_LAB_MODELS` environment variable (tests point it at tiny
+models). The picker also accepts a local checkpoint directory or a Hugging Face hub id.
+Every failure becomes a `ModelError` whose message is one sentence in the user's language.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from albert.config import AlbertConfig, ConfigError
+from app.i18n import t
+
+logger = logging.getLogger(__name__)
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MODELS_ENV = "ALBERT_LAB_MODELS"
+DEFAULT_MODEL = "albert-lab-base"
+NOT_SHARED_MODEL = "albert-lab-none"
+_PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, "albert-lab-attention", "albert-lab-ffn", "albert-lab-nsp")
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
+_CACHE_SIZE = 4
+
+
+class ModelError(Exception):
+    """A model that cannot be used; the message is one sentence for the user."""
+
+
+def models_dir() -> Path:
+    """Where shipped models are looked for (`ALBERT_LAB_MODELS` overrides `assets/models`)."""
+    override = os.environ.get(MODELS_ENV, "").strip()
+    return Path(override) if override else REPO_ROOT / "assets" / "models"
+
+
+def shipped_models(directory: Path | None = None) -> list[str]:
+    """Names of the shipped models (folders holding config.json), the default first."""
+    root = directory or models_dir()
+    if not root.is_dir():
+        return []
+    names = [p.parent.name for p in root.glob("*/config.json") if p.is_file()]
+    rank = {name: i for i, name in enumerate(_PREFERRED_ORDER)}
+    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def default_model() -> str | None:
+    models = shipped_models()
+    return models[0] if models else None
+
+
+def not_shared_model() -> str | None:
+    """The BERT-style twin of the default model, for shared-against-not-shared views."""
+    models = shipped_models()
+    if NOT_SHARED_MODEL in models:
+        return NOT_SHARED_MODEL
+    for name in models:
+        config = shipped_config(name)
+        if config is not None and config.sharing == "none":
+            return name
+    return None
+
+
+def shipped_config(name: str) -> AlbertConfig | None:
+    """The config of a shipped model, or None when it cannot be read."""
+    from albert.checkpoint import load_config
+
+    try:
+        return load_config(models_dir() / name)
+    except (ConfigError, OSError) as error:
+        logger.warning("cannot read config of shipped model %s: %s", name, error)
+        return None
+
+
+def shipped_metrics(name: str) -> dict[str, Any] | None:
+    """Held-out metrics recorded next to a shipped model (metrics.json), if any."""
+    path = models_dir() / name / "metrics.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@dataclass
+class LoadedModel:
+    """A pretraining model (MLM + sentence-pair head) ready for inference, with its tokenizer."""
+
+    name: str
+    kind: str
+    """'shipped', 'local' or 'hub'."""
+    directory: Path
+    model: Any
+    tokenizer: Any
+    config: AlbertConfig
+    has_sentence_head: bool
+    """False for checkpoints without trained SOP/NSP weights (every hub ALBERT): that head is random."""
+    metrics: dict[str, Any] | None = None
+    special_ids: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_position_embeddings
+
+    @property
+    def mask_id(self) -> int:
+        return int(self.tokenizer.mask_token_id)
+
+
+def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
+    """(kind, location) of a picker value: a shipped name, a local folder or a hub id."""
+    text = (choice or "").strip()
+    if not text:
+        default = default_model()
+        if default is None:
+            raise ModelError(t("model.err.none_shipped", lang))
+        return "shipped", str(models_dir() / default)
+    if text in shipped_models():
+        return "shipped", str(models_dir() / text)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return "local", str(path.resolve())
+    if text.startswith((".", "/", "~", "\\")) or "\\" in text or text.count("/") > 1 or path.exists():
+        raise ModelError(t("model.err.not_dir", lang, value=_short(text)))
+    if _HUB_ID.match(text):
+        return "hub", text
+    raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+_cache: OrderedDict[tuple[str, str], LoadedModel] = OrderedDict()
+_lock = threading.Lock()
+
+
+def load(choice: str | None, lang: str = "en") -> LoadedModel:
+    """The model a picker value names, loaded once and kept (a few at a time)."""
+    kind, location = resolve(choice, lang)
+    key = (kind, location)
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+        loaded = _load_uncached(kind, location, lang)
+        _cache[key] = loaded
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+        return loaded
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
+    from albert import AlbertForPreTraining
+    from albert.checkpoint import CheckpointError, resolve_directory
+
+    name = Path(location).name if kind != "hub" else location
+    try:
+        directory = resolve_directory(location)
+    except CheckpointError as error:
+        if kind == "hub":
+            raise ModelError(t("model.err.hub", lang, value=_short(location))) from error
+        raise ModelError(t("model.err.load", lang, name=name, reason=str(error))) from error
+    try:
+        model = AlbertForPreTraining.from_pretrained(directory)
+    except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
+        raise ModelError(t("model.err.load", lang, name=name, reason=str(error))) from error
+    model.eval()
+    tokenizer = load_tokenizer(directory, name, lang)
+    config = model.config
+    if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
+        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=name, n=len(tokenizer), V=config.vocab_size))
+    special = frozenset(int(i) for i in tokenizer.all_special_ids)
+    logger.info("loaded %s model %s from %s", kind, name, directory)
+    return LoadedModel(name=name, kind=kind, directory=Path(directory), model=model, tokenizer=tokenizer,
+                       config=config, has_sentence_head=_has_sentence_head(Path(directory)),
+                       metrics=shipped_metrics(name) if kind == "shipped" else None, special_ids=special)
+
+
+def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
+    """The checkpoint's tokenizer (transformers' AlbertTokenizerFast), via albert.tokenizer when present."""
+    try:
+        from albert.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
+    except ImportError:
+        lab_load_tokenizer = None
+    try:
+        if lab_load_tokenizer is not None:
+            return lab_load_tokenizer(directory)
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(str(directory))
+    except Exception as error:  # transformers raises many kinds here; the user needs one sentence
+        logger.warning("tokenizer of %s failed: %r", directory, error)
+        raise ModelError(t("model.err.tokenizer", lang, name=name)) from error
+
+
+def _has_sentence_head(directory: Path) -> bool:
+    """Whether the checkpoint carries trained SOP/NSP weights (hub ALBERTs do not)."""
+    path = directory / "model.safetensors"
+    try:
+        if path.is_file():
+            from safetensors import safe_open
+
+            with safe_open(str(path), framework="pt") as handle:
+                keys = list(handle.keys())
+        else:
+            import torch
+
+            keys = list(torch.load(directory / "pytorch_model.bin", map_location="cpu", weights_only=True, mmap=True))
+    except Exception:  # unreadable here means from_pretrained already failed louder
+        return False
+    return any("sop_classifier" in k or "sentence_pair_head" in k for k in keys)

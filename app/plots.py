@@ -1,0 +1,105 @@
+"""Plotly figures of the app. Pure: data in, `go.Figure` out; labels in the user's language.
+
+Token text goes through `plot_text` first: plotly interprets a few HTML tags in labels,
+and nothing a user typed may become markup.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from albert.config import SHARING_MODES
+from albert.params import count_parameters, without_factorization, without_sharing
+from app.calculator import Calculation, paper_sweep_points, sweep
+from app.i18n import t
+
+MODE_COLORS = {"all": "#4f46e5", "attention": "#0891b2", "ffn": "#d97706", "none": "#6b7280"}
+PALETTE = ("#4f46e5", "#d97706", "#0891b2", "#dc2626", "#16a34a", "#9333ea", "#6b7280", "#db2777")
+_LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=50, b=50), height=360,
+               font=dict(family="Inter, 'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"))
+
+
+def plot_text(text: str) -> str:
+    """Text safe to put in a plotly label: escaped, so `<b>` or `<a href=…>` stay literal."""
+    return html.escape(text, quote=True)
+
+
+def empty_figure(message: str = "") -> go.Figure:
+    """A blank figure carrying a short message (used when there is nothing to draw)."""
+    figure = go.Figure()
+    figure.update_layout(**{**_LAYOUT, "height": 200}, xaxis=dict(visible=False), yaxis=dict(visible=False))
+    if message:
+        figure.add_annotation(text=plot_text(message), showarrow=False, font=dict(size=14))
+    return figure
+
+
+# ----- calculator -----------------------------------------------------------------------------
+def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
+    """Stacked bars (embeddings / layers / heads) of this model and its unfactorized / unshared twins."""
+    config = calc.config
+    plain = without_factorization(config)
+    variants = [("calc.chart.this", config), ("calc.cmp.no_fact", plain),
+                ("calc.cmp.no_share", without_sharing(config)), ("calc.cmp.neither", without_sharing(plain))]
+    names = [t(key, lang) for key, _ in variants]
+    counts = [count_parameters(c) for _, c in variants]
+    figure = go.Figure()
+    for label, attr, color in (("comp.token_embeddings", "embeddings", "#a5b4fc"),
+                               ("comp.attention", "attention", "#4f46e5"), ("comp.ffn", "ffn", "#d97706"),
+                               ("comp.pooler", "heads", "#9ca3af")):
+        values = [getattr(c, attr) + (c.attention_layer_norms if attr == "attention" else 0)
+                  + (c.ffn_layer_norms if attr == "ffn" else 0) for c in counts]
+        name = t("calc.legend.embeddings", lang) if attr == "embeddings" else t(label, lang)
+        figure.add_bar(x=names, y=values, name=name, marker_color=color,
+                       hovertemplate="%{x}<br>" + plot_text(name) + ": %{y:,}<extra></extra>")
+    totals = [c.total for c in counts]
+    figure.add_scatter(x=names, y=totals, mode="text", text=[_short(v) for v in totals], textposition="top center",
+                       showlegend=False, hoverinfo="skip")
+    figure.update_layout(**_LAYOUT, barmode="stack", title=t("calc.chart.variants", lang),
+                         yaxis_title=t("calc.axis.parameters", lang), legend=dict(orientation="h", y=-0.15))
+    figure.update_yaxes(range=[0, max(totals) * 1.15])
+    return figure
+
+
+def sweep_figure(calc: Calculation, lang: str = "en") -> go.Figure:
+    """Total parameters against E, one line per sharing mode; the paper's points when they apply."""
+    points = sweep(calc.config)
+    figure = go.Figure()
+    for mode in SHARING_MODES:
+        rows = [p for p in points if p["sharing"] == mode]
+        figure.add_scatter(x=[p["embedding_size"] for p in rows], y=[p["total"] for p in rows],
+                           mode="lines+markers", name=t(f"sharing.{mode}", lang), line=dict(color=MODE_COLORS[mode]),
+                           hovertemplate="E=%{x}<br>%{y:,}<extra></extra>")
+    paper = paper_sweep_points(calc.config)
+    if paper:
+        figure.add_scatter(x=[p["embedding_size"] for p in paper], y=[p["total"] for p in paper], mode="markers",
+                           name=t("calc.paper_points", lang),
+                           marker=dict(symbol="x", size=10, color=[MODE_COLORS[p["sharing"]] for p in paper]),
+                           hovertemplate="E=%{x}<br>%{y:,.0f}<extra></extra>")
+    figure.add_vline(x=calc.config.embedding_size, line_dash="dot", line_color="#9ca3af")
+    figure.update_layout(**_LAYOUT, title=t("calc.sweep", lang), xaxis_title=t("calc.axis.embedding", lang),
+                         yaxis_title=t("calc.axis.parameters", lang), legend=dict(orientation="h", y=-0.2))
+    figure.update_xaxes(type="log")
+    return figure
+
+
+def _short(n: float) -> str:
+    from app.calculator import millions
+
+    return millions(n)
+
+
+def bar_rows(labels: Sequence[str], values: Sequence[float], title: str, color: str = "#4f46e5",
+             axis_title: str = "", percent: bool = False, **layout: Any) -> go.Figure:
+    """A horizontal bar chart, first label on top."""
+    figure = go.Figure(go.Bar(
+        x=list(values)[::-1], y=[plot_text(label) for label in labels][::-1], orientation="h", marker_color=color,
+        text=[f"{v:.1%}" if percent else f"{v:,}" for v in values][::-1], textposition="auto",
+        hovertemplate="%{y}: %{x:.2%}<extra></extra>" if percent else "%{y}: %{x:,}<extra></extra>"))
+    figure.update_layout(**{**_LAYOUT, **layout}, title=title, xaxis_title=axis_title)
+    if percent:
+        figure.update_xaxes(tickformat=".0%")
+    return figure

@@ -1,0 +1,80 @@
+"""What each event returns: the pure logic's results arranged as the tab's outputs.
+
+These functions are what the tab modules wire to events and what the API exposes; they
+never raise for bad input: a problem becomes a one-sentence message among the outputs.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pandas as pd
+
+from albert.config import PRESETS
+from app import calculator
+from app.calculator import CalculatorInputError
+from app.i18n import normalize_lang, t
+from app.models import shipped_config, shipped_models
+from app.plots import empty_figure, sweep_figure, variants_figure
+
+logger = logging.getLogger(__name__)
+
+
+def status_markdown(messages: list[str], error: bool = False) -> str:
+    """Messages as a short Markdown block (a warning sign for errors). Never includes raw user text."""
+    if not messages:
+        return ""
+    sign = "⚠️ " if error else "ℹ️ "
+    return "\n\n".join(sign + m for m in messages)
+
+
+# ----- parameter calculator ---------------------------------------------------------------------
+def preset_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """The paper's presets, then the shipped models, then 'custom'."""
+    choices = [(name, name) for name in calculator.PAPER_PRESETS]
+    choices += [(f"{name} (shipped)" if normalize_lang(lang) == "en" else f"{name}（随附）", f"model:{name}")
+                for name in shipped_models()]
+    return choices + [(t("preset.custom", lang), "custom")]
+
+
+def preset_fields(preset: str) -> tuple | None:
+    """Form values of a preset name or `model:<shipped name>`; None when unknown."""
+    if preset in PRESETS:
+        return calculator.preset_values(PRESETS[preset])
+    if preset and preset.startswith("model:"):
+        config = shipped_config(preset.removeprefix("model:"))
+        return calculator.preset_values(config) if config is not None else None
+    return None
+
+
+def parameters_view(vocab_size: float | None, embedding_size: float | None, hidden_size: float | None,
+                    num_hidden_layers: float | None, num_attention_heads: float | None,
+                    intermediate_size: float | None, sharing: str, num_hidden_groups: float | None,
+                    project_embeddings: bool, max_position_embeddings: float | None = 512,
+                    lang: str = "en") -> tuple[dict, str, str, str, pd.DataFrame, Any, Any]:
+    """/parameters: (JSON result, message, embedding arithmetic, totals, table, variants chart, sweep chart)."""
+    lang = normalize_lang(lang)
+    try:
+        calc = calculator.calculate(vocab_size, embedding_size, hidden_size, num_hidden_layers,
+                                    num_attention_heads, intermediate_size, sharing, num_hidden_groups,
+                                    project_embeddings, max_position_embeddings, lang)
+    except CalculatorInputError as error:
+        message = str(error)
+        return ({"error": message}, status_markdown([message], error=True), "", "", pd.DataFrame(),
+                empty_figure(message), empty_figure())
+    return (calc.as_dict(), status_markdown(calc.notes), calculator.embedding_markdown(calc, lang),
+            calculator.totals_markdown(calc, lang), calculator.component_table(calc, lang),
+            variants_figure(calc, lang), sweep_figure(calc, lang))
+
+
+def preset_view(preset: str, lang: str = "en") -> tuple:
+    """/preset: the form filled from a preset, followed by everything /parameters returns."""
+    fields = preset_fields(preset)
+    if fields is None:  # 'custom' or an unreadable model: keep the form, say nothing new
+        fields = calculator.preset_values(PRESETS["albert-base"]) if preset != "custom" else None
+    if fields is None:
+        import gradio as gr
+
+        return (*([gr.skip()] * 10), *([gr.skip()] * 7))
+    return (*fields, *parameters_view(*fields, lang=lang))

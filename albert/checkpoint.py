@@ -51,17 +51,21 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
     if path.exists() or text.startswith((".", "/", "~")) or text.count("/") > 1 or not text.strip():
         raise CheckpointError(f"{text!r} is not a model directory (expected a folder holding config.json "
                               "and model.safetensors, or a hub id such as 'albert/albert-base-v2').")
+    offline = False
     try:
-        from huggingface_hub import snapshot_download
+        from huggingface_hub import constants, snapshot_download
 
+        offline = bool(constants.HF_HUB_OFFLINE)
         return Path(snapshot_download(text, allow_patterns=[
             "config.json", "*.safetensors", "pytorch_model.bin", "spiece.model", "tokenizer*",
             "special_tokens_map.json"]))
     except Exception as error:  # network, missing repo, offline mode: one clear sentence
-        reason = type(error).__name__
+        # Offline mode fails for every id not in the cache; saying so beats "check the network".
+        reason = ("the hub is switched off (HF_HUB_OFFLINE=1) and it is not in the local cache"
+                  if offline else f"{type(error).__name__}; check the id and the network connection")
         raise CheckpointError(
-            f"Could not fetch {text!r} from the Hugging Face hub ({reason}); check the id and the "
-            "network connection, or pass a local checkpoint directory.") from error
+            f"{text!r} is not a local directory and could not be fetched from the Hugging Face hub "
+            f"({reason}); pass a checkpoint directory or a reachable hub id.") from error
 
 
 def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
@@ -119,6 +123,11 @@ class PretrainedMixin:
                  for k, v in self.state_dict().items()}
         config_dict = self.config.to_dict()
         config_dict["architectures"] = [type(self).__name__]
+        if hasattr(self, "sentence_pair_head") and self.config.num_labels != 2:
+            # transformers sizes its SOP head by num_labels; ours is binary, so say 2 labels
+            # or transformers would refuse the (2, H) head weights of this checkpoint.
+            config_dict["id2label"] = {"0": "LABEL_0", "1": "LABEL_1"}
+            config_dict["label2id"] = {"LABEL_0": 0, "LABEL_1": 1}
         if self.config.transformers_compatible:
             state = to_hf_state_dict(state, self.config)
             layout = "transformers"
@@ -135,6 +144,7 @@ class PretrainedMixin:
         atomic_write_text(directory / "config.json", json.dumps(config_dict, indent=2, sort_keys=True) + "\n")
         if tokenizer is not None:
             tokenizer.save_pretrained(str(directory))
+            _copy_sentencepiece_model(tokenizer, directory)
         logger.info("saved %s (%s layout) to %s", type(self).__name__, layout, directory)
         return directory
 
@@ -178,6 +188,20 @@ class PretrainedMixin:
         model.eval()
         model.source_directory = directory
         return model
+
+
+def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:
+    """transformers' fast ALBERT tokenizer saves only tokenizer.json; the slow `AlbertTokenizer`
+    (and SentencePiece users) need `spiece.model`, so copy it from where the tokenizer came from."""
+    import shutil
+
+    target = directory / "spiece.model"
+    candidates = [getattr(tokenizer, "vocab_file", None),
+                  Path(str(getattr(tokenizer, "name_or_path", ""))) / "spiece.model"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and Path(candidate).resolve() != target.resolve():
+            atomic_write(target, lambda temp, source=Path(candidate): shutil.copyfile(source, temp))
+            return
 
 
 def _match_prefix(state: dict[str, torch.Tensor], model: torch.nn.Module) -> dict[str, torch.Tensor]:

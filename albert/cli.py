@@ -74,7 +74,7 @@ def _nested_fields(cls: type, f: dataclasses.Field) -> type | None:
 
 def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description or (cls.__doc__ or "").strip(),
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter, allow_abbrev=False)
     hints = typing.get_type_hints(cls)
     docs = field_docs(cls)
     for f in dataclasses.fields(cls):
@@ -88,7 +88,8 @@ def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentP
             nested_hints, nested_docs = typing.get_type_hints(nested), field_docs(nested)
             for sub in dataclasses.fields(nested):
                 if sub.init and not sub.name.startswith("_") and sub.name != "extra":
-                    _argument(group, f"--{f.name}.{sub.name.replace('_', '-')}", f"{f.name}.{sub.name}",
+                    prefix = f.metadata.get("flag_prefix", f.name)
+                    _argument(group, f"--{prefix}.{sub.name.replace('_', '-')}", f"{f.name}.{sub.name}",
                               nested_hints[sub.name], argparse.SUPPRESS, nested_docs.get(sub.name, ""), False)
             continue
         has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING  # type: ignore[misc]

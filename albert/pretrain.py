@@ -1,0 +1,395 @@
+"""`python -m albert.pretrain`: pretrain ALBERT (MLM + SOP or NSP) on plain text.
+
+    python -m albert.pretrain --corpus my_books.txt --output-dir runs/mine \\
+        --model albert-base --model.hidden-size 256 --model.num-hidden-layers 6 --max-steps 2000
+
+One process on a CPU or GPU, or `torchrun --nproc_per_node K -m albert.pretrain ...` with
+DistributedDataParallel. Every option is a field of `PretrainConfig` (or of the nested
+data / optimizer / model configs, as `--data.*`, `--optim.*`, `--model.*`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import platform
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import torch
+from tqdm import tqdm
+
+from albert.cli import parse_config
+from albert.config import PRESETS, AlbertConfig, ConfigError
+from albert.data import (
+    PretrainingDataConfig,
+    PretrainingDataset,
+    TokenizedCorpus,
+    collate_pretraining,
+    make_eval_batches,
+)
+from albert.heads import IGNORE_INDEX, AlbertForPreTraining
+from albert.training import (
+    Distributed,
+    MetricsLog,
+    OptimizerConfig,
+    all_reduce_mean,
+    autocast,
+    build_optimizer,
+    build_scheduler,
+    cleanup_distributed,
+    load_training_state,
+    restore_rng_state,
+    rng_state,
+    save_training_state,
+    setup_distributed,
+    unwrap,
+)
+
+logger = logging.getLogger("albert.pretrain")
+
+
+@dataclass
+class PretrainConfig:
+    """Pretrain an ALBERT with masked-LM and sentence-order (or next-sentence) prediction."""
+
+    corpus: tuple[str, ...]
+    """Training text: files (.txt, .xz, .gz; blank line between documents) or a `datasets` name."""
+    output_dir: str = "runs/pretrain"
+    """Where checkpoints, metrics and the final model go."""
+    valid_corpus: tuple[str, ...] = ()
+    """Held-out text for evaluation (other documents than training!); empty skips evaluation."""
+    model: str = "albert-base"
+    """A preset name (albert-base, bert-base, …) or a config.json path; `--model.*` flags override it."""
+    model_overrides: dict[str, Any] = field(default_factory=dict,
+                                            metadata={"overrides": AlbertConfig, "flag_prefix": "model"})
+    """Fields of the model config to change, e.g. --model.hidden-size 256 --model.sharing none."""
+    tokenizer: str | None = None
+    """Directory of an existing tokenizer; default: train a SentencePiece model on the corpus."""
+    vocab_size: int = 16000
+    """Vocabulary of the tokenizer trained when --tokenizer is not given."""
+    cache_dir: str | None = None
+    """Where tokenized corpora are cached (memory-mapped); default output_dir/cache. Share it between runs."""
+    data: PretrainingDataConfig = field(default_factory=PretrainingDataConfig)
+    """Example construction and masking (--data.*)."""
+    optim: OptimizerConfig = field(default_factory=OptimizerConfig)
+    """Optimizer and schedule (--optim.*)."""
+    batch_size: int = 32
+    """Sequences per step per process (before gradient accumulation)."""
+    gradient_accumulation: int = 1
+    """Micro-batches summed into each optimizer step."""
+    max_steps: int = 1000
+    """Optimizer steps planned; the schedule decays to zero here."""
+    stop_after_steps: int | None = None
+    """Stop early (checkpoint saved, resumable) after this step, keeping the planned schedule."""
+    max_minutes: float | None = None
+    """Stop (checkpoint saved, resumable) once this much wall time has passed."""
+    precision: Literal["fp32", "bf16"] = "fp32"
+    """bf16 autocast (GPU, recent CPUs) or fp32."""
+    compile: bool = False
+    """Wrap the model in torch.compile."""
+    device: str = "auto"
+    """auto (CUDA when present), cpu or cuda."""
+    seed: int = 0
+    """Seed for initialisation, data order and masking."""
+    log_every: int = 20
+    """Training metrics row every N steps."""
+    eval_every: int = 200
+    """Held-out evaluation every N steps (and at the end)."""
+    eval_examples: int = 512
+    """Held-out examples per evaluation."""
+    checkpoint_every: int = 500
+    """Resumable checkpoint every N steps (and at the end)."""
+    resume: bool = False
+    """Continue from output_dir/checkpoint exactly (data order, RNG, optimizer, schedule)."""
+    threads: int = 0
+    """CPU threads for torch (0: torch's default)."""
+
+    def __post_init__(self) -> None:
+        if not self.corpus:
+            raise ValueError("--corpus needs at least one text file (or a datasets name).")
+        for name in ("batch_size", "gradient_accumulation", "max_steps", "log_every", "eval_every",
+                     "checkpoint_every", "eval_examples"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
+        if isinstance(self.data, dict):
+            self.data = PretrainingDataConfig(**self.data)
+        if isinstance(self.optim, dict):
+            self.optim = OptimizerConfig(**self.optim)
+
+
+def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, objective: str,
+                         max_seq_length: int) -> AlbertConfig:
+    """Preset or config.json, then overrides; vocabulary from the tokenizer."""
+    if name in PRESETS:
+        base = PRESETS[name]
+    elif Path(name).exists():
+        base = AlbertConfig.load(name)
+    else:
+        raise ConfigError(f"--model {name!r} is neither a preset ({', '.join(PRESETS)}) nor a config.json path.")
+    config = base.replace(**{**overrides, "vocab_size": vocab_size, "sentence_objective": objective})
+    if config.max_position_embeddings < max_seq_length:
+        raise ConfigError(f"--data.max-seq-length {max_seq_length} exceeds the model's "
+                          f"max_position_embeddings ({config.max_position_embeddings}).")
+    return config
+
+
+class BatchStream:
+    """Global batches in a seeded order per epoch, split across processes; its position is
+    two integers (epoch, offset), so a resumed run continues with exactly the next batch."""
+
+    def __init__(self, dataset: PretrainingDataset, batch_size: int, dist: Distributed, seed: int,
+                 pad_id: int, epoch: int = 0, offset: int = 0):
+        self.dataset, self.batch_size, self.dist, self.seed, self.pad_id = dataset, batch_size, dist, seed, pad_id
+        self.epoch, self.offset = epoch, offset
+        self._start_epoch(epoch)
+
+    def _start_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+        self.dataset.set_epoch(epoch)
+        generator = torch.Generator().manual_seed(self.seed * 100_003 + epoch)
+        self.order = torch.randperm(len(self.dataset), generator=generator).tolist()
+        if len(self.order) < self.batch_size * self.dist.world_size:
+            raise ValueError(f"The corpus gives only {len(self.order)} examples, fewer than one global batch "
+                             f"({self.batch_size * self.dist.world_size}); use more text or a smaller batch.")
+
+    def next(self) -> dict[str, torch.Tensor]:
+        global_batch = self.batch_size * self.dist.world_size
+        if self.offset + global_batch > len(self.order):
+            self._start_epoch(self.epoch + 1)
+            self.offset = 0
+        start = self.offset + self.dist.rank * self.batch_size
+        indices = self.order[start:start + self.batch_size]
+        self.offset += global_batch
+        return collate_pretraining([self.dataset[i] for i in indices], self.pad_id)
+
+
+@torch.no_grad()
+def evaluate(model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device,
+             precision: str) -> dict[str, float]:
+    """Held-out MLM accuracy (every selected position is [MASK]) and sentence-pair accuracy."""
+    model.eval()
+    correct = total = pair_correct = pair_total = 0
+    loss_sum = 0.0
+    for batch in batches:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        with autocast(device, precision):
+            out = unwrap(model)(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
+                                mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+        targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
+        correct += int((out.mlm_logits.argmax(-1) == targets).sum())
+        total += targets.numel()
+        pair_correct += int((out.sop_logits.argmax(-1) == batch["sentence_order_label"]).sum())
+        pair_total += batch["sentence_order_label"].numel()
+        loss_sum += float(out.mlm_loss) * targets.numel()
+    model.train()
+    return {"mlm_accuracy": correct / max(1, total), "pair_accuracy": pair_correct / max(1, pair_total),
+            "mlm_loss": loss_sum / max(1, total)}
+
+
+def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
+    from albert.tokenizer import load_tokenizer, train_tokenizer
+
+    if cfg.tokenizer:
+        return load_tokenizer(cfg.tokenizer)
+    directory = out / "tokenizer"
+    if dist.is_main and not (directory / "spiece.model").exists():
+        logger.info("training a %d-piece SentencePiece tokenizer on %s", cfg.vocab_size, ", ".join(cfg.corpus))
+        train_tokenizer(list(cfg.corpus), directory, vocab_size=cfg.vocab_size, seed=cfg.seed)
+    dist.barrier()
+    return load_tokenizer(directory)
+
+
+def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed) -> TokenizedCorpus:
+    if dist.is_main:
+        corpus = TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
+    dist.barrier()
+    return corpus if dist.is_main else TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
+
+
+def run(cfg: PretrainConfig) -> dict[str, Any]:
+    """Train; returns the final summary (also written to output_dir/summary.json)."""
+    started = time.time()
+    dist = setup_distributed(cfg.device)
+    device = dist.device
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    out = Path(cfg.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = _load_or_train_tokenizer(cfg, out, dist)
+    cache = Path(cfg.cache_dir) if cfg.cache_dir else out / "cache"
+    corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist)
+    model_config = resolve_model_config(cfg.model, cfg.model_overrides, len(tokenizer), cfg.data.objective,
+                                        cfg.data.max_seq_length)
+    torch.manual_seed(cfg.seed)
+    model = AlbertForPreTraining(model_config).to(device)
+    logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model_config)
+
+    eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
+    if cfg.valid_corpus:
+        valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist)
+        for objective in ("sop", "nsp"):  # both, so an NSP model is also scored on SOP (Table 5)
+            data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1)
+            try:
+                eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id,
+                                                         cfg.eval_examples, batch_size=64)
+            except ValueError as error:
+                if objective == cfg.data.objective:
+                    raise
+                logger.warning("held-out %s evaluation skipped: %s", objective.upper(), error)
+
+    dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
+    optimizer = build_optimizer(model, cfg.optim, device)
+    scheduler = build_scheduler(optimizer, cfg.optim, cfg.max_steps)
+    step, tokens_seen, epoch, offset = 0, 0, 0, 0
+    checkpoint_dir = out / "checkpoint"
+    if cfg.resume:
+        if not (checkpoint_dir / "training_state.pt").exists():
+            raise FileNotFoundError(f"--resume: no checkpoint in {checkpoint_dir}.")
+        state = load_training_state(checkpoint_dir)
+        model.load_state_dict(type(model).from_pretrained(checkpoint_dir).state_dict())
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        restore_rng_state(state["rng"])
+        step, tokens_seen, epoch, offset = state["step"], state["tokens"], state["epoch"], state["offset"]
+        started -= state["elapsed_seconds"]
+        logger.info("resumed from %s at step %d", checkpoint_dir, step)
+    stream = BatchStream(dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id, epoch, offset)
+    metrics = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0)
+
+    train_model: torch.nn.Module = model
+    if dist.world_size > 1:
+        train_model = torch.nn.parallel.DistributedDataParallel(
+            model, device_ids=[dist.local_rank] if device.type == "cuda" else None)
+    if cfg.compile:
+        train_model = torch.compile(train_model)
+    train_model.train()
+
+    def checkpoint() -> None:
+        if dist.is_main:
+            save_training_state(checkpoint_dir, model, {
+                "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
+                "step": step, "tokens": tokens_seen, "epoch": stream.epoch, "offset": stream.offset,
+                "elapsed_seconds": time.time() - started}, tokenizer=tokenizer)
+        dist.barrier()
+
+    last_eval: dict[str, float] = {}
+
+    def run_eval() -> None:
+        nonlocal last_eval
+        if not eval_sets or not dist.is_main:
+            return
+        row: dict[str, Any] = {"step": step, "tokens": tokens_seen, "split": "eval",
+                               "elapsed_seconds": time.time() - started}
+        for objective, batches in eval_sets.items():
+            result = evaluate(model, batches, device, cfg.precision)
+            row[f"{objective}_accuracy"] = result["pair_accuracy"]
+            if objective == cfg.data.objective:
+                row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
+        metrics.write(row)
+        last_eval = row
+        logger.info("eval step %d: MLM %.3f  SOP %.3f  NSP %.3f", step, row["mlm_accuracy"],
+                    row.get("sop_accuracy", float("nan")), row.get("nsp_accuracy", float("nan")))
+
+    stop_at = min(cfg.max_steps, cfg.stop_after_steps or cfg.max_steps)
+    progress = tqdm(total=stop_at, initial=step, disable=not dist.is_main, desc="pretrain", unit="step")
+    window_tokens, window_start = 0, time.time()
+    while step < stop_at:
+        sums = {"loss": 0.0, "mlm_loss": 0.0, "sop_loss": 0.0, "mlm_correct": 0.0, "mlm_total": 0.0,
+                "sop_correct": 0.0, "sop_total": 0.0}
+        for micro in range(cfg.gradient_accumulation):
+            batch = {k: v.to(device, non_blocking=True) for k, v in stream.next().items()}
+            sync = micro == cfg.gradient_accumulation - 1 or dist.world_size == 1
+            # DDP: all-reduce gradients only on the last micro-batch of the step
+            skip_sync = not sync and hasattr(train_model, "no_sync")
+            context = train_model.no_sync() if skip_sync else contextlib.nullcontext()
+            with context, autocast(device, cfg.precision):
+                out_ = train_model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
+                                   mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+                (out_.loss / cfg.gradient_accumulation).backward()
+            targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
+            sums["loss"] += float(out_.loss) / cfg.gradient_accumulation
+            sums["mlm_loss"] += float(out_.mlm_loss) / cfg.gradient_accumulation
+            sums["sop_loss"] += float(out_.sop_loss) / cfg.gradient_accumulation
+            sums["mlm_correct"] += float((out_.mlm_logits.argmax(-1) == targets).sum())
+            sums["mlm_total"] += targets.numel()
+            sums["sop_correct"] += float((out_.sop_logits.argmax(-1) == batch["sentence_order_label"]).sum())
+            sums["sop_total"] += batch["sentence_order_label"].numel()
+            batch_tokens = int(batch["attention_mask"].sum()) * dist.world_size
+            window_tokens += batch_tokens
+            tokens_seen += batch_tokens
+        grad_norm = (torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
+                     if cfg.optim.max_grad_norm > 0 else torch.tensor(0.0))
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        progress.update(1)
+        if step % cfg.log_every == 0 or step == stop_at:
+            averaged = all_reduce_mean(sums, dist, device)
+            elapsed = time.time() - window_start
+            row = {"step": step, "tokens": tokens_seen, "split": "train", "loss": averaged["loss"],
+                   "mlm_loss": averaged["mlm_loss"], "sop_loss": averaged["sop_loss"],
+                   "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]),
+                   f"{cfg.data.objective}_accuracy": averaged["sop_correct"] / max(1.0, averaged["sop_total"]),
+                   "lr": scheduler.get_last_lr()[0], "tokens_per_second": window_tokens / max(elapsed, 1e-9),
+                   "grad_norm": float(grad_norm), "elapsed_seconds": time.time() - started}
+            metrics.write(row)
+            progress.set_postfix(loss=f"{row['loss']:.3f}", tok_s=f"{row['tokens_per_second']:.0f}")
+            window_tokens, window_start = 0, time.time()
+        if step % cfg.eval_every == 0:
+            run_eval()
+        out_of_time = cfg.max_minutes is not None and time.time() - started > cfg.max_minutes * 60
+        if step % cfg.checkpoint_every == 0 or step == stop_at or out_of_time:
+            checkpoint()
+        if out_of_time:
+            logger.info("time budget of %.1f minutes reached at step %d; resume with --resume", cfg.max_minutes, step)
+            break
+    progress.close()
+    if step % cfg.eval_every:
+        run_eval()
+    summary = {"steps": step, "planned_steps": cfg.max_steps, "tokens": tokens_seen,
+               "wall_seconds": round(time.time() - started, 1),
+               "parameters": sum(p.numel() for p in model.parameters()),
+               "world_size": dist.world_size, "device": str(device), "hardware": _hardware(device),
+               "held_out": last_eval, "config": _jsonable(dataclasses.asdict(cfg))}
+    if dist.is_main and step >= cfg.max_steps:
+        final = out / "final"
+        model.save_pretrained(final, tokenizer=tokenizer)
+        (final / "training_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        logger.info("final model saved to %s", final)
+    if dist.is_main:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    cleanup_distributed()
+    return summary
+
+
+def _hardware(device: torch.device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} threads"
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    cfg = parse_config(PretrainConfig, argv, description=__doc__)
+    try:
+        summary = run(cfg)
+    except (ConfigError, ValueError, FileNotFoundError) as error:
+        raise SystemExit(f"albert.pretrain: {error}") from None
+    held_out = summary["held_out"]
+    print(f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
+          f"held-out MLM {held_out.get('mlm_accuracy', float('nan')):.3f}, "
+          f"SOP {held_out.get('sop_accuracy', float('nan')):.3f}, NSP {held_out.get('nsp_accuracy', float('nan')):.3f}")
+
+
+if __name__ == "__main__":
+    main()

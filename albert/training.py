@@ -1,0 +1,239 @@
+"""What pretraining and fine-tuning share: devices and processes (torchrun), optimizer and
+learning-rate schedule, mixed precision, metrics files and atomic, resumable checkpoints."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import logging
+import math
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import torch
+import torch.distributed as torch_dist
+from torch import nn
+
+from albert.io import atomic_write
+
+logger = logging.getLogger(__name__)
+STATE_NAME = "training_state.pt"
+
+
+@dataclass
+class OptimizerConfig:
+    """Optimizer and learning-rate schedule."""
+
+    optimizer: Literal["adamw", "lamb"] = "adamw"
+    """AdamW (torch) or LAMB (the paper's, from the torch-optimizer package)."""
+    learning_rate: float = 1e-3
+    """Peak learning rate, reached at the end of warm-up."""
+    weight_decay: float = 0.01
+    """Decoupled weight decay; never applied to biases, LayerNorms or embeddings' padding."""
+    warmup_steps: int = 0
+    """Linear warm-up steps; 0 uses warmup_fraction of the planned steps."""
+    warmup_fraction: float = 0.05
+    """Warm-up as a fraction of the planned steps when warmup_steps is 0."""
+    schedule: Literal["linear", "cosine", "constant"] = "linear"
+    """Decay after warm-up, to zero at the planned last step (Cramming: decay over the budget)."""
+    beta1: float = 0.9
+    """First-moment decay."""
+    beta2: float = 0.98
+    """Second-moment decay (0.98 is steadier than 0.999 for short, large-lr runs)."""
+    eps: float = 1e-6
+    """Denominator epsilon."""
+    max_grad_norm: float = 1.0
+    """Clip the global gradient norm to this (0 disables clipping)."""
+
+    def __post_init__(self) -> None:
+        if not self.learning_rate > 0:
+            raise ValueError(f"learning_rate must be positive, got {self.learning_rate}.")
+        if self.weight_decay < 0 or self.max_grad_norm < 0 or self.warmup_steps < 0:
+            raise ValueError("weight_decay, max_grad_norm and warmup_steps must not be negative.")
+        if not 0 <= self.warmup_fraction < 1:
+            raise ValueError(f"warmup_fraction must be in [0, 1), got {self.warmup_fraction}.")
+        if not (0 <= self.beta1 < 1 and 0 <= self.beta2 < 1):
+            raise ValueError("beta1 and beta2 must be in [0, 1).")
+
+
+@dataclass(frozen=True)
+class Distributed:
+    """This process's place in a (possibly single-process) run."""
+
+    rank: int
+    world_size: int
+    local_rank: int
+    device: torch.device
+
+    @property
+    def is_main(self) -> bool:
+        return self.rank == 0
+
+    def barrier(self) -> None:
+        if self.world_size > 1:
+            torch_dist.barrier()
+
+
+def setup_distributed(device: str = "auto") -> Distributed:
+    """Single process, or the torchrun process group (NCCL on GPU, Gloo on CPU)."""
+    world_size = int(os.environ.get("WORLD_SIZE", "1"))
+    rank, local_rank = int(os.environ.get("RANK", "0")), int(os.environ.get("LOCAL_RANK", "0"))
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError("device 'cuda' was asked for, but this machine has no usable CUDA GPU; use --device cpu.")
+    if device == "cuda":
+        torch.cuda.set_device(local_rank)
+        chosen = torch.device("cuda", local_rank)
+    else:
+        chosen = torch.device(device)
+    if world_size > 1 and not torch_dist.is_initialized():
+        torch_dist.init_process_group(backend="nccl" if chosen.type == "cuda" else "gloo")
+    return Distributed(rank, world_size, local_rank, chosen)
+
+
+def cleanup_distributed() -> None:
+    if torch_dist.is_initialized():
+        torch_dist.destroy_process_group()
+
+
+def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.device) -> torch.optim.Optimizer:
+    """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT)."""
+    decay, no_decay = [], []
+    for name, parameter in model.named_parameters():
+        if not parameter.requires_grad:
+            continue
+        (no_decay if parameter.ndim < 2 or "norm" in name else decay).append(parameter)
+    groups = [{"params": decay, "weight_decay": config.weight_decay},
+              {"params": no_decay, "weight_decay": 0.0}]
+    betas = (config.beta1, config.beta2)
+    if config.optimizer == "lamb":
+        import torch_optimizer
+
+        return torch_optimizer.Lamb(groups, lr=config.learning_rate, betas=betas, eps=config.eps)
+    return torch.optim.AdamW(groups, lr=config.learning_rate, betas=betas, eps=config.eps,
+                             fused=device.type == "cuda")
+
+
+def build_scheduler(optimizer: torch.optim.Optimizer, config: OptimizerConfig,
+                    total_steps: int) -> torch.optim.lr_scheduler.LambdaLR:
+    """Linear warm-up to the peak, then linear/cosine decay to zero at `total_steps`."""
+    warmup = config.warmup_steps or int(config.warmup_fraction * total_steps)
+
+    def factor(step: int) -> float:
+        if warmup and step < warmup:
+            return (step + 1) / warmup
+        if config.schedule == "constant":
+            return 1.0
+        progress = min(1.0, (step - warmup) / max(1, total_steps - warmup))
+        return 1.0 - progress if config.schedule == "linear" else 0.5 * (1 + math.cos(math.pi * progress))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def autocast(device: torch.device, precision: str) -> contextlib.AbstractContextManager:
+    """bf16 autocast when asked (CPU or GPU); fp32 otherwise."""
+    if precision == "bf16":
+        return torch.autocast(device_type=device.type, dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+def unwrap(model: nn.Module) -> nn.Module:
+    """The plain model inside DistributedDataParallel and/or torch.compile wrappers."""
+    while True:
+        if hasattr(model, "module"):
+            model = model.module
+        elif hasattr(model, "_orig_mod"):
+            model = model._orig_mod
+        else:
+            return model
+
+
+class MetricsLog:
+    """Appends metric rows to `metrics.jsonl` and `metrics.csv` (rank 0 only)."""
+
+    COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
+               "nsp_accuracy", "accuracy", "lr", "tokens_per_second", "grad_norm", "elapsed_seconds")
+
+    def __init__(self, directory: Path, enabled: bool = True, truncate_after_step: int | None = None):
+        self.jsonl, self.csv = directory / "metrics.jsonl", directory / "metrics.csv"
+        self.enabled = enabled
+        if enabled and truncate_after_step is not None:
+            self._truncate(truncate_after_step)
+
+    def _truncate(self, step: int) -> None:
+        """On resume, drop rows written after the checkpoint (they will be written again)."""
+        if not self.jsonl.exists():
+            return
+        rows = [json.loads(line) for line in self.jsonl.read_text().splitlines() if line.strip()]
+        kept = [row for row in rows if row.get("step", 0) <= step]
+        atomic_write(self.jsonl, lambda temp: temp.write_text("".join(json.dumps(r) + "\n" for r in kept)))
+        self.csv.unlink(missing_ok=True)
+        for row in kept:
+            self._append_csv(row)
+
+    def _append_csv(self, row: dict[str, Any]) -> None:
+        new = not self.csv.exists()
+        with self.csv.open("a", newline="") as stream:
+            writer = csv.DictWriter(stream, fieldnames=self.COLUMNS, extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+
+    def write(self, row: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        row = {k: (round(v, 6) if isinstance(v, float) else v) for k, v in row.items()}
+        with self.jsonl.open("a") as stream:
+            stream.write(json.dumps(row) + "\n")
+        self._append_csv(row)
+
+
+def save_training_state(directory: Path, model: nn.Module, state: dict[str, Any], tokenizer: Any = None) -> None:
+    """Write `directory` (model + optimizer/scheduler/RNG/data position) atomically: build it
+    beside, then swap it in, so a kill at any moment leaves the previous checkpoint intact."""
+    temp = directory.with_name(directory.name + ".tmp")
+    old = directory.with_name(directory.name + ".old")
+    shutil.rmtree(temp, ignore_errors=True)
+    unwrap(model).save_pretrained(temp, tokenizer=tokenizer)
+    torch.save(state, temp / STATE_NAME)
+    if directory.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        directory.rename(old)
+    temp.rename(directory)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def load_training_state(directory: Path) -> dict[str, Any]:
+    path = directory / STATE_NAME
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:
+        raise ValueError(f"{path} could not be read as a training state ({type(error).__name__}: {error}).") from error
+
+
+def rng_state() -> dict[str, Any]:
+    state = {"torch": torch.get_rng_state()}
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def restore_rng_state(state: dict[str, Any]) -> None:
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def all_reduce_mean(values: dict[str, float], dist: Distributed, device: torch.device) -> dict[str, float]:
+    """Average scalar metrics over processes (identity in a single process)."""
+    if dist.world_size == 1 or not values:
+        return values
+    keys = sorted(values)
+    tensor = torch.tensor([values[k] for k in keys], dtype=torch.float64, device=device)
+    torch_dist.all_reduce(tensor)
+    return {k: float(v) / dist.world_size for k, v in zip(keys, tensor.tolist(), strict=True)}

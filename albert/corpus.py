@@ -1,0 +1,379 @@
+"""Corpus reading, sentence splitting and the tokenized, memory-mapped corpus cache.
+
+Text format (the one BERT's and ALBERT's data scripts read): UTF-8 text, plain or compressed
+with xz or gzip; one document per blank-line-separated block; one paragraph per line.
+Paragraphs are split into sentences here, because SOP and NSP build their segments from
+sentences. Tokenizing a large corpus takes minutes, so it is done once and cached as flat
+numpy arrays that later runs memory-map in well under a second.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+import logging
+import lzma
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from albert.masking import SpecialIds
+
+logger = logging.getLogger(__name__)
+
+DATASET_PREFIX = "hf:"
+"""A source written `hf:NAME` or `hf:NAME:CONFIG` is a Hugging Face dataset (its `text` column)."""
+
+# Bump when the splitter or the cache layout changes, so old caches are not silently reused.
+CACHE_FORMAT_VERSION = 1
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def open_text(path: str | os.PathLike) -> TextIO:
+    """Open a text file for reading as UTF-8, decompressing `.xz` and `.gz` on the fly."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"Corpus file {path} does not exist (expected a text file, .txt.xz or .txt.gz, "
+                                f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset).")
+    if path.suffix == ".xz":
+        return lzma.open(path, "rt", encoding="utf-8")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def _documents_from_lines(lines: Iterator[str]) -> Iterator[list[str]]:
+    paragraphs: list[str] = []
+    for line in lines:
+        line = line.strip()
+        if line:
+            paragraphs.append(line)
+        elif paragraphs:
+            yield paragraphs
+            paragraphs = []
+    if paragraphs:
+        yield paragraphs
+
+
+def _documents_from_dataset(source: str) -> Iterator[list[str]]:
+    try:
+        import datasets  # optional: only needed for `hf:` sources
+    except ImportError as error:
+        raise ImportError(f"Reading {source!r} needs the `datasets` package (pip install datasets), "
+                          "which is not installed.") from error
+    name, _, config = source[len(DATASET_PREFIX):].partition(":")
+    # Streaming: the corpus may be far larger than the disk or memory of the machine.
+    rows = datasets.load_dataset(name, config or None, split="train", streaming=True)
+    for row in rows:
+        text = row.get("text")
+        if not isinstance(text, str):
+            raise ValueError(f"Dataset {source!r} has no string column 'text'; its columns are {sorted(row)}.")
+        # One row is one document (Wikipedia articles, books); its lines are paragraphs.
+        yield from _documents_from_lines(iter(text.splitlines()))
+
+
+def read_documents(paths: Sequence[str | os.PathLike]) -> Iterator[list[str]]:
+    """Yield documents, each a list of paragraphs, from text files or `hf:NAME[:CONFIG]` datasets.
+
+    A document never spans two files. Lines are stripped; blank lines separate documents.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    for source in paths:
+        if isinstance(source, str) and source.startswith(DATASET_PREFIX) and not Path(source).exists():
+            yield from _documents_from_dataset(source)
+            continue
+        with open_text(source) as stream:
+            try:
+                yield from _documents_from_lines(stream)
+            except (lzma.LZMAError, gzip.BadGzipFile, EOFError, UnicodeDecodeError) as error:
+                raise ValueError(f"Could not read {source}: {error} (expected UTF-8 text, plain, .xz or .gz).") \
+                    from error
+
+
+# --------------------------------------------------------------------------- sentences
+
+# Words that end with a period without ending a sentence. Kept short on purpose: "etc." and
+# "no." also end sentences, so they are not listed.
+ABBREVIATIONS = frozenset("""
+    mr mrs ms mme mlle messrs dr prof rev hon st mt ft jr sr esq capt col gen lt sgt cpl maj gov pres
+    vs cf viz approx dept univ inc ltd co corp fig figs vol vols ch chap pp ed eds jan feb mar apr jun
+    jul aug sep sept oct nov dec
+""".split())
+
+# Candidate boundary: terminal punctuation (. ! ? … and runs like "?!" or "..."), optional closing
+# quotes or brackets, whitespace, then (looking ahead) optional opening quotes and a character.
+_BOUNDARY = re.compile(r"""([.!?…]+)([)\]"'”’»]*)\s+(?=[(\["'“‘«]*(\S))""")
+_INITIALS = re.compile(r"(?:[^\W\d_]\.)*[^\W\d_]")  # "J", "e.g", "U.S" (the final period is excluded)
+_OPENING = "([\"'“‘«"
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Split a paragraph into sentences with one documented rule.
+
+    A sentence ends at `.`, `!`, `?` or `…` (or a run of them, "?!", "...", ". . ."), followed
+    by optional closing quotes/brackets and whitespace, when the next word (after optional
+    opening quotes) starts with an upper-case letter or a digit. A lone `.` does not end a
+    sentence after a known abbreviation ("Mr.", "Dr.", "St.", see ABBREVIATIONS), a single
+    letter ("J. Smith") or dotted initials ("e.g.", "i.e.", "U.S."). Decimals ("3.14") have no
+    space after the period and never split. Without such a boundary, the paragraph is one
+    sentence. Known limits: "U.S. The" and "I. The" stay joined.
+    """
+    sentences: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(paragraph):
+        following = match.group(3)
+        if not (following.isupper() or following.isdigit()):
+            continue
+        if match.group(1) == "." and not match.group(2):
+            words = paragraph[start:match.start(1)].split()
+            word = words[-1].lstrip(_OPENING) if words else ""
+            if word.lower() in ABBREVIATIONS or _INITIALS.fullmatch(word):
+                continue
+        sentence = paragraph[start:match.end(2)].strip()
+        if sentence:
+            sentences.append(sentence)
+        start = match.end()
+    rest = paragraph[start:].strip()
+    if rest:
+        sentences.append(rest)
+    return sentences
+
+
+# --------------------------------------------------------------------------- tokenized corpus
+
+
+def tokenizer_fingerprint(tokenizer: Any) -> str:
+    """A hash that changes whenever the tokenizer would produce different ids."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None:
+        # The full serialisation: vocabulary, normaliser, pre-tokeniser, added tokens.
+        text = backend.to_str()
+    else:
+        text = json.dumps([type(tokenizer).__name__, sorted(tokenizer.get_vocab().items())])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _source_key(source: str | os.PathLike) -> list[Any]:
+    if isinstance(source, str) and source.startswith(DATASET_PREFIX) and not Path(source).exists():
+        return [source]
+    path = Path(source).resolve()
+    if not path.is_file():
+        raise FileNotFoundError(f"Corpus file {source} does not exist (expected a text file, .txt.xz or .txt.gz, "
+                                f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset).")
+    stat = path.stat()
+    return [str(path), stat.st_size, stat.st_mtime_ns]
+
+
+def _save_npy(path: Path, array: np.ndarray) -> None:
+    with open(path, "wb") as stream:  # a file object: np.save would append ".npy" to a bare name
+        np.save(stream, array)
+
+
+class TokenizedCorpus:
+    """Token ids of every sentence, flat, with sentence and document offsets (memory-mapped).
+
+    `tokens[sentence_offsets[s]:sentence_offsets[s + 1]]` is sentence s;
+    `document_offsets[d]:document_offsets[d + 1]` are the sentences of document d.
+    Empty sentences and documents are dropped when building.
+    """
+
+    def __init__(self, tokens: np.ndarray, sentence_offsets: np.ndarray, document_offsets: np.ndarray,
+                 special_ids: SpecialIds, directory: Path | None = None) -> None:
+        self.tokens = tokens
+        self.sentence_offsets = sentence_offsets
+        self.document_offsets = document_offsets
+        self.special_ids = special_ids
+        self.directory = directory
+
+    # -- sizes
+    @property
+    def num_documents(self) -> int:
+        return len(self.document_offsets) - 1
+
+    @property
+    def num_sentences(self) -> int:
+        return len(self.sentence_offsets) - 1
+
+    @property
+    def num_tokens(self) -> int:
+        return int(self.sentence_offsets[-1])
+
+    def __repr__(self) -> str:
+        return (f"TokenizedCorpus({self.num_documents:,} documents, {self.num_sentences:,} sentences, "
+                f"{self.num_tokens:,} tokens, directory={str(self.directory) if self.directory else None})")
+
+    # -- access
+    def sentence(self, index: int) -> np.ndarray:
+        return self.tokens[self.sentence_offsets[index]:self.sentence_offsets[index + 1]]
+
+    def document(self, index: int) -> list[np.ndarray]:
+        """The sentences of document `index`, each an array of token ids."""
+        first, end = self.document_offsets[index], self.document_offsets[index + 1]
+        return [self.sentence(s) for s in range(first, end)]
+
+    # -- construction
+    @classmethod
+    def from_documents(cls, documents: Sequence[Sequence[Sequence[int]]], special_ids: SpecialIds) -> TokenizedCorpus:
+        """An in-memory corpus from token ids (documents of sentences of ids); for tests and tiny runs."""
+        sentences = [np.asarray(s, dtype=np.int64) for doc in documents for s in doc if len(s)]
+        per_document = [sum(1 for s in doc if len(s)) for doc in documents]
+        sentence_offsets = np.concatenate([[0], np.cumsum([len(s) for s in sentences], dtype=np.int64)])
+        document_offsets = np.concatenate([[0], np.cumsum([n for n in per_document if n], dtype=np.int64)])
+        tokens = np.concatenate(sentences) if sentences else np.zeros(0, dtype=np.int64)
+        return cls(tokens.astype(np.int32), sentence_offsets.astype(np.int64), document_offsets.astype(np.int64),
+                   special_ids)
+
+    @staticmethod
+    def cache_key(paths: Sequence[str | os.PathLike], tokenizer: Any) -> str:
+        """Hash of (each file's path, size and mtime; the tokenizer; the cache format)."""
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        payload = {"sources": [_source_key(p) for p in paths], "tokenizer": tokenizer_fingerprint(tokenizer),
+                   "format": CACHE_FORMAT_VERSION}
+        return hashlib.sha256(json.dumps(payload).encode("utf-8")).hexdigest()
+
+    @classmethod
+    def build(cls, paths: Sequence[str | os.PathLike], tokenizer: Any, cache_dir: str | os.PathLike, *,
+              batch_size: int = 2000, progress: bool = True) -> TokenizedCorpus:
+        """Tokenize `paths` once into `cache_dir/corpus-<key>/`; reuse that folder when it exists.
+
+        The folder is written under a temporary name and renamed when complete, so an
+        interrupted build leaves nothing that a later run could mistake for a cache.
+        """
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        cache_dir = Path(cache_dir)
+        key = cls.cache_key(paths, tokenizer)
+        final = cache_dir / f"corpus-{key[:16]}"
+        if (final / "meta.json").is_file():
+            logger.info("Reusing the tokenized corpus in %s", final)
+            return cls.open(final)
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        special_ids = SpecialIds.from_tokenizer(tokenizer)
+        dtype = np.uint16 if special_ids.vocab_size <= np.iinfo(np.uint16).max + 1 else np.int32
+        temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=cache_dir))
+        try:
+            counts = _tokenize_to(temp, paths, tokenizer, dtype, batch_size, progress)
+            if counts["sentences"] == 0:
+                raise ValueError(f"No text found in {', '.join(map(str, paths))}: every document was empty.")
+            _save_npy(temp / "word_start.npy", special_ids.word_start)
+            meta = {"format": CACHE_FORMAT_VERSION, "sources": [str(p) for p in paths], "key": key,
+                    "tokenizer": tokenizer_fingerprint(tokenizer), "dtype": np.dtype(dtype).name, **counts,
+                    "special_ids": {f: getattr(special_ids, f) for f in
+                                    ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size")}}
+            (temp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            try:
+                os.rename(temp, final)
+            except OSError:
+                if not (final / "meta.json").is_file():
+                    raise
+                # Another process (another torchrun rank) finished the same cache first: use it.
+                shutil.rmtree(temp, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)
+            raise
+        corpus = cls.open(final)
+        logger.info("Tokenized corpus written to %s: %s", final, corpus)
+        return corpus
+
+    @classmethod
+    def open(cls, directory: str | os.PathLike) -> TokenizedCorpus:
+        """Memory-map a corpus folder (`corpus-<key>/`, or a cache folder holding exactly one)."""
+        directory = Path(directory)
+        if not (directory / "meta.json").is_file():
+            found = sorted(p for p in directory.glob("corpus-*") if (p / "meta.json").is_file())
+            if len(found) != 1:
+                hint = f"; pass one of: {', '.join(map(str, found))}" if found else \
+                    "; build one with TokenizedCorpus.build(paths, tokenizer, cache_dir)"
+                raise FileNotFoundError(f"{directory} holds {len(found)} tokenized corpora{hint}.")
+            directory = found[0]
+        try:
+            meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+            if meta.get("format") != CACHE_FORMAT_VERSION:
+                raise ValueError(f"format {meta.get('format')}, expected {CACHE_FORMAT_VERSION}")
+            tokens = np.load(directory / "tokens.npy", mmap_mode="r")
+            sentence_offsets = np.load(directory / "sentence_offsets.npy", mmap_mode="r")
+            document_offsets = np.load(directory / "document_offsets.npy", mmap_mode="r")
+            word_start = np.load(directory / "word_start.npy")
+            if (len(tokens), len(sentence_offsets) - 1, len(document_offsets) - 1) != \
+                    (meta["tokens"], meta["sentences"], meta["documents"]):
+                raise ValueError("array sizes do not match meta.json")
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"The tokenized corpus in {directory} is incomplete or corrupt ({error}); "
+                             "delete that folder and build it again.") from error
+        special_ids = SpecialIds(**meta["special_ids"], word_start=word_start)
+        return cls(tokens, sentence_offsets, document_offsets, special_ids, directory)
+
+    # Workers started with "spawn" receive the dataset pickled: send the folder name, not the
+    # memory-mapped arrays (pickling a memmap copies the whole corpus).
+    def __getstate__(self) -> dict[str, Any]:
+        if self.directory is not None:
+            return {"directory": self.directory}
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if set(state) == {"directory"}:
+            state = TokenizedCorpus.open(state["directory"]).__dict__
+        self.__dict__.update(state)
+
+
+def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: Any, dtype: type, batch_size: int,
+                 progress: bool) -> dict[str, int]:
+    """Stream documents through the tokenizer in batches; write the arrays into `folder`."""
+    lengths: list[np.ndarray] = []   # tokens per kept sentence, one array per batch
+    owners: list[np.ndarray] = []    # document number of each kept sentence
+    pending: list[str] = []
+    pending_owner: list[int] = []
+    raw = folder / "tokens.bin"
+    num_tokens = 0
+
+    def flush(stream: Any) -> None:
+        nonlocal num_tokens
+        ids = tokenizer(pending, add_special_tokens=False, return_attention_mask=False,
+                        return_token_type_ids=False, verbose=False)["input_ids"]
+        sizes = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
+        flat = np.fromiter(itertools.chain.from_iterable(ids), dtype=dtype, count=int(sizes.sum()))
+        stream.write(flat.tobytes())
+        keep = sizes > 0
+        lengths.append(sizes[keep])
+        owners.append(np.asarray(pending_owner, dtype=np.int64)[keep])
+        num_tokens += int(flat.size)
+        bar.update(len(pending))
+        bar.set_postfix(tokens=f"{num_tokens:,}", refresh=False)
+        pending.clear()
+        pending_owner.clear()
+
+    with open(raw, "wb") as stream, tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar:
+        for number, document in enumerate(read_documents(paths)):
+            for paragraph in document:
+                sentences = split_sentences(paragraph)
+                pending.extend(sentences)
+                pending_owner.extend([number] * len(sentences))
+            if len(pending) >= batch_size:
+                flush(stream)
+        if pending:
+            flush(stream)
+    sentence_lengths = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
+    owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
+    sentence_offsets = np.concatenate([[0], np.cumsum(sentence_lengths)]).astype(np.int64)
+    # A document starts where the owner changes; documents whose sentences all vanished are gone.
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]])) if owner.size else np.zeros(0, int)
+    document_offsets = np.concatenate([starts, [owner.size]]).astype(np.int64)
+    _save_npy(folder / "tokens.npy", np.memmap(raw, dtype=dtype, mode="r", shape=(num_tokens,))
+              if num_tokens else np.zeros(0, dtype=dtype))
+    raw.unlink()
+    _save_npy(folder / "sentence_offsets.npy", sentence_offsets)
+    _save_npy(folder / "document_offsets.npy", document_offsets)
+    return {"documents": len(document_offsets) - 1, "sentences": int(owner.size), "tokens": num_tokens}

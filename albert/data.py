@@ -1,0 +1,296 @@
+"""Pretraining data: SOP/NSP sentence pairs with n-gram masking, collation, held-out batches.
+
+Reading, sentence splitting and the tokenized cache live in `albert.corpus`, the masking
+rules in `albert.masking`; both are re-exported here, so `albert.data` is the one import.
+
+How an epoch is made (ALBERT's `create_pretraining_data.py`, made lazy):
+1. `set_epoch` walks every document and cuts it into chunks of consecutive sentences, each
+   filled up to a target length (max_seq_length - 3, or with probability short_seq_prob a
+   random shorter one). This is cheap (one pass over sentence offsets) and gives `len()`.
+2. `__getitem__(i)` turns chunk i into one example with a generator seeded by
+   (seed, epoch, i): split the chunk at a random sentence boundary into A and B, swap them
+   with probability 0.5 (SOP) or replace B by text from another document (NSP), truncate
+   the pair to fit "[CLS] A [SEP] B [SEP]", mask it.
+With `dynamic_masking` every epoch gets new chunks, splits, swaps and masks; without it the
+epoch is ignored and each index gives the same example forever (BERT's static data).
+
+A chunk of a single sentence is split inside that sentence. The reference script instead
+takes B from a random document and labels it "not next", which in SOP mode mixes NSP
+examples into SOP; we never take a segment from another document in SOP mode. In NSP mode
+the chunk's sentences after A that a "random next" B replaces go unused this epoch (the
+reference puts them back into the stream; with chunks planned up front we cannot, and
+dynamic masking recuts the documents every epoch anyway).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import torch
+
+from albert.config import ConfigError
+from albert.corpus import TokenizedCorpus, open_text, read_documents, split_sentences, tokenizer_fingerprint
+from albert.masking import IGNORE_INDEX, SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "IGNORE_INDEX", "PretrainingDataConfig", "PretrainingDataset", "SpecialIds", "TokenizedCorpus",
+    "choose_mask_spans", "collate_pretraining", "make_eval_batches", "mask_tokens", "ngram_probabilities",
+    "open_text", "read_documents", "split_sentences", "tokenizer_fingerprint",
+]
+
+# Independent random streams: the chunk plan, each example, the choice of held-out examples.
+_PLAN_STREAM, _EXAMPLE_STREAM, _EVAL_STREAM = 1, 2, 3
+
+
+@dataclass
+class PretrainingDataConfig:
+    """How pretraining examples are built from a tokenized corpus (ALBERT's defaults)."""
+
+    max_seq_length: int = 128
+    """Tokens per example, [CLS] and two [SEP] included."""
+    short_seq_prob: float = 0.1
+    """Probability that a chunk aims at a random shorter length (2 .. max_seq_length - 3), so the
+    model also sees short inputs, as at fine-tuning time."""
+    objective: Literal["sop", "nsp"] = "sop"
+    """Sentence-pair task: "sop" (ALBERT: two consecutive segments, swapped half of the time) or
+    "nsp" (BERT: the second segment from a random other document half of the time)."""
+    masked_lm_prob: float = 0.15
+    """Fraction of the (non-special) tokens chosen for masked-language-model prediction."""
+    max_predictions_per_seq: int = 20
+    """Upper limit on the tokens chosen per example."""
+    max_ngram: int = 3
+    """Longest masked n-gram; n is drawn with p(n) proportional to 1/n."""
+    whole_word_masking: bool = False
+    """Mask whole words (SentencePiece pieces starting with "▁" start a word) instead of pieces."""
+    dynamic_masking: bool = True
+    """New chunks, segment splits and masks every epoch; False repeats epoch 0's examples."""
+    seed: int = 0
+    """Seed of every random choice; an example depends only on (seed, epoch, index)."""
+
+    def __post_init__(self) -> None:
+        if self.max_seq_length < 5:
+            raise ConfigError(f"max_seq_length must be at least 5 ([CLS] A [SEP] B [SEP] with one token in each "
+                              f"segment), got {self.max_seq_length}.")
+        if not 0.0 <= self.short_seq_prob <= 1.0:
+            raise ConfigError(f"short_seq_prob must be between 0 and 1, got {self.short_seq_prob}.")
+        if self.objective not in ("sop", "nsp"):
+            raise ConfigError(f"objective must be 'sop' or 'nsp', got {self.objective!r}.")
+        if not 0.0 < self.masked_lm_prob <= 1.0:
+            raise ConfigError(f"masked_lm_prob must be in (0, 1], got {self.masked_lm_prob}.")
+        if self.max_predictions_per_seq < 1:
+            raise ConfigError(f"max_predictions_per_seq must be at least 1, got {self.max_predictions_per_seq}.")
+        if self.max_ngram < 1:
+            raise ConfigError(f"max_ngram must be at least 1, got {self.max_ngram}.")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be a non-negative integer, got {self.seed}.")
+
+
+def _special_ids_for(corpus: TokenizedCorpus, given: Any) -> SpecialIds:
+    if given is None:
+        return corpus.special_ids
+    special = given if isinstance(given, SpecialIds) else SpecialIds.from_tokenizer(given)
+    if special.word_start is None and corpus.special_ids.word_start is not None:
+        special = dataclasses.replace(special, word_start=corpus.special_ids.word_start)
+    ours = (special.pad_id, special.cls_id, special.sep_id, special.mask_id, special.vocab_size)
+    theirs = (corpus.special_ids.pad_id, corpus.special_ids.cls_id, corpus.special_ids.sep_id,
+              corpus.special_ids.mask_id, corpus.special_ids.vocab_size)
+    if ours != theirs:
+        raise ValueError(f"The corpus was tokenized with another tokenizer (pad, cls, sep, mask ids and vocabulary "
+                         f"size {theirs}, given {ours}); build the corpus with this tokenizer.")
+    return special
+
+
+def _truncated_lengths(length_a: int, length_b: int, max_tokens: int) -> tuple[int, int]:
+    """Lengths after the reference's `truncate_seq_pair`: drop one token at a time from the
+    longer segment (from B on a tie) until the pair fits; computed without the loop."""
+    excess = length_a + length_b - max_tokens
+    if excess <= 0:
+        return length_a, length_b
+    first = min(excess, abs(length_a - length_b))  # cut the longer down to the shorter
+    if length_a > length_b:
+        length_a -= first
+    else:
+        length_b -= first
+    rest = excess - first  # then alternate, B first, since the lengths are now equal
+    return length_a - rest // 2, length_b - (rest + 1) // 2
+
+
+class PretrainingDataset(torch.utils.data.Dataset):
+    """SOP or NSP pretraining examples over a TokenizedCorpus; deterministic per (seed, epoch, index).
+
+    Call `set_epoch(epoch)` before each epoch (in the main process, before creating the
+    DataLoader iterator; persistent workers keep their own copy and would not see it).
+    `len()` may change from epoch to epoch with dynamic masking, since chunking is redrawn.
+    """
+
+    def __init__(self, corpus: TokenizedCorpus, config: PretrainingDataConfig,
+                 tokenizer_special_ids: SpecialIds | Any | None = None, *, mask_all: bool = False) -> None:
+        self.corpus = corpus
+        self.config = config
+        self.special = _special_ids_for(corpus, tokenizer_special_ids)
+        self.mask_all = mask_all
+        if config.whole_word_masking and self.special.word_start is None:
+            raise ValueError("whole_word_masking needs the tokenizer's word starts: pass the tokenizer, or "
+                             "SpecialIds.from_tokenizer(tokenizer).")
+        if config.objective == "nsp" and corpus.num_documents < 2:
+            raise ValueError("The NSP objective needs at least two documents in the corpus, "
+                             f"this one has {corpus.num_documents}.")
+        self.epoch = -1
+        self.chunks = np.zeros((0, 4), dtype=np.int64)
+        self.set_epoch(0)
+        if len(self.chunks) == 0:
+            raise ValueError(f"The corpus yields no example (it has {corpus.num_tokens} tokens); "
+                             "it needs at least one sentence of two tokens or two sentences.")
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    @property
+    def _effective_epoch(self) -> int:
+        return self.epoch if self.config.dynamic_masking else 0
+
+    def set_epoch(self, epoch: int) -> None:
+        """Recut the documents into chunks for `epoch` (deterministic; about a second per 100M tokens)."""
+        if epoch < 0:
+            raise ValueError(f"epoch must be a non-negative integer, got {epoch}.")
+        previous = self._effective_epoch if self.epoch >= 0 else None
+        self.epoch = int(epoch)
+        if previous == self._effective_epoch:
+            return
+        start = time.perf_counter()
+        rng = np.random.default_rng([_PLAN_STREAM, self.config.seed, self._effective_epoch, 0])
+        self.chunks = self._plan_chunks(rng)
+        logger.debug("Epoch %d: %d examples planned in %.2f s", epoch, len(self.chunks), time.perf_counter() - start)
+
+    def _plan_chunks(self, rng: np.random.Generator) -> np.ndarray:
+        """Rows (document, first sentence, end sentence, target length): the reference's chunking."""
+        offsets = np.asarray(self.corpus.sentence_offsets)
+        documents = np.asarray(self.corpus.document_offsets)
+        max_tokens = self.config.max_seq_length - 3
+        # At most one chunk per sentence: draw every random number up front (fast, reproducible).
+        num_sentences = self.corpus.num_sentences
+        short = rng.random(num_sentences) < self.config.short_seq_prob
+        targets = np.where(short, rng.integers(2, max_tokens + 1, size=num_sentences), max_tokens)
+        rows: list[tuple[int, int, int, int]] = []
+        chunk = 0
+        for document in range(self.corpus.num_documents):
+            sentence, end = int(documents[document]), int(documents[document + 1])
+            while sentence < end:
+                target = int(targets[chunk])
+                chunk += 1
+                # First sentence boundary at which the chunk holds >= target tokens (or the document ends).
+                stop = int(np.searchsorted(offsets, offsets[sentence] + target, side="left"))
+                stop = min(max(stop, sentence + 1), end)
+                if stop - sentence > 1 or offsets[stop] - offsets[sentence] >= 2:
+                    rows.append((document, sentence, stop, target))
+                sentence = stop
+        return np.array(rows, dtype=np.int64).reshape(-1, 4)
+
+    def _random_segment(self, rng: np.random.Generator, document: int, target: int) -> tuple[int, int]:
+        """NSP's "random next": text from a uniformly drawn other document, from a random sentence on."""
+        other = int(rng.integers(self.corpus.num_documents - 1))
+        other += other >= document  # uniform over the other documents, no retry loop
+        first, end = int(self.corpus.document_offsets[other]), int(self.corpus.document_offsets[other + 1])
+        sentence = int(rng.integers(first, end))
+        offsets = self.corpus.sentence_offsets
+        stop = int(np.searchsorted(offsets, offsets[sentence] + max(target, 1), side="left"))
+        stop = min(max(stop, sentence + 1), end)
+        return int(offsets[sentence]), int(offsets[stop])
+
+    def __getitem__(self, index: int) -> dict[str, torch.Tensor]:
+        if not 0 <= index < len(self.chunks):
+            raise IndexError(f"example {index} out of range (0..{len(self.chunks) - 1})")
+        config, offsets = self.config, self.corpus.sentence_offsets
+        document, first, end, target = (int(v) for v in self.chunks[index])
+        rng = np.random.default_rng([_EXAMPLE_STREAM, config.seed, self._effective_epoch, int(index)])
+        start, stop = int(offsets[first]), int(offsets[end])
+        if end - first >= 2:
+            split = int(offsets[rng.integers(first + 1, end)])  # a random sentence boundary
+        else:
+            split = start + int(rng.integers(1, stop - start))  # one sentence: split inside it
+        a, b = (start, split), (split, stop)
+        label = int(rng.random() < 0.5)
+        if label and config.objective == "sop":
+            a, b = b, a  # label 1 = swapped
+        elif label:
+            b = self._random_segment(rng, document, target - (split - start))  # label 1 = random next
+        length_a, length_b = _truncated_lengths(a[1] - a[0], b[1] - b[0], config.max_seq_length - 3)
+        # Each dropped token comes from the front or the back with probability 1/2, as the reference.
+        front_a = int(rng.binomial(a[1] - a[0] - length_a, 0.5))
+        front_b = int(rng.binomial(b[1] - b[0] - length_b, 0.5))
+        tokens = self.corpus.tokens
+        segment_a = tokens[a[0] + front_a:a[0] + front_a + length_a]
+        segment_b = tokens[b[0] + front_b:b[0] + front_b + length_b]
+        special = self.special
+        input_ids = np.concatenate([[special.cls_id], segment_a, [special.sep_id], segment_b, [special.sep_id]])
+        input_ids = input_ids.astype(np.int64)
+        token_type_ids = np.zeros(input_ids.size, dtype=np.int64)
+        token_type_ids[length_a + 2:] = 1
+        maskable = np.ones(input_ids.size, dtype=bool)
+        maskable[[0, length_a + 1, input_ids.size - 1]] = False
+        masked, labels = mask_tokens(input_ids, maskable, rng, special, masked_lm_prob=config.masked_lm_prob,
+                                     max_predictions=config.max_predictions_per_seq, max_ngram=config.max_ngram,
+                                     whole_word=config.whole_word_masking, mask_all=self.mask_all)
+        return {
+            "input_ids": torch.from_numpy(masked),
+            "token_type_ids": torch.from_numpy(token_type_ids),
+            "mlm_labels": torch.from_numpy(labels),
+            "sentence_order_label": torch.tensor(label, dtype=torch.long),
+        }
+
+
+def collate_pretraining(examples: list[dict[str, torch.Tensor]], pad_id: int,
+                        pad_to: int | None = None) -> dict[str, torch.Tensor]:
+    """Stack examples, padding to the longest (or to `pad_to`, for fixed shapes under torch.compile)."""
+    if not examples:
+        raise ValueError("collate_pretraining needs at least one example.")
+    length = max(int(e["input_ids"].numel()) for e in examples)
+    if pad_to is not None:
+        if pad_to < length:
+            raise ValueError(f"pad_to={pad_to} is shorter than the longest example ({length} tokens).")
+        length = pad_to
+    batch = len(examples)
+    input_ids = torch.full((batch, length), pad_id, dtype=torch.long)
+    attention_mask = torch.zeros((batch, length), dtype=torch.long)
+    token_type_ids = torch.zeros((batch, length), dtype=torch.long)
+    mlm_labels = torch.full((batch, length), IGNORE_INDEX, dtype=torch.long)
+    for row, example in enumerate(examples):
+        n = int(example["input_ids"].numel())
+        input_ids[row, :n] = example["input_ids"]
+        attention_mask[row, :n] = 1
+        token_type_ids[row, :n] = example["token_type_ids"]
+        mlm_labels[row, :n] = example["mlm_labels"]
+    return {
+        "input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids,
+        "mlm_labels": mlm_labels,
+        "sentence_order_label": torch.stack([e["sentence_order_label"].reshape(()) for e in examples]).long(),
+    }
+
+
+def make_eval_batches(corpus: TokenizedCorpus, config: PretrainingDataConfig, pad_id: int, num_examples: int,
+                      batch_size: int, mask_all: bool = True,
+                      special_ids: SpecialIds | Any | None = None) -> list[dict[str, torch.Tensor]]:
+    """Fixed held-out batches: the same examples and masks on every call for the same inputs.
+
+    With `mask_all` every chosen position is [MASK] (no 10% random, no 10% unchanged), so MLM
+    accuracy measures prediction from context alone; on training-style masks the unchanged
+    10% are copied from the input and inflate accuracy. Use a corpus held out from training.
+    """
+    if num_examples < 1 or batch_size < 1:
+        raise ValueError(f"num_examples and batch_size must be at least 1, got {num_examples} and {batch_size}.")
+    dataset = PretrainingDataset(corpus, dataclasses.replace(config, dynamic_masking=False), special_ids,
+                                 mask_all=mask_all)
+    count = min(num_examples, len(dataset))
+    if count < num_examples:
+        logger.warning("The evaluation corpus yields %d examples, fewer than the %d asked for.", count, num_examples)
+    rng = np.random.default_rng([_EVAL_STREAM, config.seed, 0, 0])
+    indices = np.sort(rng.choice(len(dataset), size=count, replace=False))
+    return [collate_pretraining([dataset[int(i)] for i in indices[j:j + batch_size]], pad_id)
+            for j in range(0, count, batch_size)]

@@ -1,0 +1,472 @@
+"""Pretraining data: reading, sentence splitting, the corpus cache, SOP/NSP pairs and masking statistics.
+
+Most tests use a synthetic corpus in which the token at flat position p has id FIRST_ID + p:
+every id is unique, so an example's segments can be traced back to the exact document and
+sentences they came from.
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import pickle
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from albert.config import ConfigError
+from albert.data import (
+    IGNORE_INDEX,
+    PretrainingDataConfig,
+    PretrainingDataset,
+    SpecialIds,
+    TokenizedCorpus,
+    choose_mask_spans,
+    collate_pretraining,
+    make_eval_batches,
+    mask_tokens,
+    ngram_probabilities,
+    read_documents,
+    split_sentences,
+)
+from albert.data import _truncated_lengths as truncated_lengths
+
+FIRST_ID = 5
+SPECIAL = SpecialIds(pad_id=0, unk_id=1, cls_id=2, sep_id=3, mask_id=4, vocab_size=65_000)
+
+
+def synthetic_corpus(num_documents: int = 150, seed: int = 0, long_every: int = 10) -> TokenizedCorpus:
+    """Documents of 1-20 sentences of 1-30 tokens (now and then one of 150, longer than an example)."""
+    rng = random.Random(seed)
+    next_id, documents = FIRST_ID, []
+    for _ in range(num_documents):
+        document = []
+        for s in range(rng.randint(1, 20)):
+            length = 150 if s % long_every == long_every - 1 else rng.randint(1, 30)
+            document.append(list(range(next_id, next_id + length)))
+            next_id += length
+        documents.append(document)
+    assert next_id < SPECIAL.vocab_size
+    return TokenizedCorpus.from_documents(documents, SPECIAL)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> TokenizedCorpus:
+    return synthetic_corpus()
+
+
+def _originals(example: dict[str, torch.Tensor]) -> np.ndarray:
+    """The input before masking: labels hold the original id at every predicted position."""
+    ids, labels = example["input_ids"].numpy(), example["mlm_labels"].numpy()
+    return np.where(labels != IGNORE_INDEX, labels, ids)
+
+
+def _segments(example: dict[str, torch.Tensor]) -> tuple[np.ndarray, np.ndarray]:
+    ids = _originals(example)
+    seps = np.flatnonzero(ids == SPECIAL.sep_id)
+    assert ids[0] == SPECIAL.cls_id and len(seps) == 2 and seps[1] == len(ids) - 1
+    types = example["token_type_ids"].numpy()
+    assert (types[:seps[0] + 1] == 0).all() and (types[seps[0] + 1:] == 1).all()
+    return ids[1:seps[0]], ids[seps[0] + 1:-1]
+
+
+def _document_of(corpus: TokenizedCorpus, position: int) -> int:
+    token_starts = corpus.sentence_offsets[corpus.document_offsets]
+    return int(np.searchsorted(token_starts, position, side="right")) - 1
+
+
+def _all_examples(dataset: PretrainingDataset, epochs: range = range(3)) -> list[dict[str, torch.Tensor]]:
+    examples = []
+    for epoch in epochs:
+        dataset.set_epoch(epoch)
+        examples.extend(dataset[i] for i in range(len(dataset)))
+    return examples
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_reads_plain_xz_and_gz(tmp_path: Path) -> None:
+    text = "First paragraph.\nSecond paragraph.\n\n\n  \nOther document.\r\n\nThird one\n"
+    expected = [["First paragraph.", "Second paragraph."], ["Other document."], ["Third one"]]
+    (tmp_path / "a.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "a.txt.xz").write_bytes(lzma.compress(text.encode("utf-8")))
+    (tmp_path / "a.txt.gz").write_bytes(gzip.compress(text.encode("utf-8")))
+    for name in ("a.txt", "a.txt.xz", "a.txt.gz"):
+        assert list(read_documents([tmp_path / name])) == expected
+    # Documents never span files.
+    assert len(list(read_documents([tmp_path / "a.txt", str(tmp_path / "a.txt.gz")]))) == 6
+
+
+def test_reading_errors_are_one_sentence(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        list(read_documents([tmp_path / "missing.txt"]))
+    (tmp_path / "bad.txt.xz").write_bytes(b"not xz at all")
+    with pytest.raises(ValueError, match="Could not read"):
+        list(read_documents([tmp_path / "bad.txt.xz"]))
+
+
+def test_dataset_names_need_datasets_package() -> None:
+    try:
+        import datasets  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="needs the `datasets` package"):
+            list(read_documents(["hf:wikitext:wikitext-2-raw-v1"]))
+    else:
+        pytest.skip("datasets is installed; reading a hub dataset needs the network")
+
+
+@pytest.mark.parametrize("paragraph, sentences", [
+    ("One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]),
+    ("Mr. Smith met Dr. Jones at St. Paul's. They talked.", ["Mr. Smith met Dr. Jones at St. Paul's.", "They talked."]),
+    ("Use tools, e.g. Python or i.e. Rust. Fine.", ["Use tools, e.g. Python or i.e. Rust.", "Fine."]),
+    ("J. R. R. Tolkien wrote it. Then he slept.", ["J. R. R. Tolkien wrote it.", "Then he slept."]),
+    ("Pi is 3.14 roughly. It costs $2.50 now.", ["Pi is 3.14 roughly.", "It costs $2.50 now."]),
+    ('He said, "Stop." Then he left.', ['He said, "Stop."', "Then he left."]),
+    ("“Stop!” he cried. “Why?” She smiled.", ["“Stop!” he cried.", "“Why?”", "She smiled."]),
+    ("Wait... Then go. Well . . . Maybe not.", ["Wait...", "Then go.", "Well . . .", "Maybe not."]),
+    ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
+    ("The year was 1901. 1902 came next.", ["The year was 1901.", "1902 came next."]),
+    ("He wrote (see above.) Next one.", ["He wrote (see above.)", "Next one."]),
+    ("lower case. after a period stays.", ["lower case. after a period stays."]),
+    ("Élan. Über alles.", ["Élan.", "Über alles."]),
+    ("no terminal punctuation", ["no terminal punctuation"]),
+    ("   ", []),
+])
+def test_split_sentences(paragraph: str, sentences: list[str]) -> None:
+    assert split_sentences(paragraph) == sentences
+
+
+# --------------------------------------------------------------------------- config
+
+
+@pytest.mark.parametrize("field, value", [
+    ("max_seq_length", 4), ("short_seq_prob", 1.5), ("short_seq_prob", -0.1), ("objective", "mlm"),
+    ("masked_lm_prob", 0.0), ("masked_lm_prob", 1.2), ("max_predictions_per_seq", 0), ("max_ngram", 0),
+    ("seed", -1),
+])
+def test_config_validation(field: str, value: object) -> None:
+    with pytest.raises(ConfigError, match=field):
+        PretrainingDataConfig(**{field: value})
+
+
+# --------------------------------------------------------------------------- sentence pairs
+
+
+def test_truncation_matches_the_reference_loop() -> None:
+    rng = random.Random(0)
+    for _ in range(2000):
+        a, b, limit = rng.randint(1, 200), rng.randint(1, 200), rng.randint(2, 200)
+        ref_a, ref_b = a, b
+        while ref_a + ref_b > limit:
+            if ref_a > ref_b:
+                ref_a -= 1
+            else:
+                ref_b -= 1
+        assert truncated_lengths(a, b, limit) == (ref_a, ref_b)
+
+
+@pytest.mark.parametrize("objective", ["sop", "nsp"])
+def test_segments_are_contiguous_and_labels_balanced(corpus: TokenizedCorpus, objective: str) -> None:
+    config = PretrainingDataConfig(max_seq_length=64, objective=objective)
+    examples = _all_examples(PretrainingDataset(corpus, config))
+    labels = np.array([int(e["sentence_order_label"]) for e in examples])
+    assert len(examples) > 900
+    assert abs(labels.mean() - 0.5) < 0.05
+    sentence_starts = set(corpus.sentence_offsets.tolist())
+    for example, label in zip(examples, labels, strict=True):
+        first, second = _segments(example)
+        assert len(first) >= 1 and len(second) >= 1 and len(first) + len(second) <= 61
+        positions = [segment - FIRST_ID for segment in (first, second)]
+        for p in positions:
+            assert (np.diff(p) == 1).all(), "a segment is not one contiguous run of the document"
+        if objective == "sop":
+            a, b = (positions[1], positions[0]) if label else positions  # label 1: swapped
+        else:
+            a, b = positions
+        doc_a, doc_b = _document_of(corpus, a[0]), _document_of(corpus, b[-1])
+        assert doc_a == _document_of(corpus, a[-1]) and doc_b == _document_of(corpus, b[0])
+        if objective == "nsp" and label:
+            assert doc_a != doc_b, "NSP 'random next' must come from another document"
+            continue
+        assert doc_a == doc_b, "SOP / actual-next segments come from one document"
+        assert a[-1] < b[0], "in document order, A precedes B"
+        if len(first) + len(second) < 61:
+            # Not truncated: B starts right after A, at a sentence boundary unless A and B
+            # split a lone sentence (a chunk of one sentence is split inside it).
+            assert b[0] == a[-1] + 1
+            lone = np.searchsorted(corpus.sentence_offsets, a[0], side="right") == \
+                np.searchsorted(corpus.sentence_offsets, b[-1], side="right")
+            assert b[0] in sentence_starts or lone
+
+
+def test_single_sentence_documents_never_borrow_another_document() -> None:
+    documents = [[list(range(FIRST_ID + 100 * d, FIRST_ID + 100 * d + 2 + d % 50))] for d in range(100)]
+    corpus = TokenizedCorpus.from_documents(documents, SPECIAL)
+    examples = _all_examples(PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=32)), range(4))
+    assert len(examples) == 400
+    for example in examples:
+        first, second = _segments(example)
+        documents_used = set(((np.concatenate([first, second]) - FIRST_ID) // 100).tolist())
+        assert len(documents_used) == 1
+    assert abs(np.mean([int(e["sentence_order_label"]) for e in examples]) - 0.5) < 0.06
+
+
+def test_short_seq_prob_makes_short_examples(corpus: TokenizedCorpus) -> None:
+    def lengths(prob: float) -> np.ndarray:
+        dataset = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, short_seq_prob=prob))
+        return np.array([len(dataset[i]["input_ids"]) for i in range(len(dataset))])
+
+    full, short = lengths(0.0), lengths(1.0)
+    assert np.median(full) == 64 and np.median(short) < 45 and len(short) > len(full)
+
+
+# --------------------------------------------------------------------------- masking
+
+
+def test_mask_rate_80_10_10_and_specials(corpus: TokenizedCorpus) -> None:
+    config = PretrainingDataConfig(max_seq_length=64, max_predictions_per_seq=20)
+    examples = _all_examples(PretrainingDataset(corpus, config))
+    predicted = maskable = as_mask = unchanged = randomised = 0
+    for example in examples:
+        ids, labels, original = example["input_ids"].numpy(), example["mlm_labels"].numpy(), _originals(example)
+        special_position = np.isin(original, (SPECIAL.cls_id, SPECIAL.sep_id))
+        assert (labels[special_position] == IGNORE_INDEX).all(), "a [CLS]/[SEP] was chosen"
+        assert (ids[special_position] == original[special_position]).all()
+        assert not np.isin(ids, (SPECIAL.pad_id, SPECIAL.unk_id)).any()
+        chosen = labels != IGNORE_INDEX
+        assert chosen.sum() <= config.max_predictions_per_seq
+        predicted += chosen.sum()
+        maskable += (~special_position).sum()
+        as_mask += (ids[chosen] == SPECIAL.mask_id).sum()
+        unchanged += (ids[chosen] == labels[chosen]).sum()
+        replaced = ids[chosen & (ids != SPECIAL.mask_id) & (ids != labels)]
+        assert (replaced >= FIRST_ID).all() and (replaced < SPECIAL.vocab_size).all()
+        randomised += replaced.size
+    assert abs(predicted / maskable - 0.15) < 0.01
+    assert abs(as_mask / predicted - 0.8) < 0.015
+    assert abs(unchanged / predicted - 0.1) < 0.015
+    assert abs(randomised / predicted - 0.1) < 0.015
+
+
+def test_prediction_cap() -> None:
+    ids = np.arange(FIRST_ID, FIRST_ID + 300)
+    _, labels = mask_tokens(ids, np.ones(300, bool), np.random.default_rng(0), SPECIAL, masked_lm_prob=0.15,
+                            max_predictions=7, max_ngram=3)
+    assert (labels != IGNORE_INDEX).sum() == 7
+
+
+def test_ngram_lengths_follow_one_over_n() -> None:
+    lengths = []
+    for seed in range(300):
+        spans = choose_mask_spans(np.ones(400, bool), np.random.default_rng(seed), num_to_predict=60, max_ngram=3)
+        lengths.extend(end - start for start, end in spans)
+    observed = np.bincount(lengths, minlength=4)[1:] / len(lengths)
+    assert np.allclose(ngram_probabilities(3), [6 / 11, 3 / 11, 2 / 11])
+    assert np.abs(observed - ngram_probabilities(3)).max() < 0.03, observed
+    one = choose_mask_spans(np.ones(100, bool), np.random.default_rng(0), num_to_predict=30, max_ngram=1)
+    assert {end - start for start, end in one} == {1}
+
+
+def test_spans_never_cross_unmaskable_positions() -> None:
+    maskable = np.ones(60, bool)
+    maskable[::4] = False  # runs of three maskable tokens between fixed ones
+    for seed in range(50):
+        spans = choose_mask_spans(maskable, np.random.default_rng(seed), num_to_predict=40, max_ngram=3)
+        covered = np.concatenate([np.arange(s, e) for s, e in spans])
+        assert maskable[covered].all() and len(covered) == len(set(covered.tolist()))
+
+
+def test_special_ids_inside_text_are_never_masked() -> None:
+    ids = np.array([2, 7, 4, 8, 3, 9, 0, 10, 3])
+    for seed in range(50):
+        masked, labels = mask_tokens(ids, np.ones(9, bool), np.random.default_rng(seed), SPECIAL,
+                                     masked_lm_prob=1.0, max_predictions=9, max_ngram=2)
+        assert set(np.flatnonzero(labels != IGNORE_INDEX).tolist()) <= {1, 3, 5, 7}
+
+
+def test_whole_word_masking_masks_whole_words() -> None:
+    rng = np.random.default_rng(0)
+    word_start = rng.random(SPECIAL.vocab_size) < 0.4
+    word_start[:FIRST_ID] = True
+    special = SpecialIds(0, 1, 2, 3, 4, SPECIAL.vocab_size, word_start=word_start)
+    inside_words = 0
+    for seed in range(100):
+        ids = np.concatenate([[2], rng.integers(FIRST_ID, SPECIAL.vocab_size, 40), [3]])
+        maskable = np.ones(ids.size, bool)
+        maskable[[0, -1]] = False
+        _, labels = mask_tokens(ids, maskable, np.random.default_rng(seed), special, masked_lm_prob=0.3,
+                                max_predictions=20, max_ngram=3, whole_word=True)
+        chosen = labels != IGNORE_INDEX
+        starts = word_start[ids] | ~maskable
+        for position in range(2, ids.size - 1):  # a word's pieces are all chosen or none is
+            if not starts[position]:
+                assert chosen[position] == chosen[position - 1]
+                inside_words += chosen[position]
+    assert inside_words > 100  # multi-piece words were chosen, whole
+
+
+# --------------------------------------------------------------------------- determinism, collation
+
+
+def test_determinism_dynamic_and_static(corpus: TokenizedCorpus) -> None:
+    def items(dataset: PretrainingDataset, count: int = 50) -> list[list[int]]:
+        return [torch.cat([v.reshape(-1) for v in dataset[i].values()]).tolist() for i in range(count)]
+
+    config = PretrainingDataConfig(max_seq_length=64, seed=3)
+    dynamic = PretrainingDataset(corpus, config)
+    first = items(dynamic)
+    assert items(dynamic) == first and items(PretrainingDataset(corpus, config)) == first
+    dynamic.set_epoch(1)
+    assert sum(a != b for a, b in zip(items(dynamic), first, strict=True)) > 45
+    dynamic.set_epoch(0)
+    assert items(dynamic) == first
+    assert items(PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, seed=4))) != first
+    static = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, seed=3, dynamic_masking=False))
+    before = items(static)
+    static.set_epoch(5)
+    assert items(static) == before
+
+
+def test_collate_pads_to_longest(corpus: TokenizedCorpus) -> None:
+    dataset = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, short_seq_prob=1.0))
+    examples = [dataset[i] for i in range(8)]
+    batch = collate_pretraining(examples, pad_id=0)
+    longest = max(len(e["input_ids"]) for e in examples)
+    assert batch["input_ids"].shape == (8, longest) and batch["sentence_order_label"].shape == (8,)
+    assert all(v.dtype == torch.long for v in batch.values())
+    for row, example in enumerate(examples):
+        n = len(example["input_ids"])
+        assert batch["attention_mask"][row].tolist() == [1] * n + [0] * (longest - n)
+        assert (batch["input_ids"][row, n:] == 0).all() and (batch["mlm_labels"][row, n:] == IGNORE_INDEX).all()
+        assert torch.equal(batch["token_type_ids"][row, :n], example["token_type_ids"])
+    assert collate_pretraining(examples, pad_id=0, pad_to=64)["input_ids"].shape == (8, 64)
+
+
+def test_eval_batches_are_fixed_and_fully_masked(corpus: TokenizedCorpus) -> None:
+    config = PretrainingDataConfig(max_seq_length=64)
+    batches = make_eval_batches(corpus, config, pad_id=0, num_examples=50, batch_size=16)
+    again = make_eval_batches(corpus, config, pad_id=0, num_examples=50, batch_size=16)
+    assert [len(b["input_ids"]) for b in batches] == [16, 16, 16, 2]
+    for batch, same in zip(batches, again, strict=True):
+        assert all(torch.equal(batch[k], same[k]) for k in batch)
+        chosen = batch["mlm_labels"] != IGNORE_INDEX
+        assert chosen.any() and (batch["input_ids"][chosen] == SPECIAL.mask_id).all()
+
+
+def test_special_ids_must_match_the_corpus(corpus: TokenizedCorpus) -> None:
+    other = SpecialIds(0, 1, 2, 3, 4, vocab_size=1000)
+    with pytest.raises(ValueError, match="another tokenizer"):
+        PretrainingDataset(corpus, PretrainingDataConfig(), other)
+    with pytest.raises(ValueError, match="word starts"):
+        PretrainingDataset(corpus, PretrainingDataConfig(whole_word_masking=True))
+
+
+# --------------------------------------------------------------------------- tokenized cache
+
+
+@pytest.fixture(scope="module")
+def tokenizer(tmp_path_factory: pytest.TempPathFactory):
+    from albert.tokenizer import train_tokenizer
+
+    rng = random.Random(1)
+    words = ["".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(rng.randint(1, 3)))
+             for _ in range(300)]
+    text = "\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(3, 12))) + "." for _ in range(400))
+    path = tmp_path_factory.mktemp("tok") / "text.txt"
+    path.write_text(text, encoding="utf-8")
+    return train_tokenizer([path], path.parent / "tokenizer", vocab_size=200)
+
+
+def _write_corpus(path: Path, num_documents: int = 30) -> None:
+    rng = random.Random(2)
+    words = ["river", "stone", "light", "quiet", "mill", "road", "north", "bread", "salt", "harbour"]
+    blocks = []
+    for _ in range(num_documents):
+        paragraphs = [" ".join(f"{rng.choice(words).title()} {' '.join(rng.choices(words, k=rng.randint(2, 9)))}."
+                               for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 5))]
+        blocks.append("\n".join(paragraphs))
+    path.write_bytes(lzma.compress(("\n\n".join(blocks) + "\n").encode("utf-8")))
+
+
+def test_cache_build_reuse_and_invalidation(tokenizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "corpus.txt.xz"
+    _write_corpus(source)
+    cache = tmp_path / "cache"
+    corpus = TokenizedCorpus.build([source], tokenizer, cache, progress=False)
+    assert corpus.num_documents == 30 and corpus.tokens.dtype == np.uint16
+    assert sorted(p.name for p in cache.iterdir()) == [corpus.directory.name]  # no temp folder left
+    # The cache holds exactly the tokenizer's ids of each sentence of each document.
+    for number, document in enumerate(read_documents([source])):
+        sentences = [s for paragraph in document for s in split_sentences(paragraph)]
+        expected = tokenizer(sentences, add_special_tokens=False)["input_ids"]
+        assert [s.tolist() for s in corpus.document(number)] == expected
+    assert corpus.num_tokens == len(corpus.tokens) == int(corpus.sentence_offsets[-1])
+
+    # Second build: the same files memory-mapped, nothing tokenized again.
+    monkeypatch.setattr(type(tokenizer), "__call__", lambda *a, **k: pytest.fail("tokenized again"))
+    start = time.perf_counter()
+    again = TokenizedCorpus.build([source], tokenizer, cache)
+    assert time.perf_counter() - start < 0.5
+    monkeypatch.undo()
+    assert again.directory == corpus.directory and isinstance(again.tokens, np.memmap)
+    assert np.array_equal(again.tokens, corpus.tokens)
+    assert TokenizedCorpus.open(cache).directory == corpus.directory  # a cache folder with one corpus
+
+    # Workers get the folder name, not a copy of the arrays.
+    assert len(pickle.dumps(again)) < 2000 and pickle.loads(pickle.dumps(again)).num_tokens == corpus.num_tokens
+
+    # A changed file is a new cache entry; the cache folder then holds two corpora.
+    _write_corpus(source, num_documents=20)
+    changed = TokenizedCorpus.build([source], tokenizer, cache, progress=False)
+    assert changed.directory != corpus.directory and changed.num_documents == 20
+    with pytest.raises(FileNotFoundError, match="holds 2 tokenized corpora"):
+        TokenizedCorpus.open(cache)
+
+
+def test_cache_is_atomic_and_corruption_is_reported(tokenizer, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "corpus.txt"
+    source.write_text("One sentence here.\n\nAnother document.\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    original = type(tokenizer).__call__
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(type(tokenizer), "__call__", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        TokenizedCorpus.build([source], tokenizer, cache, progress=False)
+    assert list(cache.iterdir()) == []  # nothing half-written survives
+    monkeypatch.setattr(type(tokenizer), "__call__", original)
+    corpus = TokenizedCorpus.build([source], tokenizer, cache, progress=False)
+    assert corpus.num_documents == 2
+    (corpus.directory / "tokens.npy").unlink()
+    with pytest.raises(ValueError, match="incomplete or corrupt"):
+        TokenizedCorpus.open(corpus.directory)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n  \n", encoding="utf-8")
+    with pytest.raises(ValueError, match="No text found"):
+        TokenizedCorpus.build([empty], tokenizer, cache, progress=False)
+
+
+def test_dataset_from_a_built_corpus_with_whole_words(tokenizer, tmp_path: Path) -> None:
+    source = tmp_path / "corpus.txt.gz"
+    source.write_bytes(gzip.compress(lzma.decompress(_compressed_corpus(tmp_path))))
+    corpus = TokenizedCorpus.build([source], tokenizer, tmp_path / "cache", progress=False)
+    config = PretrainingDataConfig(max_seq_length=32, whole_word_masking=True)
+    dataset = PretrainingDataset(corpus, config, tokenizer)
+    example = dataset[0]
+    assert set(example) == {"input_ids", "token_type_ids", "mlm_labels", "sentence_order_label"}
+    assert example["sentence_order_label"].dim() == 0 and example["input_ids"].dtype == torch.long
+    assert tokenizer.convert_ids_to_tokens([int(example["input_ids"][0])]) == ["[CLS]"]
+
+
+def _compressed_corpus(tmp_path: Path) -> bytes:
+    path = tmp_path / "source.txt.xz"
+    _write_corpus(path)
+    return path.read_bytes()

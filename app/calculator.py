@@ -24,7 +24,7 @@ from albert.params import (
     without_factorization,
     without_sharing,
 )
-from app.i18n import t
+from app.i18n import safe, t
 
 PAPER_PRESETS: tuple[str, ...] = ("albert-base", "albert-large", "albert-xlarge", "albert-xxlarge",
                                   "bert-base", "bert-large")
@@ -85,9 +85,9 @@ def _whole(name: str, value: Any, lang: str) -> int:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise CalculatorInputError(t("calc.err.not_number", lang, field=label, value=str(value)[:40])) from None
+        raise CalculatorInputError(t("calc.err.not_number", lang, field=label, value=safe(value, 40))) from None
     if math.isnan(number) or math.isinf(number) or number != int(number):
-        raise CalculatorInputError(t("calc.err.not_whole", lang, field=label, value=str(value)[:40]))
+        raise CalculatorInputError(t("calc.err.not_whole", lang, field=label, value=safe(value, 40)))
     number = int(number)
     if number < 1:
         raise CalculatorInputError(t("calc.err.positive", lang, field=label, value=number))
@@ -110,7 +110,7 @@ def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hid
         vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size),
         strict=True)}
     if sharing not in SHARING_MODES:
-        raise CalculatorInputError(t("calc.err.sharing", lang, value=str(sharing)[:40]))
+        raise CalculatorInputError(t("calc.err.sharing", lang, value=safe(sharing, 40)))
     notes: list[str] = []
     H, A, L = sizes["hidden_size"], sizes["num_attention_heads"], sizes["num_hidden_layers"]
     if H % A:
@@ -136,7 +136,7 @@ def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hid
                                   project_embeddings=project,
                                   max_position_embeddings=positions, **pad_ids)
     except ConfigError as error:  # anything the checks above did not foresee: the library's sentence
-        raise CalculatorInputError(str(error)) from error
+        raise CalculatorInputError(safe(error, 300)) from error
     return config, notes
 
 

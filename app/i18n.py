@@ -7,6 +7,7 @@ switch returns one update per registered component.
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,17 @@ def normalize_lang(lang: str | None) -> str:
     """'zh', '中文', 'zh-CN' → 'zh'; anything else → 'en'."""
     text = (lang or "").strip().lower()
     return "zh" if text.startswith("zh") or text == "中文" else "en"
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|~"})
+
+
+def safe(text: object, limit: int = 120) -> str:
+    """User-supplied text (a path, a model id, an error) made inert for a Markdown message: HTML-escaped,
+    Markdown characters backslashed, cut to `limit` characters."""
+    value = str(text)
+    value = value if len(value) <= limit else value[:limit] + "…"
+    return html.escape(value, quote=False).translate(_MARKDOWN_SPECIAL)
 
 
 def t(key: str, lang: str = "en", **values: Any) -> str:
@@ -45,6 +57,11 @@ class Translations:
 
     components: list[Any] = field(default_factory=list)
     updaters: list[Callable[[str], Any]] = field(default_factory=list)
+    refreshers: list[tuple[str, Callable, list, list]] = field(default_factory=list)
+    """(name, fn, inputs, outputs) re-run after a language switch, so charts and tables follow it."""
+
+    def refresh(self, name: str, fn: Callable, inputs: list, outputs: list) -> None:
+        self.refreshers.append((name, fn, inputs, outputs))
 
     def add(self, component: Any, label: str | None = None, info: str | None = None,
             value: str | None = None, choices: Callable[[str], list] | None = None) -> Any:

@@ -8,8 +8,9 @@ from typing import Any
 
 import gradio as gr
 
-from app import tab_parameters, views
+from app import attention_view, model_views, tab_attention, tab_masked, tab_order, tab_parameters, tab_sharing, views
 from app.i18n import LANGUAGES, Translations, t
+from app.models import default_model, not_shared_model, shipped_models
 
 logger = logging.getLogger(__name__)
 THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="amber", neutral_hue="slate")
@@ -22,31 +23,56 @@ CSS = """
 
 
 def build_app() -> gr.Blocks:
-    """The whole app. Models are found and loaded when a tab first needs them, not here."""
+    """The whole app. Models are found now, but loaded only when a tab first needs one."""
     tr = Translations()
+    models = shipped_models()
+    default, twin = default_model(), not_shared_model()
     with gr.Blocks(title=t("app.title", "en"), analytics_enabled=False) as demo:
         with gr.Row(equal_height=True):
-            intro = gr.Markdown(t("app.intro", "en"), elem_id="lab-header")
-            tr.add(intro, value="app.intro")
+            tr.add(gr.Markdown(t("app.intro", "en"), elem_id="lab-header"), value="app.intro")
             lang = gr.Radio(LANGUAGES, value="en", label=t("app.language", "en"), elem_id="language",
                             scale=0, min_width=200)
+        model = tr.add(gr.Dropdown(models, value=default, allow_custom_value=True, label=t("app.model", "en"),
+                                   info=t("app.model.info" if models else "app.model.none", "en"),
+                                   elem_id="model-picker"),
+                       label="app.model", info="app.model.info" if models else "app.model.none")
         with gr.Tabs():
-            with gr.Tab(t("tab.parameters", "en"), id="parameters") as tab:
+            with gr.Tab(t("tab.parameters", "en"), id="parameters", elem_id="tab-parameters") as tab:
                 tab_parameters.build(tr, lang, views.parameters_view, views.preset_view, views.preset_choices)
             tr.add(tab, label="tab.parameters")
+            with gr.Tab(t("tab.sharing", "en"), id="sharing", elem_id="tab-sharing") as tab:
+                tab_sharing.build(tr, lang, model, model_views.sharing_config_choices,
+                                  f"model:{default}" if default else "albert-base", models, twin,
+                                  model_views.sharing_modes_view, model_views.layer_transitions_view)
+            tr.add(tab, label="tab.sharing")
+            with gr.Tab(t("tab.masked", "en"), id="masked", elem_id="tab-masked") as tab:
+                tab_masked.build(tr, lang, model, model_views.fill_mask_view, model_views.mask_word_view)
+            tr.add(tab, label="tab.masked")
+            with gr.Tab(t("tab.order", "en"), id="order", elem_id="tab-order") as tab:
+                tab_order.build(tr, lang, model, model_views.sentence_order_view, model_views.split_paragraph_view)
+            tr.add(tab, label="tab.order")
+            with gr.Tab(t("tab.attention", "en"), id="attention", elem_id="tab-attention") as tab:
+                tab_attention.build(tr, lang, model, models, twin, model_views.attention_view)
+            tr.add(tab, label="tab.attention")
         tr.add(lang, label="app.language")
-        lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language",
-                    concurrency_limit=None)
+        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language",
+                            concurrency_limit=None)
+        for name, fn, inputs, outputs in tr.refreshers:
+            # Charts and tables are drawn in a language; draw them again in the new one.
+            event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
+                       api_visibility="undocumented", concurrency_limit=None)
     return demo
 
 
 def launch_options() -> dict[str, Any]:
-    """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS."""
+    """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
+    and the local copies of d3 / jQuery that the attention views load."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
         "server_port": int(port) if port else 7860,
         "theme": THEME,
         "css": CSS,
+        "allowed_paths": attention_view.allowed_paths(),
         "footer_links": ["api", "settings"],
     }

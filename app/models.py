@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from albert.config import AlbertConfig, ConfigError
-from app.i18n import t
+from app.i18n import safe, t
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +135,7 @@ def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
 
 
 def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
+    return safe(text, limit)
 
 
 _cache: OrderedDict[tuple[str, str], LoadedModel] = OrderedDict()
@@ -172,16 +172,17 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     except CheckpointError as error:
         if kind == "hub":
             raise ModelError(t("model.err.hub", lang, value=_short(location))) from error
-        raise ModelError(t("model.err.load", lang, name=name, reason=str(error))) from error
+        raise ModelError(t("model.err.load", lang, name=_short(name), reason=safe(error, 300))) from error
     try:
         model = AlbertForPreTraining.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(t("model.err.load", lang, name=name, reason=str(error))) from error
+        raise ModelError(t("model.err.load", lang, name=_short(name), reason=safe(error, 300))) from error
     model.eval()
     tokenizer = load_tokenizer(directory, name, lang)
     config = model.config
     if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
-        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=name, n=len(tokenizer), V=config.vocab_size))
+        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer),
+                           V=config.vocab_size))
     special = frozenset(int(i) for i in tokenizer.all_special_ids)
     logger.info("loaded %s model %s from %s", kind, name, directory)
     return LoadedModel(name=name, kind=kind, directory=Path(directory), model=model, tokenizer=tokenizer,
@@ -203,7 +204,7 @@ def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
         return AutoTokenizer.from_pretrained(str(directory))
     except Exception as error:  # transformers raises many kinds here; the user needs one sentence
         logger.warning("tokenizer of %s failed: %r", directory, error)
-        raise ModelError(t("model.err.tokenizer", lang, name=name)) from error
+        raise ModelError(t("model.err.tokenizer", lang, name=_short(name))) from error
 
 
 def _has_sentence_head(directory: Path) -> bool:

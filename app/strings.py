@@ -25,21 +25,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "No shipped model yet: add a checkpoint folder under assets/models/, or type a local checkpoint "
         "folder or a hub id in the model picker.",
         "还没有随附的模型：请在 assets/models/ 下放入检查点文件夹，或在模型选择框中输入本地检查点文件夹或 Hub 模型 ID。"),
-    "model.err.not_dir": ("{value!r} is not a model folder; expected a folder holding config.json and "
+    "model.err.not_dir": ("“{value}” is not a model folder; expected a folder holding config.json and "
                           "model.safetensors, or a hub id such as albert/albert-base-v2.",
-                          "{value!r} 不是模型文件夹；需要包含 config.json 和 model.safetensors 的文件夹，"
+                          "“{value}” 不是模型文件夹；需要包含 config.json 和 model.safetensors 的文件夹，"
                           "或 albert/albert-base-v2 这样的 Hub 模型 ID。"),
-    "model.err.bad_name": ("{value!r} is neither a shipped model, a local folder nor a hub id.",
-                           "{value!r} 既不是随附模型，也不是本地文件夹或 Hub 模型 ID。"),
-    "model.err.hub": ("Could not download {value!r} from the Hugging Face hub: this computer seems offline or "
+    "model.err.bad_name": ("“{value}” is neither a shipped model, a local folder nor a hub id.",
+                           "“{value}” 既不是随附模型，也不是本地文件夹或 Hub 模型 ID。"),
+    "model.err.hub": ("Could not download “{value}” from the Hugging Face hub: this computer seems offline or "
                       "the id is wrong; use a shipped model or a local checkpoint folder.",
-                      "无法从 Hugging Face Hub 下载 {value!r}：本机似乎未联网，或模型 ID 有误；请使用随附模型或本地检查点文件夹。"),
-    "model.err.load": ("Could not load model {name!r}: {reason}", "无法加载模型 {name!r}：{reason}"),
-    "model.err.tokenizer": ("Model {name!r} has no usable tokenizer (expected spiece.model or tokenizer.json "
-                            "in its folder).", "模型 {name!r} 没有可用的分词器（文件夹中应有 spiece.model 或 tokenizer.json）。"),
-    "model.err.tokenizer_mismatch": ("The tokenizer of {name!r} has {n} tokens (and needs a [MASK] token), but "
+                      "无法从 Hugging Face Hub 下载 “{value}”：本机似乎未联网，或模型 ID 有误；请使用随附模型或本地检查点文件夹。"),
+    "model.err.load": ("Could not load model “{name}”: {reason}", "无法加载模型 “{name}”：{reason}"),
+    "model.err.tokenizer": ("Model “{name}” has no usable tokenizer (expected spiece.model or tokenizer.json "
+                            "in its folder).", "模型 “{name}” 没有可用的分词器（文件夹中应有 spiece.model 或 tokenizer.json）。"),
+    "model.err.tokenizer_mismatch": ("The tokenizer of “{name}” has {n} tokens (and needs a [MASK] token), but "
                                      "the model knows only {V}.",
-                                     "{name!r} 的分词器有 {n} 个词（且需要 [MASK]），但模型只认识 {V} 个。"),
+                                     "“{name}” 的分词器有 {n} 个词（且需要 [MASK]），但模型只认识 {V} 个。"),
     "tab.parameters": ("Parameter calculator", "参数计算器"),
     "tab.sharing": ("Sharing modes", "参数共享方式"),
     "tab.masked": ("Masked words", "遮蔽词预测"),
@@ -80,13 +80,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "较小的 E 维空间，再投影到 H 维：V × E + E × H。然后**所有 L 次计算重复使用同一层的权重**，层数不再"
         "成倍增加参数量。改一个数字，看看总数如何变化。"),
     "calc.err.empty": ("{field} is empty; enter a whole number.", "{field} 为空，请输入一个整数。"),
-    "calc.err.not_number": ("{field} must be a whole number, not {value!r}.", "{field} 必须是整数，而不是 {value!r}。"),
+    "calc.err.not_number": ("{field} must be a whole number, not “{value}”.", "{field} 必须是整数，而不是“{value}”。"),
     "calc.err.not_whole": ("{field} must be a whole number, not {value}.", "{field} 必须是整数，而不是 {value}。"),
     "calc.err.positive": ("{field} must be at least 1 (got {value}).", "{field} 至少为 1（当前为 {value}）。"),
     "calc.err.too_big": ("{field} = {value:,} is beyond the supported {limit:,}.",
                          "{field} = {value:,} 超出了支持的上限 {limit:,}。"),
-    "calc.err.sharing": ("Sharing must be all, attention, ffn or none, not {value!r}.",
-                         "共享方式必须是 all、attention、ffn 或 none，而不是 {value!r}。"),
+    "calc.err.sharing": ("Sharing must be all, attention, ffn or none, not “{value}”.",
+                         "共享方式必须是 all、attention、ffn 或 none，而不是“{value}”。"),
     "calc.err.heads": ("Hidden size H = {H} must be divisible by the number of heads A = {A}.",
                        "隐藏层维度 H = {H} 必须能被注意力头数 A = {A} 整除。"),
     "calc.err.groups": ("Groups G = {G} must divide the number of layers L = {L}.",
@@ -151,4 +151,147 @@ STRINGS: dict[str, tuple[str, str]] = {
     "comp.ffn_layer_norms": ("feed-forward LayerNorms", "前馈 LayerNorm"),
     "comp.pooler": ("pooler", "pooler"),
     "comp.total": ("total", "总计"),
+    # ----- shared ---------------------------------------------------------------------------
+    "common.examples": ("Examples", "示例"),
+    "common.err.unexpected": ("Something went wrong on our side; the details were logged. Try another input.",
+                              "程序内部出错，详细信息已记入日志。请换一个输入再试。"),
+    "preset.shipped": ("{name} (shipped)", "{name}（随附）"),
+    "app.model.none": ("No shipped model yet: type a local checkpoint folder or a hub id here.",
+                       "还没有随附的模型：请在这里输入本地检查点文件夹或 Hub 模型 ID。"),
+    "model.line": ("Model **{name}**: sharing {sharing}, {L} passes, H {H}, E {E}, V {V}.",
+                   "模型 **{name}**：共享方式 {sharing}，{L} 次计算，H {H}，E {E}，V {V}。"),
+    "model.metrics": (" Held-out accuracy: masked words {mlm}, sentence order {sop}.",
+                      " 留出集准确率：遮蔽词 {mlm}，句子顺序 {sop}。"),
+    "input.empty": ("The text is empty; type a sentence.", "文本为空，请输入一个句子。"),
+    "input.cut_chars": ("The text has {n} characters; only the first {limit} were read.",
+                        "文本有 {n} 个字符，只读取了前 {limit} 个。"),
+    "input.control": ("Control characters in the text were replaced by spaces.", "文本中的控制字符已替换为空格。"),
+    "input.truncated": ("The text is longer than the model's {n} tokens; the rest was cut off.",
+                        "文本超过模型的 {n} 个词元上限，多出的部分已截断。"),
+    # ----- masked words -------------------------------------------------------------------------
+    "mask.explain": (
+        "**Masked-language modelling.** ALBERT learns by filling in blanks: some tokens are hidden behind "
+        "`[MASK]` and the model guesses them from the words on both sides. Type a sentence with one or more "
+        "`[MASK]`, or pick a word below to hide it. The bars show the model's top guesses with their probabilities.",
+        "**遮蔽语言模型。** ALBERT 通过“填空”来学习：把一些词元换成 `[MASK]`，让模型根据两边的词去猜。"
+        "输入带有一个或多个 `[MASK]` 的句子，或在下方选一个词把它遮住。柱状图显示模型最可能的猜测及其概率。"),
+    "mask.text": ("Text with [MASK]", "带 [MASK] 的文本"),
+    "mask.text.info": ("Up to 20 [MASK]s; long text is cut to the model's length.",
+                       "最多 20 个 [MASK]；过长的文本会按模型长度截断。"),
+    "mask.top_k": ("Guesses per mask (top-k)", "每个遮蔽位置的候选数（top-k）"),
+    "mask.button": ("Predict", "预测"),
+    "mask.filled": ("Filled with the top guesses", "用最可能的词填空后"),
+    "mask.words": ("Or pick a word to mask", "或选一个词把它遮住"),
+    "mask.words.info": ("Picking a word replaces it with [MASK] and predicts it.", "选中的词会被替换为 [MASK] 并进行预测。"),
+    "mask.panel": ("[MASK] {i} → {word}", "[MASK] {i} → {word}"),
+    "mask.chart": ("Top guesses per [MASK]", "每个 [MASK] 的最可能候选"),
+    "mask.err.none": ("The text has no [MASK]; add one where a word should be guessed, or pick a word to mask.",
+                      "文本中没有 [MASK]；请在要猜的词的位置加上 [MASK]，或选一个词把它遮住。"),
+    "mask.err.too_many": ("The text has {n} [MASK]s; at most {limit} at a time keep the answer readable.",
+                          "文本中有 {n} 个 [MASK]；一次最多 {limit} 个，结果才清晰可读。"),
+    "mask.err.truncated_all": ("Every [MASK] lies past the model's {n}-token limit; put one nearer the start.",
+                               "所有 [MASK] 都在模型 {n} 个词元的上限之后；请把它放得靠前一些。"),
+    "mask.note.some_cut": ("{n} [MASK] past the length limit were not predicted.", "有 {n} 个 [MASK] 超出长度上限，未做预测。"),
+    # ----- sentence order -----------------------------------------------------------------------
+    "order.explain": (
+        "**Sentence-order prediction (SOP).** BERT's next-sentence task (NSP) was too easy: a random second "
+        "sentence usually changes the topic. ALBERT instead shows two *consecutive* segments of one text, "
+        "swapped half of the time, and asks whether they are in the original order. This forces it to learn "
+        "coherence, not just topic. Here the model scores both orders of your two sentences.",
+        "**句子顺序预测（SOP）。** BERT 的下一句预测（NSP）太容易了：随机选来的第二句通常话题不同。ALBERT 改为"
+        "给出同一文本中*相邻*的两段，其中一半调换了顺序，让模型判断顺序是否正确。这样模型必须学会连贯性，"
+        "而不仅是话题。这里模型会为两句话的两种顺序分别打分。"),
+    "order.a": ("Sentence A", "句子 A"),
+    "order.b": ("Sentence B", "句子 B"),
+    "order.button": ("Compare both orders", "比较两种顺序"),
+    "order.paragraph_box": ("Split a paragraph instead", "或者拆分一个段落"),
+    "order.paragraph": ("Paragraph", "段落"),
+    "order.split_after": ("Split after sentence", "在第几句之后拆分"),
+    "order.split_button": ("Split and compare", "拆分并比较"),
+    "order.ab": ("A → B", "A → B"),
+    "order.ba": ("B → A", "B → A"),
+    "order.sop.yes": ("in order", "顺序正确"),
+    "order.sop.no": ("swapped", "顺序颠倒"),
+    "order.sop.title": ("Sentence order: probability of each reading", "句子顺序：每种读法的概率"),
+    "order.nsp.yes": ("B follows A", "B 接在 A 后"),
+    "order.nsp.no": ("random pair", "随机组合"),
+    "order.nsp.title": ("Next sentence (NSP model): probability of each reading", "下一句预测（NSP 模型）：每种读法的概率"),
+    "order.sop.verdict": ("**A → B in order: {ab}** · **B → A in order: {ba}**", "**A → B 顺序正确：{ab}** · **B → A 顺序正确：{ba}**"),
+    "order.nsp.verdict": ("This model was trained on next-sentence prediction (NSP). **B follows A: {ab}** · "
+                          "**A follows B: {ba}**",
+                          "该模型用下一句预测（NSP）训练。**B 接在 A 后：{ab}** · **A 接在 B 后：{ba}**"),
+    "order.prefers_ab": ("The model prefers A → B.", "模型认为 A → B 更合理。"),
+    "order.undecided": ("The model cannot tell the two orders apart (less than 2 points between them).",
+                        "模型分不清这两种顺序（两者相差不到 2 个百分点）。"),
+    "order.prefers_ba": ("The model prefers B → A.", "模型认为 B → A 更合理。"),
+    "order.err.empty": ("Both sentences are needed; type sentence A and sentence B.", "需要两个句子；请输入句子 A 和句子 B。"),
+    "order.err.split": ("The paragraph needs at least two sentences (ending in . ! ? or 。！？) to split.",
+                        "段落至少要有两个句子（以 . ! ? 或 。！？ 结尾）才能拆分。"),
+    "order.note.random_head": (
+        "This checkpoint carries no trained sentence-order weights (Hugging Face hub ALBERTs never do), so these "
+        "probabilities come from a randomly initialised head and mean nothing.",
+        "该检查点没有训练过的句子顺序权重（Hugging Face Hub 上的 ALBERT 都没有），因此这些概率来自随机初始化的输出层，没有意义。"),
+    # ----- attention ------------------------------------------------------------------------------
+    "attention.explain": (
+        "**Attention across reused layers.** In a shared ALBERT every pass applies *the same* weights, yet "
+        "the attention patterns differ from pass to pass because the input to each pass differs. The head view "
+        "shows one pass at a time (pick it in *Layer*); the model view shows every pass × head. Below, one head "
+        "at every pass, and how similar each pass's attention is to the next one's, shared against not shared.",
+        "**重复使用的层中的注意力。** 在共享参数的 ALBERT 中，每次计算都使用*同一组*权重，但由于每次的输入不同，"
+        "注意力模式也各不相同。头视图一次显示一次计算（在 *Layer* 中选择）；模型视图显示所有计算 × 所有注意力头。"
+        "下方是同一个注意力头在每次计算中的样子，以及相邻两次计算的注意力有多相似（共享与不共享对比）。"),
+    "attention.a": ("Sentence A", "句子 A"),
+    "attention.b": ("Sentence B (optional)", "句子 B（可选）"),
+    "attention.head": ("Head for the heatmaps", "热力图显示的注意力头"),
+    "attention.max_tokens": ("Token limit", "词元上限"),
+    "attention.compare": ("Compare with", "对比模型"),
+    "attention.compare.info": ("Usually the not-shared (BERT-style) twin.", "通常是不共享参数（BERT 式）的对照模型。"),
+    "attention.button": ("Show attention", "显示注意力"),
+    "attention.head_view": ("Head view (bertviz)", "头视图（bertviz）"),
+    "attention.model_view": ("Model view (bertviz)", "模型视图（bertviz）"),
+    "attention.layer": ("Layer:", "层："),
+    "attention.filter": ("Attention:", "注意力："),
+    "attention.pass": ("pass {i}", "第 {i} 次"),
+    "attention.heatmap.title": ("Head {head} at every pass", "第 {head} 个注意力头在每次计算中"),
+    "attention.similarity.title": ("Similarity of attention maps, pass i against pass i + 1",
+                                   "注意力图相似度：第 i 次与第 i + 1 次计算"),
+    "attention.axis.pair": ("pass i", "第 i 次计算"),
+    "attention.axis.cosine": ("cosine similarity (mean over heads)", "余弦相似度（各注意力头平均）"),
+    "attention.truncated": ("Only the first {n} tokens are shown (raise the token limit to see more).",
+                            "只显示前 {n} 个词元（提高词元上限可看到更多）。"),
+    "attention.no_twin": ("No second model to compare with; ship or pick a not-shared model.",
+                          "没有可对比的第二个模型；请提供或选择一个不共享参数的模型。"),
+    # ----- sharing modes ------------------------------------------------------------------------------
+    "sharing.explain": (
+        "**Cross-layer parameter sharing.** *all*: one layer's attention and feed-forward weights serve every "
+        "pass (ALBERT). *attention* / *ffn*: only that sublayer is shared. *none*: every layer has its own weights "
+        "(BERT). Sharing cuts parameters many times over; the recorded runs show what it costs in accuracy.",
+        "**跨层参数共享。** *all*：所有计算共用同一层的注意力和前馈权重（ALBERT）。*attention* / *ffn*：只共享该子层。"
+        "*none*：每层都有自己的权重（BERT）。共享使参数量成倍减少；下面记录的训练结果显示它在准确率上的代价。"),
+    "sharing.config": ("Configuration", "配置"),
+    "sharing.short.all": ("all (ALBERT)", "全部共享（ALBERT）"),
+    "sharing.short.attention": ("attention", "仅注意力"),
+    "sharing.short.ffn": ("ffn", "仅前馈"),
+    "sharing.short.none": ("none (BERT)", "不共享（BERT）"),
+    "sharing.params.title": ("Parameters under each sharing mode", "各共享方式下的参数量"),
+    "sharing.table": ("Recorded runs: final held-out metrics", "训练记录：最终留出集指标"),
+    "sharing.live.explain": (
+        "**How much does each pass change its input?** The paper (Figure 2) measured the L2 distance and cosine "
+        "similarity between each layer's input and output: with sharing the transitions are smoother. Try it on "
+        "your own sentence, shared against not shared.",
+        "**每次计算对输入改变了多少？** 论文（图 2）测量了每层输入与输出之间的 L2 距离和余弦相似度：共享参数时，"
+        "层与层之间的变化更平滑。用你自己的句子试一试，比较共享与不共享。"),
+    "sharing.text": ("Sentence", "句子"),
+    "sharing.button": ("Measure every pass", "测量每次计算"),
+    "sharing.l2.title": ("L2 distance between a pass's input and output", "每次计算输入与输出的 L2 距离"),
+    "sharing.cos.title": ("Cosine similarity of a pass's input and output", "每次计算输入与输出的余弦相似度"),
+    "sharing.axis.pass": ("pass", "计算次序"),
+    "sharing.axis.l2": ("L2 distance (mean over tokens)", "L2 距离（各词元平均）"),
+    "sharing.axis.cosine": ("cosine similarity (mean over tokens)", "余弦相似度（各词元平均）"),
+    "runs.none": ("No recorded training runs yet (assets/runs/ is empty).", "还没有训练记录（assets/runs/ 为空）。"),
+    "runs.tokens": ("training tokens", "训练词元数"),
+    "runs.mlm_accuracy": ("Held-out masked-word accuracy", "留出集遮蔽词准确率"),
+    "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
+    "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
+    "runs.summary.title": ("Final held-out accuracy of each run (SOP vs NSP included)", "各次训练的最终留出集准确率（含 SOP 与 NSP 对比）"),
 }

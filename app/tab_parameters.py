@@ -65,6 +65,7 @@ def build(tr: Translations, lang: gr.Radio, parameters_view: Callable, preset_vi
     gr.on([button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
           parameters_view, inputs=[*fields, lang], outputs=outputs, api_name="parameters",
           trigger_mode="always_last", concurrency_limit=None)
+    tr.refresh("parameters", parameters_view, [*fields, lang], outputs)
     preset.input(preset_view, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset",
                  concurrency_limit=None)
 

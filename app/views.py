@@ -33,8 +33,7 @@ def status_markdown(messages: list[str], error: bool = False) -> str:
 def preset_choices(lang: str = "en") -> list[tuple[str, str]]:
     """The paper's presets, then the shipped models, then 'custom'."""
     choices = [(name, name) for name in calculator.PAPER_PRESETS]
-    choices += [(f"{name} (shipped)" if normalize_lang(lang) == "en" else f"{name}（随附）", f"model:{name}")
-                for name in shipped_models()]
+    choices += [(t("preset.shipped", lang, name=name), f"model:{name}") for name in shipped_models()]
     return choices + [(t("preset.custom", lang), "custom")]
 
 

@@ -1,0 +1,280 @@
+"""Pure inference functions behind the model tabs: masked words, sentence order, attention, layer transitions.
+
+Each takes a `LoadedModel` and plain text, and returns a small dataclass of plain numbers and
+strings. Input that cannot give a meaningful answer raises `InputError` with one sentence for
+the user; input that can be made usable (too long, control characters) is, with a notice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from app.i18n import t
+from app.models import LoadedModel
+
+MAX_CHARS = 100_000
+"""Longer text is cut here before tokenizing (the model would see only its first tokens anyway)."""
+MAX_MASKS = 20
+"""More [MASK]s than this in one text are refused: the answer would be unreadable."""
+MAX_TOP_K = 20
+ATTENTION_TOKENS = 48
+"""Default token budget of the attention views (L × A × T² numbers travel to the browser)."""
+MAX_ATTENTION_TOKENS = 128
+# C0/C1 control characters (tab and newline kept) and lone surrogates, which break tokenizers.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# What people type for a mask: [MASK], [mask], [ mask ], full-width ［MASK］, <mask>.
+_MASK_VARIANTS = re.compile(r"[\[［]\s*mask\s*[\]］]|<mask>", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)）]*\s+|(?<=[。！？])")
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+class InputError(ValueError):
+    """Text that cannot be answered; the message is one sentence for the user."""
+
+
+# ----- text -----------------------------------------------------------------------------------
+def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
+    """Text made safe for the tokenizer, and notices about what was changed."""
+    text = "" if text is None else str(text)
+    notices = []
+    if len(text) > MAX_CHARS:
+        notices.append(t("input.cut_chars", lang, n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))
+        text = text[:MAX_CHARS]
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(" ", text)
+        notices.append(t("input.control", lang))
+    return _MASK_VARIANTS.sub("[MASK]", text), notices
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """A paragraph's sentences (after . ! ? and their Chinese forms)."""
+    return [s.strip() for s in _SENTENCE_END.split(paragraph or "") if s and s.strip()]
+
+
+def word_choices(text: str) -> list[tuple[str, int]]:
+    """(label, index) of each word, for picking one to mask (as exBERT lets you click a token)."""
+    return [(f"{i + 1}: {m.group()}", i) for i, m in enumerate(_WORD.finditer(text or ""))
+            if m.group().upper() != "MASK"][:200]
+
+
+def mask_word(text: str, index: int) -> str:
+    """`text` with its `index`-th word (as numbered by `word_choices`) replaced by [MASK]."""
+    for i, match in enumerate(_WORD.finditer(text or "")):
+        if i == index:
+            return text[:match.start()] + "[MASK]" + text[match.end():]
+    return text
+
+
+# ----- encoding -------------------------------------------------------------------------------
+@dataclass
+class Encoded:
+    input_ids: list[int]
+    token_type_ids: list[int]
+    tokens: list[str]
+    b_start: int | None
+    """Index of the first token of sentence B, for pairs."""
+    truncated: bool
+
+
+def encode(lm: LoadedModel, text_a: str, text_b: str | None = None, max_tokens: int | None = None) -> Encoded:
+    """[CLS] A [SEP] (B [SEP]) cut to `max_tokens` (longest segment first), as ALBERT was trained."""
+    tokenizer = lm.tokenizer
+    limit = min(max_tokens or lm.max_tokens, lm.max_tokens)
+    a = tokenizer(text_a, add_special_tokens=False, verbose=False)["input_ids"]
+    b = tokenizer(text_b, add_special_tokens=False, verbose=False)["input_ids"] if text_b is not None else None
+    budget = max(limit - (3 if b is not None else 2), 0)
+    truncated = len(a) + len(b or []) > budget
+    if b is None:
+        a = a[:budget]
+    else:
+        while len(a) + len(b) > budget:
+            if len(a) >= len(b):
+                a = a[:-1]
+            else:
+                b = b[:-1]
+    cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
+    ids = [cls, *a, sep] + ([*b, sep] if b is not None else [])
+    types = [0] * (len(a) + 2) + [1] * (len(b) + 1 if b is not None else 0)
+    return Encoded(ids, types, tokenizer.convert_ids_to_tokens(ids), len(a) + 2 if b is not None else None,
+                   truncated)
+
+
+def display_token(piece: str) -> str:
+    """A SentencePiece piece as a reader sees it: '▁cat' → 'cat'."""
+    text = piece.replace("▁", " ").strip()
+    return text or piece
+
+
+def _require_text(text: str, lang: str, key: str = "input.empty") -> None:
+    if not text.strip():
+        raise InputError(t(key, lang))
+
+
+# ----- masked words ---------------------------------------------------------------------------
+@dataclass
+class MaskPrediction:
+    position: int
+    """Token index of the [MASK] in `FillMaskResult.tokens`."""
+    candidates: list[tuple[str, float]]
+    """(token as shown, probability), most likely first; special tokens left out."""
+
+
+@dataclass
+class FillMaskResult:
+    tokens: list[str]
+    predictions: list[MaskPrediction]
+    filled_text: str
+    notices: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tokens": self.tokens, "filled_text": self.filled_text, "notices": self.notices,
+                "masks": [{"position": p.position, "top": [{"token": tok, "probability": round(prob, 6)}
+                                                           for tok, prob in p.candidates]}
+                          for p in self.predictions]}
+
+
+def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> FillMaskResult:
+    """The `top_k` most likely tokens at every [MASK], and the text filled with the top choices."""
+    text, notices = clean_text(text, lang)
+    _require_text(text, lang)
+    wanted = text.count("[MASK]")
+    if wanted == 0:
+        raise InputError(" ".join([t("mask.err.none", lang), *notices]))
+    if wanted > MAX_MASKS:
+        raise InputError(t("mask.err.too_many", lang, n=wanted, limit=MAX_MASKS))
+    top_k = int(min(max(int(top_k or 5), 1), MAX_TOP_K))
+    encoded = encode(lm, text)
+    positions = [i for i, token_id in enumerate(encoded.input_ids) if token_id == lm.mask_id]
+    if encoded.truncated:
+        notices.append(t("input.truncated", lang, n=lm.max_tokens))
+    if not positions:
+        raise InputError(t("mask.err.truncated_all", lang, n=lm.max_tokens))
+    if len(positions) < wanted:
+        notices.append(t("mask.note.some_cut", lang, n=wanted - len(positions)))
+    input_ids = torch.tensor([encoded.input_ids])
+    labels = torch.full_like(input_ids, -100)
+    labels[0, positions] = lm.mask_id  # any id: it only selects the positions the MLM head decodes
+    with torch.inference_mode():
+        out = lm.model(input_ids, token_type_ids=torch.tensor([encoded.token_type_ids]), mlm_labels=labels)
+        probs = out.mlm_logits.float().softmax(dim=-1)  # (N, V), rows in position order
+        ranking = probs.clone()
+        ranking[:, list(lm.special_ids)] = -1.0  # rank real tokens only; probabilities stay the model's
+        top = ranking.topk(top_k, dim=-1)
+    pieces = lm.tokenizer.convert_ids_to_tokens(top.indices.flatten().tolist())
+    predictions = []
+    for row, position in enumerate(positions):
+        chosen = pieces[row * top_k:(row + 1) * top_k]
+        predictions.append(MaskPrediction(position, [(display_token(p), float(v)) for p, v in
+                                                     zip(chosen, top.values[row].tolist(), strict=True)]))
+    best = iter(prediction.candidates[0][0] for prediction in predictions)
+    filled = re.sub(r"\[MASK\]", lambda _: next(best, "[MASK]"), text)
+    return FillMaskResult(encoded.tokens, predictions, filled, notices)
+
+
+# ----- sentence order -------------------------------------------------------------------------
+@dataclass
+class SentenceOrderResult:
+    in_order_ab: float
+    """P(A then B is the original order) — or, for an NSP model, P(B follows A)."""
+    in_order_ba: float
+    objective: str
+    notices: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"objective": self.objective, "p_in_order_a_then_b": round(self.in_order_ab, 6),
+                "p_in_order_b_then_a": round(self.in_order_ba, 6), "notices": self.notices}
+
+
+def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    width = max(len(r.input_ids) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    types = torch.zeros_like(ids)
+    mask = torch.zeros_like(ids)
+    for i, r in enumerate(rows):
+        n = len(r.input_ids)
+        ids[i, :n], types[i, :n], mask[i, :n] = torch.tensor(r.input_ids), torch.tensor(r.token_type_ids), 1
+    return ids, types, mask
+
+
+def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str = "en") -> SentenceOrderResult:
+    """Probability that A→B is in the original order, and that B→A is (one batch of two)."""
+    a, notices_a = clean_text(sentence_a, lang)
+    b, notices_b = clean_text(sentence_b, lang)
+    if not a.strip() or not b.strip():
+        raise InputError(t("order.err.empty", lang))
+    notices = list(dict.fromkeys(notices_a + notices_b))
+    rows = [encode(lm, a, b), encode(lm, b, a)]
+    if any(r.truncated for r in rows):
+        notices.append(t("input.truncated", lang, n=lm.max_tokens))
+    ids, types, mask = _pad_batch(rows, lm.tokenizer.pad_token_id)
+    with torch.inference_mode():
+        probs = lm.model(ids, attention_mask=mask, token_type_ids=types).sop_logits.float().softmax(dim=-1)
+    if not lm.has_sentence_head:
+        notices.append(t("order.note.random_head", lang))
+    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices)
+
+
+# ----- attention and layer transitions ----------------------------------------------------------
+@dataclass
+class AttentionResult:
+    tokens: list[str]
+    attentions: np.ndarray
+    """(L, A, T, T) attention probabilities of every pass, float32."""
+    b_start: int | None
+    notices: list[str] = field(default_factory=list)
+
+
+def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_tokens: int = ATTENTION_TOKENS,
+              lang: str = "en") -> AttentionResult:
+    """Attention maps of every pass for a sentence or a sentence pair, cut to `max_tokens`."""
+    a, notices = clean_text(sentence_a, lang)
+    b, notices_b = clean_text(sentence_b, lang) if sentence_b is not None else ("", [])
+    _require_text(a, lang)
+    notices = list(dict.fromkeys(notices + notices_b))
+    limit = int(min(max(int(max_tokens or ATTENTION_TOKENS), 8), MAX_ATTENTION_TOKENS))
+    encoded = encode(lm, a, b if b.strip() else None, max_tokens=limit)
+    if encoded.truncated:
+        notices.append(t("attention.truncated", lang, n=min(limit, lm.max_tokens)))
+    with torch.inference_mode():
+        out = lm.model.albert(torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids]),
+                              output_attentions=True)
+    maps = torch.stack([m[0] for m in out.attentions]).float().numpy()  # (L, A, T, T)
+    return AttentionResult(encoded.tokens, maps, encoded.b_start, notices)
+
+
+def attention_similarity(maps: np.ndarray) -> list[float]:
+    """Cosine similarity of each pass's attention maps with the next pass's, averaged over heads (L − 1 values)."""
+    flat = torch.from_numpy(maps).flatten(2)  # (L, A, T*T)
+    return F.cosine_similarity(flat[:-1], flat[1:], dim=-1).mean(dim=-1).tolist()
+
+
+@dataclass
+class Transitions:
+    l2: list[float]
+    """Per pass: mean over tokens of ‖output − input‖₂ (the paper's Figure 2, left)."""
+    cosine: list[float]
+    """Per pass: mean over tokens of cos(input, output) (the paper's Figure 2, right)."""
+    tokens: int
+    notices: list[str] = field(default_factory=list)
+
+
+def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitions:
+    """How much each pass changes its input: L2 distance and cosine similarity, averaged over tokens."""
+    text, notices = clean_text(text, lang)
+    _require_text(text, lang)
+    encoded = encode(lm, text)
+    if encoded.truncated:
+        notices.append(t("input.truncated", lang, n=lm.max_tokens))
+    with torch.inference_mode():
+        out = lm.model.albert(torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids]),
+                              output_hidden_states=True)
+    states = [h[0].float() for h in out.hidden_states]  # L + 1 tensors (T, H)
+    l2 = [float((o - i).norm(dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
+    cosine = [float(F.cosine_similarity(i, o, dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
+    return Transitions(l2, cosine, len(encoded.input_ids), notices)

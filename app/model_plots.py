@@ -1,0 +1,144 @@
+"""Plotly figures of the model tabs: top-k bars, sentence order, attention heatmaps, layer transitions, runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from albert.config import SHARING_MODES, AlbertConfig
+from albert.params import count_parameters
+from app.i18n import t
+from app.inference import FillMaskResult, SentenceOrderResult, display_token
+from app.plots import MODE_COLORS, PALETTE, base_layout, plot_text
+
+_MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
+
+
+def topk_figure(result: FillMaskResult, lang: str = "en") -> go.Figure:
+    """Horizontal bars of the top-k tokens, one panel per [MASK]."""
+    shown = result.predictions[:_MASK_ROWS_SHOWN]
+    k = max(len(p.candidates) for p in shown)
+    titles = [t("mask.panel", lang, i=i + 1, word=plot_text(p.candidates[0][0])) for i, p in enumerate(shown)]
+    figure = make_subplots(rows=len(shown), cols=1, subplot_titles=titles, vertical_spacing=0.35 / len(shown)) \
+        if len(shown) > 1 else go.Figure()
+    for row, prediction in enumerate(shown, start=1):
+        labels = [plot_text(tok) for tok, _ in prediction.candidates][::-1]
+        values = [prob for _, prob in prediction.candidates][::-1]
+        bar = go.Bar(x=values, y=[f"{label}\u2009" for label in labels], orientation="h", marker_color=PALETTE[0],
+                     text=[f"{v:.1%}" for v in values], textposition="auto", showlegend=False,
+                     hovertemplate="%{y}: %{x:.2%}<extra></extra>")
+        if len(shown) > 1:
+            figure.add_trace(bar, row=row, col=1)
+        else:
+            figure.add_trace(bar)
+    title = titles[0] if len(shown) == 1 else t("mask.chart", lang)
+    figure.update_layout(**base_layout(title=title, height=90 + len(shown) * (30 + 24 * k),
+                                   margin=dict(l=110, r=20, t=60, b=40)))
+    top = max(prob for p in shown for _, prob in p.candidates)
+    figure.update_xaxes(tickformat=".0%" if top >= 0.1 else ".1%", rangemode="tozero")
+    return figure
+
+
+def order_figure(result: SentenceOrderResult, lang: str = "en") -> go.Figure:
+    """P(in order) and P(swapped) for A→B and for B→A, side by side."""
+    kind = "nsp" if result.objective == "nsp" else "sop"
+    rows = [t("order.ab", lang), t("order.ba", lang)]
+    yes = [result.in_order_ab, result.in_order_ba]
+    figure = go.Figure()
+    figure.add_bar(x=rows, y=yes, name=t(f"order.{kind}.yes", lang), marker_color=PALETTE[0],
+                   text=[f"{v:.1%}" for v in yes], textposition="auto")
+    figure.add_bar(x=rows, y=[1 - v for v in yes], name=t(f"order.{kind}.no", lang), marker_color=PALETTE[1],
+                   text=[f"{1 - v:.1%}" for v in yes], textposition="auto")
+    figure.update_layout(**base_layout(barmode="group", title=t(f"order.{kind}.title", lang),
+                                   yaxis=dict(tickformat=".0%", range=[0, 1]),
+                                   legend=dict(orientation="h", y=-0.15)))
+    return figure
+
+
+def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lang: str = "en") -> go.Figure:
+    """One head's attention map at every pass (same weights when shared, yet different maps)."""
+    layers = maps.shape[0]
+    cols = min(layers, 4)
+    rows = -(-layers // cols)
+    labels = [plot_text(display_token(tok)) + f"\u2009{i}" for i, tok in enumerate(tokens)]  # unique tick labels
+    figure = make_subplots(rows=rows, cols=cols, subplot_titles=[t("attention.pass", lang, i=i + 1)
+                                                                   for i in range(layers)],
+                           horizontal_spacing=0.03, vertical_spacing=0.08 / max(rows - 1, 1) + 0.02)
+    for i in range(layers):
+        figure.add_trace(go.Heatmap(z=np.round(maps[i, head], 3), x=labels, y=labels, coloraxis="coloraxis",
+                                    hovertemplate="%{y} → %{x}: %{z:.3f}<extra></extra>"),
+                         row=i // cols + 1, col=i % cols + 1)
+    figure.update_layout(**base_layout(title=t("attention.heatmap.title", lang, head=head + 1),
+                                   height=120 + rows * 260, coloraxis=dict(colorscale="Blues", cmin=0),
+                                   margin=dict(l=40, r=20, t=70, b=30)))
+    figure.update_xaxes(showticklabels=False)
+    figure.update_yaxes(showticklabels=False, autorange="reversed")
+    return figure
+
+
+def lines_figure(series: Mapping[str, Sequence[float]], title: str, x_title: str, y_title: str,
+                 start: int = 1, y_range: Sequence[float] | None = None) -> go.Figure:
+    """One line per named series against pass number."""
+    figure = go.Figure()
+    for i, (name, values) in enumerate(series.items()):
+        figure.add_scatter(x=list(range(start, start + len(values))), y=list(values), mode="lines+markers",
+                           name=plot_text(name), line=dict(color=PALETTE[i % len(PALETTE)]))
+    figure.update_layout(**base_layout(title=title, xaxis=dict(title=x_title, dtick=1), yaxis=dict(title=y_title),
+                                   legend=dict(orientation="h", y=-0.2)))
+    if y_range is not None:
+        figure.update_yaxes(range=list(y_range))
+    return figure
+
+
+def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
+    """Total parameters of `config` under each of the four sharing modes."""
+    totals = []
+    for mode in SHARING_MODES:
+        groups = config.num_hidden_groups if (mode == "all" and config.sharing == "all") else (
+            config.num_hidden_layers if mode == "none" else 1)
+        totals.append(count_parameters(config.replace(sharing=mode, num_hidden_groups=groups)).total)
+    from app.calculator import millions
+
+    figure = go.Figure(go.Bar(x=[t(f"sharing.short.{m}", lang) for m in SHARING_MODES], y=totals,
+                              marker_color=[MODE_COLORS[m] for m in SHARING_MODES],
+                              text=[millions(v) for v in totals], textposition="auto",
+                              hovertemplate="%{x}: %{y:,}<extra></extra>"))
+    figure.update_layout(**base_layout(title=t("sharing.params.title", lang), yaxis=dict(title=t("calc.axis.parameters",
+                                                                                           lang))))
+    return figure
+
+
+def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en") -> go.Figure:
+    """A recorded metric against training tokens, one line per run (held-out split when present)."""
+    figure = go.Figure()
+    for i, (name, frame) in enumerate(runs.items()):
+        if column not in frame or "tokens" not in frame:
+            continue
+        rows = frame
+        if "split" in frame:
+            held_out = frame[frame["split"].astype(str).isin(["valid", "validation", "val", "eval", "test"])]
+            rows = held_out if len(held_out) else frame
+        rows = rows.dropna(subset=[column])
+        figure.add_scatter(x=rows["tokens"], y=rows[column], mode="lines", name=plot_text(name),
+                           line=dict(color=PALETTE[i % len(PALETTE)]))
+    figure.update_layout(**base_layout(title=t(f"runs.{column}", lang), xaxis=dict(title=t("runs.tokens", lang)),
+                                   legend=dict(orientation="h", y=-0.25)))
+    return figure
+
+
+def summary_figure(summary: pd.DataFrame, lang: str = "en") -> go.Figure:
+    """Final held-out MLM, SOP and NSP accuracy of every run, grouped bars."""
+    figure = go.Figure()
+    for i, column in enumerate(("mlm_accuracy", "sop_accuracy", "nsp_accuracy")):
+        if column in summary:
+            values = pd.to_numeric(summary[column], errors="coerce")
+            figure.add_bar(x=[plot_text(str(r)) for r in summary["run"]], y=values, name=t(f"runs.{column}", lang),
+                           marker_color=PALETTE[i], text=[f"{v:.1%}" if pd.notna(v) else "" for v in values],
+                           textposition="auto")
+    figure.update_layout(**base_layout(barmode="group", title=t("runs.summary.title", lang),
+                                   yaxis=dict(tickformat=".0%", range=[0, 1]), legend=dict(orientation="h", y=-0.2)))
+    return figure

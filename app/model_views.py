@@ -1,0 +1,220 @@
+"""Event functions of the model tabs (/fill_mask, /sentence_order, /attention, /sharing_modes, …).
+
+Each loads the picked model (cached), calls the pure functions of `app.inference`, and lays the
+result out as the tab's outputs: a JSON result for API users first, then a message, then the
+views. No exception escapes: bad input and missing models become one clear sentence, and
+anything unexpected is logged and reported as a short apology, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from albert.config import PRESETS, AlbertConfig
+from app import attention_view as bv
+from app import inference, model_plots, runs
+from app.i18n import normalize_lang, safe, t
+from app.inference import InputError
+from app.models import LoadedModel, ModelError, load, not_shared_model, shipped_config, shipped_models
+from app.plots import empty_figure
+from app.views import status_markdown
+
+logger = logging.getLogger(__name__)
+
+
+def guarded(outputs: int, error_result: Callable[[str, int], tuple] | None = None) -> Callable:
+    """Turn InputError / ModelError into a message among `outputs` outputs; log anything else."""
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> tuple:
+            lang = normalize_lang(kwargs.get("lang", args[-1] if args else "en"))
+            try:
+                return fn(*args, **kwargs)
+            except (InputError, ModelError) as error:
+                message = str(error)
+            except Exception:  # a bug, not bad input: keep the details in the log, not on screen
+                logger.exception("%s failed", fn.__name__)
+                message = t("common.err.unexpected", lang)
+            make = error_result or _error_outputs
+            return make(message, outputs)
+
+        return wrapper
+
+    return decorate
+
+
+def _error_outputs(message: str, outputs: int) -> tuple:
+    """({"error": …}, message, then empty values for the remaining outputs)."""
+    return ({"error": message}, status_markdown([message], error=True), *([None] * (outputs - 2)))
+
+
+def model_line(lm: LoadedModel, lang: str) -> str:
+    """'Model: albert-lab-base · sharing all · 12 passes · held-out MLM 18.8%, SOP 51.0%'."""
+    c = lm.config
+    text = t("model.line", lang, name=safe(lm.name), sharing=c.sharing, L=c.num_hidden_layers, H=c.hidden_size,
+             E=c.embedding_size, V=f"{c.vocab_size:,}")
+    metrics = lm.metrics or {}
+    if isinstance(metrics.get("mlm_accuracy"), (int, float)) and isinstance(metrics.get("sop_accuracy"), (int, float)):
+        text += t("model.metrics", lang, mlm=f"{metrics['mlm_accuracy']:.1%}", sop=f"{metrics['sop_accuracy']:.1%}")
+    return text
+
+
+# ----- masked words ---------------------------------------------------------------------------
+@guarded(outputs=5)
+def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: str = "en") -> tuple:
+    """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from)."""
+    lang = normalize_lang(lang)
+    lm = load(model, lang)
+    result = inference.fill_mask(lm, text, int(top_k or 5), lang)
+    words = inference.word_choices(inference.clean_text(text, lang)[0])
+    return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
+            result.filled_text, model_plots.topk_figure(result, lang), gr.update(choices=words, value=None))
+
+
+def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str | None = "",
+                   lang: str = "en") -> tuple:
+    """/mask_word: the text with the picked word masked, then everything /fill_mask returns."""
+    if word is None:
+        return (gr.skip(),) * 6
+    masked = inference.mask_word(inference.clean_text(text, lang)[0], int(word))
+    return (masked, *fill_mask_view(masked, top_k, model, lang))
+
+
+# ----- sentence order -------------------------------------------------------------------------
+@guarded(outputs=4)
+def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = "", lang: str = "en") -> tuple:
+    """/sentence_order: (JSON, message, verdict, chart)."""
+    lang = normalize_lang(lang)
+    lm = load(model, lang)
+    result = inference.sentence_order(lm, sentence_a, sentence_b, lang)
+    kind = "nsp" if result.objective == "nsp" else "sop"
+    verdict = t(f"order.{kind}.verdict", lang, ab=f"{result.in_order_ab:.1%}", ba=f"{result.in_order_ba:.1%}")
+    gap = result.in_order_ab - result.in_order_ba
+    verdict += " " + t("order.undecided" if abs(gap) < 0.02 else "order.prefers_ab" if gap > 0 else "order.prefers_ba",
+                       lang)
+    return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
+            verdict, model_plots.order_figure(result, lang))
+
+
+def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | None = "",
+                         lang: str = "en") -> tuple:
+    """/split_paragraph: sentences 1..k as A, the rest as B, then everything /sentence_order returns."""
+    lang = normalize_lang(lang)
+    sentences = inference.split_sentences(inference.clean_text(paragraph, lang)[0])
+    if len(sentences) < 2:
+        message = t("order.err.split", lang)
+        return ("", "", {"error": message}, status_markdown([message], error=True), "", None)
+    k = int(min(max(int(split_after or 1), 1), len(sentences) - 1))
+    a, b = " ".join(sentences[:k]), " ".join(sentences[k:])
+    return (a, b, *sentence_order_view(a, b, model, lang))
+
+
+# ----- attention --------------------------------------------------------------------------------
+def _compare_choice(lm: LoadedModel, compare_model: str | None) -> str | None:
+    """The model to compare with: the one picked, else the not-shared shipped model (if it differs)."""
+    choice = (compare_model or "").strip() or not_shared_model()
+    return choice if choice and choice != lm.name else None
+
+
+@guarded(outputs=6)
+def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
+                   max_tokens: float = inference.ATTENTION_TOKENS, model: str | None = "",
+                   compare_model: str | None = "", lang: str = "en") -> tuple:
+    """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity)."""
+    lang = normalize_lang(lang)
+    lm = load(model, lang)
+    result = inference.attention(lm, sentence_a, sentence_b or None, int(max_tokens or inference.ATTENTION_TOKENS),
+                                 lang)
+    layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
+    head_index = int(min(max(int(head or 1), 1), heads)) - 1
+    notices = [model_line(lm, lang), *result.notices]
+    similarity = {f"{lm.name} ({lm.config.sharing})": inference.attention_similarity(result.attentions)}
+    other = _compare_choice(lm, compare_model)
+    if other is not None:
+        try:
+            twin = load(other, lang)
+            twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
+            similarity[f"{twin.name} ({twin.config.sharing})"] = inference.attention_similarity(twin_maps)
+        except (ModelError, InputError) as error:
+            notices.append(str(error))
+    else:
+        notices.append(t("attention.no_twin", lang))
+    head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
+    model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
+    raw = {"model": lm.name, "tokens": result.tokens, "layers": layers, "heads": heads, "b_start": result.b_start,
+           "pass_to_pass_similarity": similarity, "notices": result.notices}
+    similarity_plot = model_plots.lines_figure(similarity, t("attention.similarity.title", lang),
+                                               t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
+                                               start=1)
+    return (raw, status_markdown(notices),
+            bv.iframe(head_doc, bv.view_height("head", layers, heads, tokens), t("attention.head_view", lang)),
+            bv.iframe(model_doc, bv.view_height("model", layers, heads, tokens), t("attention.model_view", lang)),
+            model_plots.head_heatmaps_figure(result.attentions, result.tokens, head_index, lang), similarity_plot)
+
+
+# ----- sharing modes ------------------------------------------------------------------------------
+def sharing_config_choices(lang: str = "en") -> list[tuple[str, str]]:
+    shipped = [(t("preset.shipped", lang, name=name), f"model:{name}") for name in shipped_models()]
+    return shipped + [(name, name) for name in PRESETS]
+
+
+def _config_of(choice: str | None) -> AlbertConfig:
+    if choice and choice.startswith("model:"):
+        config = shipped_config(choice.removeprefix("model:"))
+        if config is not None:
+            return config
+    return PRESETS.get(choice or "", PRESETS["albert-base"])
+
+
+@guarded(outputs=7)
+def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tuple:
+    """/sharing_modes: (JSON, message, parameters per mode, MLM curves, SOP curves, final metrics, table)."""
+    lang = normalize_lang(lang)
+    config = _config_of(config_choice)
+    curves, summary = runs.load_curves(), runs.load_summary()
+    notices = [] if curves or summary is not None else [t("runs.none", lang)]
+    from albert.params import count_parameters
+
+    per_mode = {mode: count_parameters(config.replace(sharing=mode, num_hidden_groups=(
+        config.num_hidden_layers if mode == "none" else 1))).total for mode in ("all", "attention", "ffn", "none")}
+    raw = {"parameters_per_mode": per_mode, "runs": sorted(curves),
+           "summary": summary.to_dict(orient="records") if summary is not None else []}
+    return (raw, status_markdown(notices), model_plots.mode_parameters_figure(config, lang),
+            model_plots.curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
+            model_plots.curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
+            model_plots.summary_figure(summary, lang) if summary is not None else empty_figure(t("runs.none", lang)),
+            summary if summary is not None else pd.DataFrame())
+
+
+@guarded(outputs=4)
+def layer_transitions_view(text: str, model: str | None = "", compare_model: str | None = "",
+                           lang: str = "en") -> tuple:
+    """/layer_transitions: (JSON, message, L2 distance per pass, cosine similarity per pass), shared vs not."""
+    lang = normalize_lang(lang)
+    lm = load(model, lang)
+    models = [lm]
+    other = _compare_choice(lm, compare_model)
+    notices = []
+    if other is not None:
+        try:
+            models.append(load(other, lang))
+        except ModelError as error:
+            notices.append(str(error))
+    else:
+        notices.append(t("attention.no_twin", lang))
+    results = {f"{m.name} ({m.config.sharing})": inference.layer_transitions(m, text, lang) for m in models}
+    notices = [*(model_line(m, lang) for m in models), *notices,
+               *(n for r in results.values() for n in r.notices)]
+    raw = {name: {"l2": r.l2, "cosine": r.cosine} for name, r in results.items()}
+    l2 = model_plots.lines_figure({name: r.l2 for name, r in results.items()}, t("sharing.l2.title", lang),
+                                  t("sharing.axis.pass", lang), t("sharing.axis.l2", lang))
+    cosine = model_plots.lines_figure({name: r.cosine for name, r in results.items()}, t("sharing.cos.title", lang),
+                                      t("sharing.axis.pass", lang), t("sharing.axis.cosine", lang))
+    return raw, status_markdown(list(dict.fromkeys(notices))), l2, cosine

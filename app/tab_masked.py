@@ -1,0 +1,49 @@
+"""Tab 3, masked words: type [MASK] (or pick a word to mask) and see the model's top-k guesses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gradio as gr
+
+from app.i18n import Translations, t
+
+EXAMPLES = [
+    "The capital of France is [MASK].",
+    "She opened the [MASK] and walked into the garden.",
+    "It was the best of times, it was the [MASK] of times.",
+    "He took off his [MASK] and hung it by the [MASK].",
+]
+
+
+def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: Callable,
+          mask_word_view: Callable) -> None:
+    """The masked-words tab; `/fill_mask` and `/mask_word` are its endpoints."""
+    tr.add(gr.Markdown(t("mask.explain", "en")), value="mask.explain")
+    with gr.Row():
+        with gr.Column(scale=3):
+            text = tr.add(gr.Textbox(EXAMPLES[0], lines=2, max_lines=8, label=t("mask.text", "en"),
+                                     info=t("mask.text.info", "en"), elem_id="mask-text"),
+                          label="mask.text", info="mask.text.info")
+            with gr.Row():
+                top_k = tr.add(gr.Slider(1, 20, value=5, step=1, label=t("mask.top_k", "en")), label="mask.top_k")
+                button = tr.add(gr.Button(t("mask.button", "en"), variant="primary", elem_id="mask-button"),
+                                value="mask.button")
+            examples = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
+            tr.add(examples.dataset, label="common.examples")
+        with gr.Column(scale=2):
+            status = gr.Markdown(elem_id="mask-status")
+            filled = tr.add(gr.Textbox(label=t("mask.filled", "en"), interactive=False, elem_id="mask-filled"),
+                            label="mask.filled")
+            words = tr.add(gr.Radio([], label=t("mask.words", "en"), info=t("mask.words.info", "en"),
+                                    elem_id="mask-words"), label="mask.words", info="mask.words.info")
+    chart = gr.Plot(show_label=False, elem_id="mask-chart")
+    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+        raw = gr.JSON(show_label=False)
+    tr.add(raw_box, label="common.raw")
+
+    outputs = [raw, status, filled, chart, words]
+    gr.on([button.click, text.submit], fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
+          api_name="fill_mask")
+    words.input(mask_word_view, inputs=[text, words, top_k, model, lang], outputs=[text, *outputs],
+                api_name="mask_word")

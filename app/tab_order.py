@@ -1,0 +1,51 @@
+"""Tab 4, sentence order: is A→B the original order? And B→A? (SOP, or NSP for an NSP-trained model)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gradio as gr
+
+from app.i18n import Translations, t
+
+EXAMPLES = [
+    ["She bought a ticket at the station.", "Then she boarded the train to London."],
+    ["The storm broke just after midnight.", "By morning the streets were flooded."],
+    ["He finally found the key under the mat.", "He had been searching the house for an hour."],
+]
+PARAGRAPH = ("The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
+             "By noon the market square was full of voices.")
+
+
+def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_view: Callable,
+          split_paragraph_view: Callable) -> None:
+    """The sentence-order tab; `/sentence_order` and `/split_paragraph` are its endpoints."""
+    tr.add(gr.Markdown(t("order.explain", "en")), value="order.explain")
+    with gr.Row():
+        sentence_a = tr.add(gr.Textbox(EXAMPLES[0][0], lines=2, label=t("order.a", "en"), elem_id="order-a"),
+                            label="order.a")
+        sentence_b = tr.add(gr.Textbox(EXAMPLES[0][1], lines=2, label=t("order.b", "en"), elem_id="order-b"),
+                            label="order.b")
+    button = tr.add(gr.Button(t("order.button", "en"), variant="primary", elem_id="order-button"),
+                    value="order.button")
+    examples = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
+    tr.add(examples.dataset, label="common.examples")
+    with gr.Accordion(t("order.paragraph_box", "en"), open=False) as paragraph_box:
+        paragraph = tr.add(gr.Textbox(PARAGRAPH, lines=3, label=t("order.paragraph", "en")), label="order.paragraph")
+        with gr.Row():
+            split_after = tr.add(gr.Number(1, precision=0, label=t("order.split_after", "en")),
+                                 label="order.split_after")
+            split_button = tr.add(gr.Button(t("order.split_button", "en")), value="order.split_button")
+    tr.add(paragraph_box, label="order.paragraph_box")
+    status = gr.Markdown(elem_id="order-status")
+    verdict = gr.Markdown(elem_id="order-verdict")
+    chart = gr.Plot(show_label=False)
+    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+        raw = gr.JSON(show_label=False)
+    tr.add(raw_box, label="common.raw")
+
+    outputs = [raw, status, verdict, chart]
+    button.click(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang], outputs=outputs,
+                 api_name="sentence_order")
+    split_button.click(split_paragraph_view, inputs=[paragraph, split_after, model, lang],
+                       outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph")

@@ -184,7 +184,10 @@ class AlbertConfig:
         data["inner_group_num"] = 1
         data["position_embedding_type"] = "absolute"
         data.setdefault("architectures", ["AlbertForPreTraining"])
-        if "id2label" not in data:
+        labels = data.get("id2label")
+        if not isinstance(labels, dict) or len(labels) != self.num_labels:
+            # Labels read from a config.json ride in `extra`; a changed num_labels must win,
+            # or the next load would build a classifier of the old width.
             data["id2label"] = {str(i): f"LABEL_{i}" for i in range(self.num_labels)}
             data["label2id"] = {f"LABEL_{i}": i for i in range(self.num_labels)}
         return data
@@ -195,7 +198,7 @@ class AlbertConfig:
         model_type = data.get("model_type", "albert")
         if model_type != "albert":
             raise ConfigError(f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.")
-        if int(data.get("inner_group_num", 1)) != 1:
+        if data.get("inner_group_num", 1) != 1:
             raise ConfigError(f"{source} has inner_group_num={data['inner_group_num']}; ALBERT Lab supports 1 "
                               "(one layer per group, as every published ALBERT).")
         if data.get("position_embedding_type", "absolute") != "absolute":
@@ -210,12 +213,17 @@ class AlbertConfig:
             kwargs["num_labels"] = len(id2label)
         if "sharing" not in data:
             # A transformers checkpoint: groups == layers (> 1) is BERT-style; otherwise `all`.
-            layers, groups = int(data.get("num_hidden_layers", 12)), int(data.get("num_hidden_groups", 1))
-            kwargs["sharing"] = "none" if groups == layers and layers > 1 else "all"
+            # (values are not int()-converted here: a malformed one must reach validation, not crash)
+            layers, groups = data.get("num_hidden_layers", 12), data.get("num_hidden_groups", 1)
+            kwargs["sharing"] = "none" if groups == layers and isinstance(layers, int) and layers > 1 else "all"
         try:
             return cls(**kwargs, extra=extra)
         except TypeError as error:
             raise ConfigError(f"{source} has a field of the wrong type: {error}.") from error
+        except ConfigError as error:
+            if source == "config":
+                raise
+            raise ConfigError(f"{source}: {error}") from error  # say which file holds the bad value
 
     def save(self, directory: str | os.PathLike) -> Path:
         """Write `config.json` atomically into `directory`."""

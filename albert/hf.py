@@ -110,14 +110,14 @@ def looks_like_hf(keys: list[str]) -> bool:
 
 
 def from_transformers(hf_model) -> torch.nn.Module:
-    """An ALBERT Lab model with the weights of a transformers ALBERT model (any head class)."""
+    """An ALBERT Lab model (in eval mode) with the weights of a transformers ALBERT model (any head class)."""
     from albert.checkpoint import model_class_for_transformers
 
     config = AlbertConfig.from_transformers(hf_model.config)
     model = model_class_for_transformers(type(hf_model).__name__)(config)
     state = from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__)
     model.load_state_dict(state, strict=True)
-    return model
+    return model.eval()  # as from_pretrained: a converted model is for inference until trained
 
 
 def to_transformers(model) -> torch.nn.Module:
@@ -125,6 +125,8 @@ def to_transformers(model) -> torch.nn.Module:
     import transformers
 
     hf_config = model.config.to_transformers()
+    if hasattr(model, "sentence_pair_head"):
+        hf_config.num_labels = 2  # transformers sizes its SOP head by num_labels; ours is binary
     hf_class = getattr(transformers, type(model).__name__)
     hf_model = hf_class(hf_config).eval()
     state = to_hf_state_dict(model.state_dict(), model.config)

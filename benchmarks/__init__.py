@@ -1,0 +1,1 @@
+"""Benchmarks of ALBERT Lab against reference implementations (`python -m benchmarks.<name>`)."""

@@ -38,6 +38,7 @@ from albert.training import (
     MetricsLog,
     OptimizerConfig,
     all_reduce_mean,
+    all_reduce_sum,
     autocast,
     build_optimizer,
     build_scheduler,
@@ -211,8 +212,16 @@ def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Dist
     return corpus if dist.is_main else TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
 
 
-def run(cfg: PretrainConfig) -> dict[str, Any]:
-    """Train; returns the final summary (also written to output_dir/summary.json)."""
+@dataclass
+class PretrainResult:
+    model: AlbertForPreTraining
+    """The trained model (this process's replica)."""
+    summary: dict[str, Any]
+    """Steps, tokens, wall time, hardware, last held-out metrics, the config (summary.json)."""
+
+
+def run(cfg: PretrainConfig) -> PretrainResult:
+    """Train; returns the model and the summary (also written to output_dir/summary.json)."""
     started = time.time()
     dist = setup_distributed(cfg.device)
     device = dist.device
@@ -301,27 +310,33 @@ def run(cfg: PretrainConfig) -> dict[str, Any]:
     while step < stop_at:
         sums = {"loss": 0.0, "mlm_loss": 0.0, "sop_loss": 0.0, "mlm_correct": 0.0, "mlm_total": 0.0,
                 "sop_correct": 0.0, "sop_total": 0.0}
-        for micro in range(cfg.gradient_accumulation):
-            batch = {k: v.to(device, non_blocking=True) for k, v in stream.next().items()}
-            sync = micro == cfg.gradient_accumulation - 1 or dist.world_size == 1
+        micro_batches = [{k: v.to(device, non_blocking=True) for k, v in stream.next().items()}
+                         for _ in range(cfg.gradient_accumulation)]
+        # Normalise the MLM loss by the masked tokens of the whole global step (all micro-batches,
+        # all processes), so accumulation and DDP give exactly the gradient of one big batch.
+        counts = torch.tensor([sum(int((b["mlm_labels"] != IGNORE_INDEX).sum()) for b in micro_batches),
+                               sum(int(b["attention_mask"].sum()) for b in micro_batches)], dtype=torch.float64)
+        masked_global, tokens_global = all_reduce_sum(counts, dist, device).tolist()
+        for micro, batch in enumerate(micro_batches):
             # DDP: all-reduce gradients only on the last micro-batch of the step
-            skip_sync = not sync and hasattr(train_model, "no_sync")
+            skip_sync = micro < cfg.gradient_accumulation - 1 and hasattr(train_model, "no_sync")
             context = train_model.no_sync() if skip_sync else contextlib.nullcontext()
+            targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
             with context, autocast(device, cfg.precision):
                 out_ = train_model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
                                    mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
-                (out_.loss / cfg.gradient_accumulation).backward()
-            targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
-            sums["loss"] += float(out_.loss) / cfg.gradient_accumulation
-            sums["mlm_loss"] += float(out_.mlm_loss) / cfg.gradient_accumulation
-            sums["sop_loss"] += float(out_.sop_loss) / cfg.gradient_accumulation
+                # DDP averages gradients over processes, hence the world_size factor.
+                mlm_part = out_.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
+                (mlm_part + out_.sop_loss / cfg.gradient_accumulation).backward()
+            sums["loss"] += out_.loss.item() / cfg.gradient_accumulation
+            sums["mlm_loss"] += out_.mlm_loss.item() / cfg.gradient_accumulation
+            sums["sop_loss"] += out_.sop_loss.item() / cfg.gradient_accumulation
             sums["mlm_correct"] += float((out_.mlm_logits.argmax(-1) == targets).sum())
             sums["mlm_total"] += targets.numel()
             sums["sop_correct"] += float((out_.sop_logits.argmax(-1) == batch["sentence_order_label"]).sum())
             sums["sop_total"] += batch["sentence_order_label"].numel()
-            batch_tokens = int(batch["attention_mask"].sum()) * dist.world_size
-            window_tokens += batch_tokens
-            tokens_seen += batch_tokens
+        window_tokens += int(tokens_global)
+        tokens_seen += int(tokens_global)
         grad_norm = (torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
                      if cfg.optim.max_grad_norm > 0 else torch.tensor(0.0))
         optimizer.step()
@@ -365,7 +380,7 @@ def run(cfg: PretrainConfig) -> dict[str, Any]:
     if dist.is_main:
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     cleanup_distributed()
-    return summary
+    return PretrainResult(model=model, summary=summary)
 
 
 def _hardware(device: torch.device) -> str:
@@ -382,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     cfg = parse_config(PretrainConfig, argv, description=__doc__)
     try:
-        summary = run(cfg)
+        summary = run(cfg).summary
     except (ConfigError, ValueError, FileNotFoundError) as error:
         raise SystemExit(f"albert.pretrain: {error}") from None
     held_out = summary["held_out"]

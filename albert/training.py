@@ -237,3 +237,12 @@ def all_reduce_mean(values: dict[str, float], dist: Distributed, device: torch.d
     tensor = torch.tensor([values[k] for k in keys], dtype=torch.float64, device=device)
     torch_dist.all_reduce(tensor)
     return {k: float(v) / dist.world_size for k, v in zip(keys, tensor.tolist(), strict=True)}
+
+
+def all_reduce_sum(values: torch.Tensor, dist: Distributed, device: torch.device) -> torch.Tensor:
+    """Sum a small tensor over processes (identity in a single process)."""
+    if dist.world_size == 1:
+        return values
+    reduced = values.to(device)
+    torch_dist.all_reduce(reduced)
+    return reduced.cpu()

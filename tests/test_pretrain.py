@@ -1,0 +1,184 @@
+"""Pretraining CLI: exact resume, DDP on Gloo, overfitting a handful of examples, outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+import torch.multiprocessing as mp
+
+from albert import AlbertForPreTraining
+from albert.pretrain import PretrainConfig, run
+
+TINY_MODEL = ["--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
+              "--model.intermediate-size", "64", "--model.embedding-size", "16",
+              "--model.max-position-embeddings", "64"]
+_SYLLABLES = "ka lo mi ren tu sa vel dor pi an et ro zu fen gar ly mo".split()
+WORDS = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "ter")})[::7]
+
+
+def write_corpus(path: Path, documents: int = 12, sentences: int = 30, seed: int = 0) -> Path:
+    rng = random.Random(seed)
+    blocks = []
+    for d in range(documents):
+        lines = []
+        for s in range(sentences):
+            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
+            lines.append(f"In chapter {d} the {words} number {s} was seen.")
+        blocks.append("\n".join(" ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)))
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("pretrain")
+    train = write_corpus(root / "train.txt")
+    valid = write_corpus(root / "valid.txt", documents=4, seed=1)
+    from albert.tokenizer import train_tokenizer
+
+    train_tokenizer([train], root / "tokenizer", vocab_size=80)
+    return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
+
+
+def config(corpus: dict[str, Path], out: Path, *extra: str) -> PretrainConfig:
+    from albert.cli import parse_config
+
+    return parse_config(PretrainConfig, [
+        "--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
+        "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
+        "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
+        "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
+        "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra])
+
+
+def test_resume_continues_exactly(corpus: dict[str, Path], tmp_path: Path) -> None:
+    straight = run(config(corpus, tmp_path / "straight")).model
+    run(config(corpus, tmp_path / "split", "--stop-after-steps", "5"))  # as if killed after step 5
+    assert not (tmp_path / "split" / "final").exists()
+    resumed = run(config(corpus, tmp_path / "split", "--resume"))
+    for (name, a), b in zip(straight.state_dict().items(), resumed.model.state_dict().values(), strict=True):
+        assert torch.allclose(a, b, atol=1e-6, rtol=0), name
+    rows = [json.loads(line) for line in (tmp_path / "split" / "metrics.jsonl").read_text().splitlines()]
+    # the stop at step 5 logs once; nothing is repeated after the resume
+    assert [r["step"] for r in rows if r["split"] == "train"] == [2, 4, 5, 6, 8, 10, 12]
+    assert resumed.summary["steps"] == 12 and resumed.summary["tokens"] == run_tokens(tmp_path / "straight")
+
+
+def run_tokens(out: Path) -> int:
+    return json.loads((out / "summary.json").read_text())["tokens"]
+
+
+def test_final_directory_loads_in_ours_and_transformers(corpus: dict[str, Path], tmp_path: Path) -> None:
+    import transformers
+
+    result = run(config(corpus, tmp_path / "run", "--max-steps", "4"))
+    final = tmp_path / "run" / "final"
+    assert {"config.json", "model.safetensors", "spiece.model", "tokenizer.json"} <= {p.name for p in final.iterdir()}
+    ours = AlbertForPreTraining.from_pretrained(final)
+    theirs = transformers.AlbertForPreTraining.from_pretrained(final).eval()
+    ids = torch.tensor([[2, 10, 11, 12, 3]])
+    with torch.no_grad():
+        assert torch.allclose(ours(ids).mlm_logits, theirs(input_ids=ids).prediction_logits, atol=1e-5)
+        assert torch.allclose(result.model.eval()(ids).sop_logits, ours(ids).sop_logits, atol=1e-6)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert {"sop_accuracy", "nsp_accuracy", "mlm_accuracy"} <= set(summary["held_out"])
+    header = (tmp_path / "run" / "metrics.csv").read_text().splitlines()[0].split(",")
+    assert {"loss", "mlm_accuracy", "sop_accuracy", "lr", "tokens_per_second", "grad_norm"} <= set(header)
+
+
+def test_lamb_and_nsp_run(corpus: dict[str, Path], tmp_path: Path) -> None:
+    result = run(config(corpus, tmp_path / "lamb", "--optim.optimizer", "lamb", "--data.objective", "nsp",
+                        "--max-steps", "3"))
+    assert result.model.config.sentence_objective == "nsp"
+    assert json.loads((tmp_path / "lamb" / "final" / "config.json").read_text())["sentence_objective"] == "nsp"
+
+
+def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
+    """A tiny model drives MLM and SOP loss near zero on eight fixed examples."""
+    import dataclasses
+
+    from albert.corpus import TokenizedCorpus
+    from albert.data import PretrainingDataConfig, PretrainingDataset, collate_pretraining
+    from albert.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(corpus["tokenizer"])
+    data = TokenizedCorpus.build([corpus["train"]], tokenizer, corpus["root"] / "cache" / "train")
+    dataset = PretrainingDataset(data, PretrainingDataConfig(max_seq_length=32, dynamic_masking=False), tokenizer)
+    batch = collate_pretraining([dataset[i] for i in range(8)], tokenizer.pad_token_id)
+    assert 0 < int(batch["sentence_order_label"].sum()) < 8  # both classes present
+    torch.manual_seed(0)
+    cfg = run_config_model(len(tokenizer))
+    model = AlbertForPreTraining(dataclasses.replace(cfg)).train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    for _ in range(150):
+        out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
+                    mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+        out.loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    assert out.mlm_loss.item() < 0.1 and out.sop_loss.item() < 0.1, (out.mlm_loss.item(), out.sop_loss.item())
+
+
+def run_config_model(vocab_size: int):
+    from albert import AlbertConfig
+
+    return AlbertConfig(vocab_size=vocab_size, embedding_size=32, hidden_size=64, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=128, max_position_embeddings=64,
+                        classifier_dropout_prob=0.0)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ddp_worker(rank: int, world: int, port: int, argv: list[str], out: str) -> None:
+    from albert.cli import parse_config
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world),
+                      LOCAL_RANK=str(rank))
+    torch.set_num_threads(1)
+    result = run(parse_config(PretrainConfig, argv))
+    torch.save(result.model.state_dict(), Path(out) / f"rank{rank}.pt")
+
+
+def test_two_gloo_processes_match_each_other_and_one_process(corpus: dict[str, Path], tmp_path: Path) -> None:
+    common = ["--corpus", str(corpus["train"]), "--tokenizer", str(corpus["tokenizer"]), "--cache-dir",
+              str(corpus["root"] / "cache"), "--data.max-seq-length", "48", "--max-steps", "6", "--log-every", "3",
+              "--checkpoint-every", "100", "--optim.learning-rate", "1e-3", "--threads", "1", *TINY_MODEL,
+              "--model.classifier-dropout-prob", "0"]  # dropout masks would differ between 1 and 2 processes
+    two = [*common, "--output-dir", str(tmp_path / "ddp"), "--batch-size", "4"]
+    mp.start_processes(_ddp_worker, args=(2, _free_port(), two, str(tmp_path)), nprocs=2, join=True,
+                       start_method="spawn")
+    rank0, rank1 = (torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in (0, 1))
+    for name in rank0:
+        assert torch.equal(rank0[name], rank1[name]), f"{name} differs between ranks"
+    one = run(config(corpus, tmp_path / "one", "--batch-size", "8", "--max-steps", "6",
+                     "--optim.learning-rate", "1e-3", "--model.classifier-dropout-prob", "0")).model
+    torch.manual_seed(0)
+    initial = AlbertForPreTraining(one.config).state_dict()
+    # Same global batch, same examples, MLM loss normalised over the global step: the same
+    # gradients up to float summation order, so the same weights (Adam amplifies tiny gaps a little).
+    single = one.state_dict()
+    for name in rank0:
+        assert torch.allclose(rank0[name], single[name], atol=1e-4), name
+    assert any(not torch.allclose(initial[k], single[k]) for k in single)  # training moved the weights
+
+
+def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
+    missing = subprocess.run([sys.executable, "-m", "albert.pretrain", "--corpus", str(tmp_path / "nope.txt"),
+                              "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    assert "nope.txt" in missing.stderr
+    bad_model = subprocess.run([sys.executable, "-m", "albert.pretrain", "--corpus", "x.txt", "--model.hidden-size",
+                                "100", "--model.num-attention-heads", "3"], capture_output=True, text=True, timeout=120)
+    assert bad_model.returncode != 0 and "Traceback" not in bad_model.stderr

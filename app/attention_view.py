@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import importlib.util
 import logging
+import re
 import uuid
 from functools import lru_cache
 from pathlib import Path
@@ -97,7 +98,10 @@ def _attention_data(tokens: list[str], maps: np.ndarray, b_start: int | None) ->
 def _bertviz_js(kind: str) -> str:
     import bertviz
 
-    return (Path(bertviz.__file__).resolve().parent / f"{kind}_view.js").read_text(encoding="utf-8")
+    source = (Path(bertviz.__file__).resolve().parent / f"{kind}_view.js").read_text(encoding="utf-8")
+    # Its require.config names CDN URLs; the stand-in ignores them, and the page is clearer without them.
+    return re.sub(r"require\.config\(\{.*?\}\);", "/* d3 and jQuery are loaded locally */", source, count=1,
+                  flags=re.S)
 
 
 def bertviz_document(kind: str, tokens: list[str], maps: np.ndarray, b_start: int | None = None,

@@ -162,9 +162,11 @@ def paper_reference(config: AlbertConfig, lang: str = "en") -> tuple[float | Non
     E, mode = config.embedding_size, config.sharing
     for table, label in ((PAPER_TABLE3, "calc.paper.table3"), (PAPER_TABLE4, "calc.paper.table4")):
         if (mode, E) in table:
-            candidate = base.replace(embedding_size=E, sharing=mode)
-            if _count_key(candidate) == key:
-                return table[(mode, E)], t(label, lang, mode=mode, E=E), ""
+            # With E = H the paper's model may or may not keep the projection; both show the figure.
+            for project in (True, False) if E == base.hidden_size else (True,):
+                candidate = base.replace(embedding_size=E, sharing=mode, project_embeddings=project)
+                if _count_key(candidate) == key:
+                    return table[(mode, E)], t(label, lang, mode=mode, E=E), ""
     return None, "", ""
 
 

@@ -72,9 +72,10 @@ def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lan
         figure.add_trace(go.Heatmap(z=np.round(maps[i, head], 3), x=labels, y=labels, coloraxis="coloraxis",
                                     hovertemplate="%{y} → %{x}: %{z:.3f}<extra></extra>"),
                          row=i // cols + 1, col=i % cols + 1)
+    top = float(maps[:, head].max())
     figure.update_layout(**base_layout(title=t("attention.heatmap.title", lang, head=head + 1),
-                                   height=120 + rows * 260, coloraxis=dict(colorscale="Blues", cmin=0),
-                                   margin=dict(l=40, r=20, t=70, b=30)))
+                                       height=120 + rows * 260, coloraxis=dict(colorscale="Blues", cmin=0, cmax=top),
+                                       margin=dict(l=40, r=20, t=70, b=30)))
     figure.update_xaxes(showticklabels=False)
     figure.update_yaxes(showticklabels=False, autorange="reversed")
     return figure

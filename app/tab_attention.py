@@ -29,9 +29,10 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
     button = tr.add(gr.Button(t("attention.button", "en"), variant="primary", elem_id="attention-button"),
                     value="attention.button")
     status = gr.Markdown(elem_id="attention-status")
-    head_view = tr.add(gr.HTML(label=t("attention.head_view", "en"), show_label=True, elem_id="head-view"),
-                       label="attention.head_view")
-    model_view = tr.add(gr.HTML(label=t("attention.model_view", "en"), show_label=True, elem_id="model-view"),
+    head_view = tr.add(gr.HTML(label=t("attention.head_view", "en"), show_label=True, container=True,
+                               elem_id="head-view"), label="attention.head_view")
+    model_view = tr.add(gr.HTML(label=t("attention.model_view", "en"), show_label=True, container=True,
+                                elem_id="model-view"),
                         label="attention.model_view")
     heatmaps = gr.Plot(show_label=False, elem_id="attention-heatmaps")
     similarity = gr.Plot(show_label=False, elem_id="attention-similarity")

@@ -1,0 +1,150 @@
+"""Tiny models, a tiny tokenizer and recorded runs for the app tests, built once per test session.
+
+The app finds them through ALBERT_LAB_MODELS / ALBERT_LAB_RUNS, exactly as it finds shipped
+models in assets/. Nothing here downloads anything.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+WORDS = ("the old sailor walked along the river and remembered the narrow bridge near the quiet village . "
+         "my sister painted seventeen lanterns in the garden while the children counted boxes . "
+         "a broken clock stood in the market square where the baker sold bread every morning . "
+         "she opened the door and walked into the garden , then she sat on the bench .").split()
+REPO = Path(__file__).resolve().parent.parent
+TINY_SIZES = dict(embedding_size=16, hidden_size=32, num_hidden_layers=4, num_attention_heads=4,
+                  intermediate_size=64, max_position_embeddings=64)
+
+
+@dataclass(frozen=True)
+class TinyAssets:
+    root: Path
+    models: Path
+    runs: Path
+    tokenizer: Path
+
+
+def _corpus(lines: int = 600, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    return "\n".join(" ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 16))) for _ in range(lines))
+
+
+def _train_tokenizer(directory: Path):
+    import sentencepiece as spm
+    from transformers import AlbertTokenizerFast
+
+    directory.mkdir(parents=True, exist_ok=True)
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(_corpus().splitlines()), model_writer=model, model_type="unigram", vocab_size=120,
+        pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, control_symbols=["[CLS]", "[SEP]", "[MASK]"],
+        hard_vocab_limit=False, minloglevel=2)
+    (directory / "spiece.model").write_bytes(model.getvalue())
+    tokenizer = AlbertTokenizerFast.from_pretrained(str(directory), model_max_length=64)
+    tokenizer.save_pretrained(str(directory))
+    return tokenizer
+
+
+def _write_runs(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    header = "step,tokens,split,loss,mlm_loss,sop_loss,mlm_accuracy,sop_accuracy,lr\n"
+    for run, speed in (("albert-lab-base", 1.0), ("albert-lab-none", 1.2)):
+        rows = [f"{s},{s * 4096},{split},{5 - s / 100},{4 - s / 100},{0.7 - s / 1000},"
+                f"{min(0.05 + s / 1000 * speed, 1)},{0.5 + s / 4000},0.001"
+                for s in range(0, 401, 100) for split in ("train", "valid")]
+        (directory / f"{run}.csv").write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
+    (directory / "summary.csv").write_text(
+        "run,sharing,objective,parameters,tokens,mlm_accuracy,sop_accuracy,nsp_accuracy\n"
+        "albert-lab-base,all,sop,12000,1638400,0.18,0.61,\n"
+        "albert-lab-none,none,sop,30000,1638400,0.2,0.63,\n"
+        "albert-lab-nsp,all,nsp,12000,1638400,0.17,0.52,0.9\n", encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def tiny_assets() -> TinyAssets:
+    """Two tiny random models (sharing all / none) with a shared tokenizer, and recorded runs."""
+    import torch
+
+    from albert import AlbertConfig, AlbertForPreTraining
+
+    root = Path(tempfile.mkdtemp(prefix="albert-lab-app-"))
+    atexit.register(shutil.rmtree, root, True)
+    tokenizer = _train_tokenizer(root / "tokenizer")
+    for name, sharing in (("albert-lab-base", "all"), ("albert-lab-none", "none")):
+        torch.manual_seed(0)
+        config = AlbertConfig(vocab_size=len(tokenizer), sharing=sharing, **TINY_SIZES)
+        AlbertForPreTraining(config).save_pretrained(root / "models" / name, tokenizer=tokenizer)
+    (root / "models" / "albert-lab-base" / "metrics.json").write_text(
+        json.dumps({"mlm_accuracy": 0.18, "sop_accuracy": 0.61}), encoding="utf-8")
+    _write_runs(root / "runs")
+    return TinyAssets(root, root / "models", root / "runs", root / "tokenizer")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def app_env(assets: TinyAssets, port: int) -> dict[str, str]:
+    """Environment for `python app.py` serving the tiny models on loopback, offline."""
+    return {**os.environ, "ALBERT_LAB_MODELS": str(assets.models), "ALBERT_LAB_RUNS": str(assets.runs),
+            "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false"}
+
+
+def wait_for_page(url: str, process: subprocess.Popen, timeout: float = 120.0) -> float:
+    """Seconds until `url` answers 200; raises with the server's log if it dies or never answers."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if process.poll() is not None:
+            raise RuntimeError(f"the app exited with code {process.returncode} before serving {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return time.perf_counter() - start
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the app did not serve {url} within {timeout:.0f} s")
+
+
+@lru_cache(maxsize=1)
+def running_app() -> str:
+    """`python app.py` started once for the test session on a free loopback port; its URL."""
+    assets = tiny_assets()
+    port = free_port()
+    log = open(assets.root / "server.log", "w", encoding="utf-8")  # noqa: SIM115 — closed with the process
+    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=app_env(assets, port), stdout=log,
+                               stderr=subprocess.STDOUT)
+
+    def stop() -> None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+    atexit.register(stop)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for_page(url, process)
+    except RuntimeError as error:
+        log.flush()
+        raise RuntimeError(f"{error}\n{(assets.root / 'server.log').read_text(encoding='utf-8')[-3000:]}") from None
+    return url

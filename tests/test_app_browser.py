@@ -1,0 +1,165 @@
+"""A real browser (Debian's chromium through Playwright) on `python app.py`, with every outside host blocked.
+
+Screenshots go to test-artifacts/ (not committed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from app_support import REPO, running_app, tiny_assets
+
+pytestmark = pytest.mark.browser
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+PAYLOAD = '[MASK] <script>window.__pwned = 1</script>"><img src=x onerror="window.__pwned = 2">'
+
+
+class Session:
+    def __init__(self, page, url: str) -> None:
+        self.page, self.url = page, url
+        self.outside: list[str] = []
+        self.dialogs: list[str] = []
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"), full_page=True)
+
+    def shot_of(self, selector: str, name: str) -> None:
+        """A viewport screenshot with `selector` scrolled into view (sandboxed iframes paint only when visible)."""
+        self.page.locator(selector).scroll_into_view_if_needed()
+        self.page.wait_for_timeout(300)
+        self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
+
+    def open_tab(self, name: str) -> None:
+        self.page.get_by_role("tab", name=name).click()
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[Session]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=30_000)
+    url = running_app()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        state = Session(page, url)
+
+        def only_loopback(route) -> None:  # the network is cut: anything not on this machine is refused
+            request_url = route.request.url
+            if urlparse(request_url).scheme in ("data", "blob", "about") or urlparse(request_url).hostname in LOOPBACK:
+                route.continue_()
+            else:
+                state.outside.append(request_url)
+                route.abort()
+
+        context.route("**/*", only_loopback)
+        page.on("dialog", lambda dialog: (state.dialogs.append(dialog.message), dialog.dismiss()))
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        page.get_by_role("tab", name="Parameter calculator").wait_for()
+        yield state
+        browser.close()
+
+
+def _expected_fill(text: str) -> str:
+    import os
+
+    from app import model_views
+
+    os.environ["ALBERT_LAB_MODELS"] = str(tiny_assets().models)
+    return model_views.fill_mask_view(text, 5, "", "en")[2]
+
+
+def test_page_loads_and_every_tab_opens(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = session.page
+    expect(page.locator("#parameters-totals")).to_contain_text("11,683,584")
+    for tab, marker in (("Sharing modes", "#sharing-button"), ("Masked words", "#mask-button"),
+                        ("Sentence order", "#order-button"), ("Attention", "#attention-button"),
+                        ("Parameter calculator", "#parameters-totals")):
+        session.open_tab(tab)
+        expect(page.locator(marker)).to_be_visible()
+    session.shot("parameters")
+
+
+def test_masked_word_prediction_is_shown(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = session.page
+    text = "the old sailor walked along the [MASK] near the village ."
+    session.open_tab("Masked words")
+    page.locator("#mask-text textarea").fill(text)
+    page.locator("#mask-button").click()
+    expected = _expected_fill(text)
+    expect(page.locator("#mask-filled textarea")).to_have_value(expected)
+    top_word = expected.split()[6]
+    expect(page.locator("#mask-chart")).to_contain_text(top_word)
+    expect(page.locator("#mask-words")).to_contain_text("3: sailor")
+    session.shot("masked")
+
+
+def test_bertviz_draws_offline(session: Session) -> None:
+    page = session.page
+    session.open_tab("Attention")
+    page.locator("#attention-a textarea").fill("the old sailor walked along the river")
+    page.locator("#attention-button").click()
+    for view in ("#head-view", "#model-view"):
+        frame = page.frame_locator(f"{view} iframe")
+        frame.locator("#vis svg").first.wait_for()
+        assert frame.locator("#vis svg").count() >= 1
+    head = page.frame_locator("#head-view iframe")
+    assert head.locator("svg text", has_text="sailor").count() >= 1
+    page.locator("#attention-heatmaps .js-plotly-plot").wait_for()
+    session.shot("attention")
+    session.shot_of("#head-view", "attention-head-view")
+    session.shot_of("#model-view", "attention-model-view")
+    assert session.outside == [], f"requests to outside hosts: {session.outside[:5]}"
+
+
+def test_chinese_switch(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = session.page
+    page.locator("#language label").filter(has_text="中文").click()
+    expect(page.get_by_role("tab", name="参数计算器")).to_be_visible()
+    expect(page.get_by_role("tab", name="遮蔽词预测")).to_be_visible()
+    page.get_by_role("tab", name="参数计算器").click()
+    expect(page.locator("#parameters-totals")).to_contain_text("总计")
+    session.shot("chinese")
+
+
+def test_script_payload_never_runs(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = session.page
+    page.get_by_role("tab", name="遮蔽词预测").click()
+    page.locator("#mask-text textarea").fill(PAYLOAD)
+    page.locator("#mask-button").click()
+    expect(page.locator("#mask-filled textarea")).to_have_value(re.compile(r"<script>window"))
+    expect(page.locator("#mask-words")).to_contain_text("script")
+    filled = page.locator("#mask-filled textarea").input_value()
+    assert filled.endswith(PAYLOAD.removeprefix("[MASK]")) and "[MASK]" not in filled
+    page.get_by_role("tab", name="注意力").click()
+    page.locator("#attention-a textarea").fill(PAYLOAD)
+    page.locator("#attention-button").click()
+    page.frame_locator("#head-view iframe").locator("#vis svg").first.wait_for()
+    session.shot("payload")
+    session.shot_of("#head-view", "payload-head-view")
+    assert page.evaluate("window.__pwned") is None
+    for frame in page.frames:
+        assert frame.evaluate("window.__pwned") is None
+    assert session.dialogs == []
+    assert session.outside == []

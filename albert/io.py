@@ -17,6 +17,10 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> Path
     temp_path = Path(temp_name)
     try:
         write(temp_path)
+        # mkstemp makes the file 0600; give the result the usual permissions (umask applied).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp_path, 0o666 & ~umask)
         with open(temp_path, "rb") as stream:
             os.fsync(stream.fileno())
         os.replace(temp_path, path)

@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import os
 import platform
 import time
 from dataclasses import dataclass, field
@@ -386,7 +387,13 @@ def run(cfg: PretrainConfig) -> PretrainResult:
 def _hardware(device: torch.device) -> str:
     if device.type == "cuda":
         return torch.cuda.get_device_name(device)
-    return f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} threads"
+    name = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        models = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
+                  if line.startswith("model name")]
+        name = models[0] if models else name
+    return f"{name} ({os.cpu_count()} cores), torch using {torch.get_num_threads()} threads"
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Trains the shipped demo models with our own pipeline (python -m albert.pretrain).
+# Usage: scripts/train_demo_models.sh default|ablations [CORPUS_DIR] [RUNS_DIR]
+# The default model and the ablations share one tokenizer and one token cache, so their
+# held-out numbers are comparable. Every run is resumable: re-run with RESUME=--resume.
+set -euo pipefail
+what=${1:?default or ablations}
+corpus=${2:-../shared/corpus}
+runs=${3:-runs}
+threads=${THREADS:-1}
+resume=${RESUME:-}
+
+# One architecture for every run: V 8k, E 128, H 128, 2 heads, FFN 512, 6 passes, 128 positions.
+model=(--model albert-base --model.embedding-size 128 --model.hidden-size 128 --model.num-attention-heads 2
+       --model.intermediate-size 512 --model.num-hidden-layers 6 --model.max-position-embeddings 128)
+common=(--corpus "$corpus/gutenberg-train.txt.xz" --valid-corpus "$corpus/gutenberg-valid.txt.xz"
+        --tokenizer "$runs/tokenizer-8k" --cache-dir "$runs/cache" --data.max-seq-length 128
+        --batch-size "${BATCH:-32}" --optim.learning-rate 1e-3 --optim.warmup-fraction 0.03 --threads "$threads"
+        --eval-examples 1024 --log-every 10 $resume)
+
+if [ ! -f "$runs/tokenizer-8k/spiece.model" ]; then
+  python -c "from albert.tokenizer import train_tokenizer; train_tokenizer(['$corpus/gutenberg-train.txt.xz'], '$runs/tokenizer-8k', vocab_size=8000, max_sentences=1_000_000)"
+fi
+
+case "$what" in
+  default)
+    python -m albert.pretrain "${common[@]}" "${model[@]}" --output-dir "$runs/albert-lab-base" \
+      --max-steps "${DEFAULT_STEPS:-2000}" --eval-every 100 --checkpoint-every 100 ${MAX_MINUTES:+--max-minutes $MAX_MINUTES} ;;
+  ablations)
+    steps=${ABLATION_STEPS:-350}
+    for sharing in all attention ffn none; do
+      python -m albert.pretrain "${common[@]}" "${model[@]}" --model.sharing "$sharing" \
+        --output-dir "$runs/ablation-$sharing-sop" --max-steps "$steps" --eval-every 50 --checkpoint-every 50
+    done
+    python -m albert.pretrain "${common[@]}" "${model[@]}" --data.objective nsp \
+      --output-dir "$runs/ablation-all-nsp" --max-steps "$steps" --eval-every 50 --checkpoint-every 50 ;;
+  *) echo "usage: $0 default|ablations [CORPUS_DIR] [RUNS_DIR]" >&2; exit 2 ;;
+esac

@@ -172,7 +172,10 @@ class PretrainedMixin:
                 raise CheckpointError(f"{weights_path}: {key} has shape {tuple(tensor.shape)}, but the config "
                                       f"in {directory / 'config.json'} needs {tuple(own[key].shape)}.")
         unexpected = [k for k in state if k not in own]
-        unknown = [k for k in unexpected if not k.startswith(_HEAD_PREFIXES)]
+        # A model without a pooler (token classification, masked LM) ignores a checkpoint's pooler,
+        # as it ignores the heads it does not have.
+        unknown = [k for k in unexpected if not k.startswith(_HEAD_PREFIXES)
+                   and not k.removeprefix("albert.").startswith("pooler.")]
         if unknown:
             raise CheckpointError(f"{weights_path} holds tensors this model does not have: {unknown[:3]}.")
         missing = [k for k in own if k not in state]

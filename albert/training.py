@@ -10,6 +10,7 @@ import logging
 import math
 import os
 import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -101,15 +102,25 @@ def cleanup_distributed() -> None:
         torch_dist.destroy_process_group()
 
 
-def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.device) -> torch.optim.Optimizer:
-    """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT)."""
-    decay, no_decay = [], []
+def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.device,
+                    lr_scale: Callable[[str], float] | None = None) -> torch.optim.Optimizer:
+    """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT).
+
+    `lr_scale(name)` multiplies the learning rate of parameter `name` (layer-wise decay when
+    fine-tuning); each group records its factor as `lr_scale`. Without it there are exactly two
+    groups, decay then no-decay, as resumable pretraining checkpoints expect.
+    """
+    grouped: dict[tuple[bool, float], list[nn.Parameter]] = {}
     for name, parameter in model.named_parameters():
         if not parameter.requires_grad:
             continue
-        (no_decay if parameter.ndim < 2 or "norm" in name else decay).append(parameter)
-    groups = [{"params": decay, "weight_decay": config.weight_decay},
-              {"params": no_decay, "weight_decay": 0.0}]
+        no_decay = parameter.ndim < 2 or "norm" in name
+        grouped.setdefault((no_decay, lr_scale(name) if lr_scale else 1.0), []).append(parameter)
+    if lr_scale is None:
+        grouped = {(False, 1.0): grouped.get((False, 1.0), []), (True, 1.0): grouped.get((True, 1.0), [])}
+    groups = [{"params": params, "weight_decay": 0.0 if no_decay else config.weight_decay,
+               "lr": config.learning_rate * scale, "lr_scale": scale}
+              for (no_decay, scale), params in sorted(grouped.items(), key=lambda item: item[0][0])]
     betas = (config.beta1, config.beta2)
     if config.optimizer == "lamb":
         import torch_optimizer
@@ -159,9 +170,10 @@ class MetricsLog:
     COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
                "nsp_accuracy", "accuracy", "lr", "tokens_per_second", "grad_norm", "elapsed_seconds")
 
-    def __init__(self, directory: Path, enabled: bool = True, truncate_after_step: int | None = None):
+    def __init__(self, directory: Path, enabled: bool = True, truncate_after_step: int | None = None,
+                 columns: Sequence[str] = COLUMNS):
         self.jsonl, self.csv = directory / "metrics.jsonl", directory / "metrics.csv"
-        self.enabled = enabled
+        self.enabled, self.columns = enabled, tuple(columns)
         if enabled and truncate_after_step is not None:
             self._truncate(truncate_after_step)
 
@@ -179,7 +191,7 @@ class MetricsLog:
     def _append_csv(self, row: dict[str, Any]) -> None:
         new = not self.csv.exists()
         with self.csv.open("a", newline="") as stream:
-            writer = csv.DictWriter(stream, fieldnames=self.COLUMNS, extrasaction="ignore")
+            writer = csv.DictWriter(stream, fieldnames=self.columns, extrasaction="ignore")
             if new:
                 writer.writeheader()
             writer.writerow(row)
@@ -193,19 +205,29 @@ class MetricsLog:
         self._append_csv(row)
 
 
-def save_training_state(directory: Path, model: nn.Module, state: dict[str, Any], tokenizer: Any = None) -> None:
-    """Write `directory` (model + optimizer/scheduler/RNG/data position) atomically: build it
-    beside, then swap it in, so a kill at any moment leaves the previous checkpoint intact."""
+def replace_directory(directory: Path, write: Callable[[Path], None]) -> Path:
+    """Build a directory beside `directory` with `write(temp)`, then swap it in: a kill at any
+    moment leaves either the previous directory or the new one, never a half-written one."""
     temp = directory.with_name(directory.name + ".tmp")
     old = directory.with_name(directory.name + ".old")
     shutil.rmtree(temp, ignore_errors=True)
-    unwrap(model).save_pretrained(temp, tokenizer=tokenizer)
-    torch.save(state, temp / STATE_NAME)
+    write(temp)
     if directory.exists():
         shutil.rmtree(old, ignore_errors=True)
         directory.rename(old)
     temp.rename(directory)
     shutil.rmtree(old, ignore_errors=True)
+    return directory
+
+
+def save_training_state(directory: Path, model: nn.Module, state: dict[str, Any], tokenizer: Any = None) -> None:
+    """Write `directory` (model + optimizer/scheduler/RNG/data position) atomically."""
+
+    def write(temp: Path) -> None:
+        unwrap(model).save_pretrained(temp, tokenizer=tokenizer)
+        torch.save(state, temp / STATE_NAME)
+
+    replace_directory(directory, write)
 
 
 def load_training_state(directory: Path) -> dict[str, Any]:

@@ -65,10 +65,12 @@ def task_metrics(task: str, predictions: np.ndarray, labels: np.ndarray,
 
 
 def is_better(value: float, best: float | None, metric: str) -> bool:
-    """Whether `value` improves on `best` (NaN never does)."""
+    """Whether `value` improves on `best`: the first evaluation always does, a later NaN never does."""
+    if best is None:
+        return True
     if math.isnan(value):
         return False
-    if best is None or math.isnan(best):
+    if math.isnan(best):
         return True
     return value < best if metric in LOWER_IS_BETTER else value > best
 

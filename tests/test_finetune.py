@@ -340,3 +340,22 @@ def test_sst2_benchmark_end_to_end(lab: dict[str, Path], tmp_path: Path) -> None
     assert "from scratch" in format_report(results)
     best = AlbertForSequenceClassification.from_pretrained(results["fine_tuned_model"])
     assert best.config.extra["id2label"] == {"0": "negative", "1": "positive"}
+
+
+def test_metrics_and_best_selection() -> None:
+    import math
+
+    import numpy as np
+
+    from albert.task_eval import is_better, task_metrics
+
+    scores = task_metrics("classification", np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]), ["neg", "pos"])
+    assert scores["accuracy"] == 0.75 and scores["f1"] == pytest.approx(0.8)
+    assert scores["matthews"] == pytest.approx(0.5773502691896258)
+    scores = task_metrics("regression", np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 4.0]))
+    assert scores["spearman"] == pytest.approx(1.0) and 0.98 < scores["pearson"] < 1.0
+    assert math.isnan(task_metrics("regression", np.ones(3), np.array([1.0, 2.0, 3.0]))["pearson"])
+    tokens = task_metrics("token", np.array([0, 1, 2, 2]), np.array([0, 1, 2, 1]), ["B-X", "B-Y", "O"])
+    assert tokens["accuracy"] == 0.75 and tokens["f1"] == pytest.approx(0.8)  # O is left out of F1
+    assert is_better(math.nan, None, "pearson") and not is_better(math.nan, 0.1, "pearson")
+    assert is_better(0.1, math.nan, "pearson") and is_better(0.1, 0.2, "mse") and not is_better(0.1, 0.2, "accuracy")

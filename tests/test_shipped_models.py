@@ -1,0 +1,103 @@
+"""The models shipped in assets/: they load (ours and transformers), predict sensibly,
+their metrics files match their cards, and every file fits a Hugging Face Space."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+import torch
+
+from albert import AlbertForPreTraining
+from albert.tokenizer import load_tokenizer
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+MODELS = sorted(p.parent for p in (ASSETS / "models").glob("*/config.json"))
+PRETRAINED = [p for p in MODELS if json.loads((p / "config.json").read_text())["architectures"][0]
+              == "AlbertForPreTraining"]
+EXPECTED_MODELS = {"albert-lab-base", "albert-lab-none", "albert-lab-attention", "albert-lab-ffn", "albert-lab-nsp"}
+
+# Plain function-word and collocation completions: a model that learned any context gets
+# these into its top 5, a unigram model ("the , . of") does not get all of them.
+CLOZES = [
+    ("he opened the door and went [MASK] of the room.", "out"),
+    ("it was one [MASK] the most beautiful things she had ever seen.", "of"),
+    ("she did not know what [MASK] say.", "to"),
+]
+
+
+def test_all_demo_models_are_shipped() -> None:
+    assert EXPECTED_MODELS <= {p.name for p in MODELS}
+
+
+def test_every_file_fits_a_space() -> None:
+    files = [p for p in ASSETS.rglob("*") if p.is_file()]
+    assert all(p.stat().st_size < 10 * 2**20 for p in files), [p for p in files if p.stat().st_size >= 10 * 2**20]
+    assert sum(p.stat().st_size for p in files) < 60 * 2**20
+
+
+@pytest.mark.parametrize("directory", PRETRAINED, ids=lambda p: p.name)
+def test_loads_in_ours_and_transformers(directory: Path) -> None:
+    ours = AlbertForPreTraining.from_pretrained(directory)
+    assert next(ours.parameters()).dtype == torch.float32  # stored fp16, loaded fp32
+    tokenizer = load_tokenizer(directory)
+    encoded = tokenizer("the man walked along the river.", "he was tired.", return_tensors="pt")
+    assert tokenizer.unk_token_id not in encoded["input_ids"][0].tolist()
+    with torch.no_grad():
+        out = ours(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
+    if ours.config.transformers_compatible:
+        import transformers
+
+        theirs = transformers.AlbertForPreTraining.from_pretrained(directory).eval()
+        with torch.no_grad():
+            reference = theirs(**encoded)
+        assert torch.allclose(out.mlm_logits, reference.prediction_logits, atol=1e-4)
+        assert torch.allclose(out.sop_logits, reference.sop_logits, atol=1e-4)
+    else:
+        import transformers
+
+        with pytest.raises(Exception, match="transformers' ALBERT cannot represent"):
+            transformers.AlbertForPreTraining.from_pretrained(directory)
+
+
+@pytest.mark.parametrize("sentence,expected", CLOZES)
+def test_default_model_fills_simple_blanks(sentence: str, expected: str) -> None:
+    directory = ASSETS / "models" / "albert-lab-base"
+    model, tokenizer = AlbertForPreTraining.from_pretrained(directory), load_tokenizer(directory)
+    encoded = tokenizer(sentence, return_tensors="pt")
+    position = encoded["input_ids"][0].tolist().index(tokenizer.mask_token_id)
+    with torch.no_grad():
+        logits = model(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]).mlm_logits
+    top5 = [tokenizer.convert_ids_to_tokens(i).lstrip("▁") for i in logits[0, position].topk(5).indices.tolist()]
+    assert expected in top5, top5
+
+
+@pytest.mark.parametrize("directory", PRETRAINED, ids=lambda p: p.name)
+def test_metrics_file_matches_card_and_config(directory: Path) -> None:
+    metrics = json.loads((directory / "metrics.json").read_text())
+    card = (directory / "README.md").read_text()
+    for key, label in (("mlm_accuracy", "MLM top-1 accuracy"), ("sop_accuracy", "(SOP) accuracy"),
+                       ("nsp_accuracy", "(NSP) accuracy")):
+        row = next(line for line in card.splitlines() if label in line)
+        shown = float(re.search(r"([\d.]+)%", row).group(1))
+        assert shown == pytest.approx(100 * metrics[key], abs=0.051), (key, row)
+    assert f"{metrics['tokens']:,}" in card and f"{metrics['parameters']:,}" in card
+    config = json.loads((directory / "config.json").read_text())
+    assert config["sharing"] == metrics["sharing"] and config["sentence_objective"] == metrics["objective"]
+    log = list(csv.DictReader((directory / "training_log.csv").open()))
+    assert int(log[-1]["step"]) == metrics["steps"]
+
+
+def test_recorded_runs_cover_the_ablations() -> None:
+    rows = {r["run"]: r for r in csv.DictReader((ASSETS / "runs" / "summary.csv").open())}
+    assert EXPECTED_MODELS <= set(rows)
+    ablations = [rows[name] for name in EXPECTED_MODELS - {"albert-lab-base"}] + [rows["albert-lab-all"]]
+    assert len({int(r["steps"]) for r in ablations}) == 1  # one budget for every ablation
+    assert {(r["sharing"], r["objective"]) for r in ablations} == {
+        ("all", "sop"), ("attention", "sop"), ("ffn", "sop"), ("none", "sop"), ("all", "nsp")}
+    for name in rows:
+        curve = list(csv.DictReader((ASSETS / "runs" / f"{name}.csv").open()))
+        assert any(r["split"] == "eval" for r in curve) and any(r["split"] == "train" for r in curve)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import torch
 
-from albert.config import AlbertConfig, ConfigError
+from albert.config import AlbertConfig, ConfigError, read_config_json
 from albert.io import atomic_write
 
 logger = logging.getLogger(__name__)
@@ -89,17 +89,11 @@ def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
 
 
 def load_config(directory: Path) -> AlbertConfig:
-    import json
-
     path = directory / "config.json"
-    if not path.is_file():
-        raise CheckpointError(f"No config.json in {directory}.")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CheckpointError(f"{path} is not valid JSON ({error}).") from error
-    if not isinstance(data, dict):
-        raise CheckpointError(f"{path} must hold a JSON object.")
+        data = read_config_json(path)
+    except ConfigError as error:
+        raise CheckpointError(str(error)) from error
     if isinstance(data.get("num_hidden_groups"), str) and data.get("sharing") in ("attention", "ffn"):
         data["num_hidden_groups"] = 1  # the refusal sentence written for transformers
     return AlbertConfig.from_dict(data, source=str(path))

@@ -239,15 +239,7 @@ class AlbertConfig:
         path = Path(path)
         if path.is_dir():
             path = path / "config.json"
-        if not path.is_file():
-            raise ConfigError(f"No config.json at {path}.")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{path} is not valid JSON ({error}).") from error
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path} must hold a JSON object.")
-        return cls.from_dict(data, source=str(path))
+        return cls.from_dict(read_config_json(path), source=str(path))
 
     def to_transformers(self):  # -> transformers.AlbertConfig
         """transformers' `AlbertConfig` for modes it can represent; refuses the others."""
@@ -264,6 +256,19 @@ class AlbertConfig:
     @classmethod
     def from_transformers(cls, hf_config: Any) -> AlbertConfig:
         return cls.from_dict(hf_config.to_dict(), source=type(hf_config).__name__)
+
+
+def read_config_json(path: Path) -> dict[str, Any]:
+    """The JSON object in `path`; a missing, unreadable or non-object file raises `ConfigError`."""
+    if not path.is_file():
+        raise ConfigError(f"No config.json at {path}.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path} is not valid JSON ({error}).") from error
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a JSON object.")
+    return data
 
 
 def _preset(**sizes: Any) -> AlbertConfig:

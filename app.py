@@ -5,13 +5,37 @@ This is also the Hugging Face Spaces entry point.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 
 from app import build_app, launch_options
 
+logger = logging.getLogger("app")
+
+
+def _steady_memory() -> None:
+    """Keep the server's memory flat under load (glibc only; elsewhere a no-op).
+
+    Each response builds large short-lived strings (attention views, plot JSON). glibc would
+    raise its mmap threshold after the first ones are freed and then serve them from per-thread
+    heaps, which fragment and never shrink; a fixed threshold returns them to the system, and two
+    arenas stop every worker thread from growing a heap of its own.
+    """
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+        mallopt = libc.mallopt if libc is not None else None
+    except (OSError, AttributeError):
+        return
+    if mallopt is not None:
+        mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD: blocks ≥ 128 KiB get their own mapping
+        mallopt(-8, 2)  # M_ARENA_MAX
+
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _steady_memory()
     demo = build_app()
     demo.queue(default_concurrency_limit=2).launch(**launch_options())
 

@@ -8,7 +8,17 @@ from typing import Any
 
 import gradio as gr
 
-from app import attention_view, model_views, tab_attention, tab_masked, tab_order, tab_parameters, tab_sharing, views
+from app import (
+    attention_view,
+    model_views,
+    queues,
+    tab_attention,
+    tab_masked,
+    tab_order,
+    tab_parameters,
+    tab_sharing,
+    views,
+)
 from app.i18n import LANGUAGES, Translations, t
 from app.models import default_model, not_shared_model, shipped_models
 
@@ -55,12 +65,11 @@ def build_app() -> gr.Blocks:
                 tab_attention.build(tr, lang, model, models, twin, model_views.attention_view)
             tr.add(tab, label="tab.attention")
         tr.add(lang, label="app.language")
-        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language",
-                            concurrency_limit=None)
+        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", **queues.LIGHT)
         for name, fn, inputs, outputs in tr.refreshers:
             # Charts and tables are drawn in a language; draw them again in the new one.
             event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
-                       api_visibility="undocumented", concurrency_limit=None)
+                       api_visibility="undocumented", **queues.LIGHT)
     return demo
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from app import queues
 from app.i18n import Translations, t
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
 
@@ -42,4 +43,4 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
 
     gr.on([button.click, sentence_a.submit, sentence_b.submit], attention_view,
           inputs=[sentence_a, sentence_b, head, max_tokens, model, compare, lang],
-          outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention")
+          outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention", **queues.MODEL)

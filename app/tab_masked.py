@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from app import queues
 from app.i18n import Translations, t
 
 EXAMPLES = [
@@ -44,6 +45,14 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
 
     outputs = [raw, status, filled, chart, words]
     gr.on([button.click, text.submit], fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
-          api_name="fill_mask")
-    words.input(mask_word_view, inputs=[text, words, top_k, model, lang], outputs=[text, *outputs],
-                api_name="mask_word")
+          api_name="fill_mask", **queues.MODEL)
+    # The radio's choices change with the text, and Gradio checks a radio's value against its current
+    # choices; so the public /mask_word takes the word's number from a hidden field instead.
+    word_index = gr.Number(visible=False, precision=0)
+    words.input(_picked, inputs=words, outputs=word_index, api_name="pick_word", api_visibility="undocumented",
+                queue=False).then(mask_word_view, inputs=[text, word_index, top_k, model, lang],
+                                  outputs=[text, *outputs], api_name="mask_word", **queues.MODEL)
+
+
+def _picked(index: float | None) -> float | None:
+    return index

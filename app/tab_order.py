@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from app import queues
 from app.i18n import Translations, t
 
 EXAMPLES = [
@@ -46,6 +47,6 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
 
     outputs = [raw, status, verdict, chart]
     button.click(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang], outputs=outputs,
-                 api_name="sentence_order")
+                 api_name="sentence_order", **queues.MODEL)
     split_button.click(split_paragraph_view, inputs=[paragraph, split_after, model, lang],
-                       outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph")
+                       outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph", **queues.MODEL)

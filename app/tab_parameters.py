@@ -7,6 +7,7 @@ from collections.abc import Callable
 import gradio as gr
 
 from albert.config import PRESETS, SHARING_MODES
+from app import queues
 from app.calculator import preset_values
 from app.i18n import Translations, t
 
@@ -64,10 +65,10 @@ def build(tr: Translations, lang: gr.Radio, parameters_view: Callable, preset_vi
     outputs = [raw, status, embedding_md, totals_md, table, variants_plot, sweep_plot]
     gr.on([button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
           parameters_view, inputs=[*fields, lang], outputs=outputs, api_name="parameters",
-          trigger_mode="always_last", concurrency_limit=None)
+          trigger_mode="always_last", **queues.LIGHT)
     tr.refresh("parameters", parameters_view, [*fields, lang], outputs)
     preset.input(preset_view, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset",
-                 concurrency_limit=None)
+                 **queues.LIGHT)
 
 
 def _number(tr: Translations, name: str, value: int) -> gr.Number:

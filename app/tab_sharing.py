@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from app import queues
 from app.i18n import Translations, t
 
 
@@ -51,6 +52,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, config_choices: 
     tr.refresh("sharing_modes", sharing_modes_view, [config, lang],
                [raw, status, per_mode, mlm_curves, sop_curves, summary, table])
     config.input(sharing_modes_view, inputs=[config, lang],
-                 outputs=[raw, status, per_mode, mlm_curves, sop_curves, summary, table], api_name="sharing_modes")
+                 outputs=[raw, status, per_mode, mlm_curves, sop_curves, summary, table], api_name="sharing_modes",
+                 **queues.LIGHT)
     gr.on([button.click, text.submit], layer_transitions_view, inputs=[text, model, compare, lang],
-          outputs=[live_raw, live_status, l2, cosine], api_name="layer_transitions")
+          outputs=[live_raw, live_status, l2, cosine], api_name="layer_transitions", **queues.MODEL)

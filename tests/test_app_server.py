@@ -22,7 +22,7 @@ def url() -> str:
 def client(url: str):
     from gradio_client import Client
 
-    return Client(url, verbose=False)
+    return Client(url, verbose=False, analytics_enabled=False)
 
 
 @pytest.fixture(autouse=True)

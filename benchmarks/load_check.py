@@ -1,0 +1,205 @@
+"""Load check of the app: 32 concurrent gradio_client clients × 20 requests across the endpoints, then more
+requests up to 1,000, with every answer checked and the server's memory watched.
+
+    python benchmarks/load_check.py                  # 32 × 20, then up to 1,000 requests in all
+    python benchmarks/load_check.py --clients 8 --per-client 5 --total 200   # a quick look
+
+`python app.py` runs on a free loopback port (shipped models, or the labelled stand-in of
+benchmarks/app_server.py). Each request's answer is compared with a reference answer fetched
+alone before the load starts (same input → same JSON, probabilities within 1e-5). Passes when
+every request is answered correctly and the server's RSS grew by less than 50 MB between the
+warm-up and the 1,000th request. Exit code 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.app_server import AppServer, choose_models, percentile  # noqa: E402
+
+logger = logging.getLogger("benchmarks.load_check")
+TEXTS = ["The old sailor walked along the [MASK] near the village.", "She opened the [MASK] and walked in.",
+         "It was the best of times, it was the [MASK] of times.", "He took off his [MASK] and sat down."]
+# (endpoint, arguments, which part of the answer must match the reference)
+REQUESTS: list[tuple[str, tuple, str]] = [
+    ("/parameters", (30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en"), "json"),
+    ("/fill_mask", (TEXTS[0], 5, "", "en"), "json"),
+    ("/sentence_order", ("She bought a ticket at the station.", "Then she boarded the train.", "", "en"), "json"),
+    ("/fill_mask", (TEXTS[1], 5, "", "zh"), "json"),
+    ("/parameters", (30000, 64, 768, 12, 12, 3072, "none", 12, True, 512, "zh"), "json"),
+    ("/attention", ("The cat sat on the mat because it was tired.", "", 1, 32, "", "", "en"), "attention"),
+    ("/fill_mask", (TEXTS[2], 3, "", "en"), "json"),
+    ("/layer_transitions", ("The old sailor remembered the bridge.", "", "", "en"), "json"),
+    ("/preset", ("albert-xxlarge", "en"), "preset"),
+    ("/fill_mask", (TEXTS[3], 5, "", "en"), "json"),
+    ("/sharing_modes", ("albert-large", "en"), "json"),
+    ("/mask_word", ("the old sailor walked home", 2, 5, "", "en"), "mask_word"),
+    ("/split_paragraph", ("The village woke early. Smoke rose from the chimneys.", 1, "", "en"), "split"),
+    ("/fill_mask", ("[MASK] " * 50, 5, "", "en"), "json"),  # refused with a message: also an answer to check
+]
+
+
+def _key(endpoint: str, kind: str, answer: Any) -> Any:
+    """The part of an answer that must equal the reference."""
+    if kind == "json":
+        return answer[0]
+    if kind == "attention":
+        return {k: answer[0][k] for k in ("tokens", "layers", "heads", "pass_to_pass_similarity")}
+    if kind == "preset":
+        return answer[:10], answer[10]
+    if kind == "mask_word":
+        return answer[0], answer[1]
+    return answer[0], answer[1], answer[2]
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Equal, with floats allowed 1e-5 apart (thread scheduling may change the last bits)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.failures: list[str] = []
+        self.done = 0
+
+    def add(self, endpoint: str, ms: float, failure: str | None) -> None:
+        with self.lock:
+            self.latencies[endpoint].append(ms)
+            self.done += 1
+            if failure:
+                self.failures.append(failure)
+
+
+def connect(url: str, count: int) -> list:
+    from gradio_client import Client
+
+    return [Client(url, verbose=False, analytics_enabled=False, httpx_kwargs={"timeout": 600}) for _ in range(count)]
+
+
+def run_clients(clients: list, per_client: int, references: dict[int, Any], recorder: Recorder,
+                offset: int = 0) -> float:
+    """The clients in parallel, `per_client` requests each (cycling through REQUESTS); returns wall seconds."""
+
+    def work(index: int) -> None:
+        client = clients[index]
+        for j in range(per_client):
+            slot = (offset + index * 7 + j) % len(REQUESTS)
+            endpoint, arguments, kind = REQUESTS[slot]
+            start = time.perf_counter()
+            failure = None
+            try:
+                answer = client.predict(*arguments, api_name=endpoint)
+                if not _close(_key(endpoint, kind, answer), references[slot]):
+                    failure = f"{endpoint}: answer differs from the reference"
+            except Exception as error:  # any failure counts; the report lists them
+                failure = f"{endpoint}: {type(error).__name__}: {error}"
+            recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=len(clients)) as pool:
+        list(pool.map(work, range(len(clients))))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--per-client", type=int, default=20)
+    parser.add_argument("--total", type=int, default=1000, help="requests in all, for the memory check")
+    parser.add_argument("--max-growth-mb", type=float, default=50.0)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    models = choose_models()
+    logger.info("serving: %s", models.label)
+    from gradio_client import Client
+
+    with AppServer(models) as server:
+        reference_client = Client(server.url, verbose=False, analytics_enabled=False)
+        references = {}
+        for slot, (endpoint, arguments, kind) in enumerate(REQUESTS):  # alone: the answers to expect
+            references[slot] = _key(endpoint, kind, reference_client.predict(*arguments, api_name=endpoint))
+        reference_client.close()
+        rss_before_sessions = server.rss_mb()
+        clients = connect(server.url, args.clients)
+        # Warm-up: every client sends every kind of request once. Gradio keeps, per session, the values
+        # its components last showed; after this each session holds its full share, and the worker
+        # threads and their allocator arenas exist. The memory check starts from that steady state.
+        warm = Recorder()
+        run_clients(clients, len(REQUESTS), references, warm)
+        if warm.failures:
+            logger.warning("warm-up failures: %s", warm.failures[:3])
+        rss_start = server.rss_mb()
+        peak = [rss_start]
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.wait(0.5):
+                peak[0] = max(peak[0], server.rss_mb())
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        recorder = Recorder()
+        wall = run_clients(clients, args.per_client, references, recorder, offset=5)
+        load_latencies = [ms for values in recorder.latencies.values() for ms in values]
+        load_done, load_failures = recorder.done, len(recorder.failures)
+        rss_after_load = server.rss_mb()
+        remaining = max(args.total - recorder.done, 0)
+        if remaining:  # the same clients (sessions) go on up to `total` requests
+            run_clients(clients, math.ceil(remaining / len(clients)), references, recorder, offset=9)
+        stop.set()
+        watcher.join()
+        rss_end = server.rss_mb()
+        for client in clients:
+            client.close()
+
+    growth = rss_end - rss_start
+    lines = [
+        "ALBERT Lab load check",
+        f"  serving: {models.label}",
+        f"  load: {args.clients} concurrent gradio_client clients × {args.per_client} requests = {load_done} requests "
+        f"in {wall:.1f} s ({load_done / wall:.1f} requests/s); wrong or failed: {load_failures}",
+        f"  latency under load (queue included): p50 {percentile(load_latencies, 50):.0f} ms, "
+        f"p95 {percentile(load_latencies, 95):.0f} ms, max {max(load_latencies):.0f} ms",
+    ]
+    for endpoint, values in sorted(recorder.latencies.items()):
+        lines.append(f"    {endpoint:<20} {len(values):4d} requests, p50 {percentile(values, 50):6.0f} ms, "
+                     f"p95 {percentile(values, 95):6.0f} ms")
+    lines += [
+        f"  memory: RSS {rss_before_sessions:.0f} MB before the {args.clients} sessions, {rss_start:.0f} MB after "
+        f"their warm-up ({warm.done} requests, every kind once per session): "
+        f"{(rss_start - rss_before_sessions) / args.clients:.1f} MB per session, which Gradio keeps while "
+        f"the session lives",
+        f"  over the next {recorder.done} requests: {rss_start:.0f} MB → {rss_after_load:.0f} MB after "
+        f"the load → {rss_end:.0f} MB at the end (peak {peak[0]:.0f} MB); growth {growth:+.1f} MB "
+        f"(limit {args.max_growth_mb:.0f} MB)",
+        f"  all answered correctly: {'yes' if not recorder.failures else 'NO'}",
+    ]
+    lines += [f"    {failure}" for failure in recorder.failures[:10]]
+    ok = not recorder.failures and growth < args.max_growth_mb
+    lines.append(f"  result: {'PASS' if ok else 'FAIL'}")
+    print("\n".join(lines))  # the benchmark's report
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

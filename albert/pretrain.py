@@ -407,6 +407,8 @@ def main(argv: list[str] | None = None) -> None:
         summary = run(cfg).summary
     except (ConfigError, ValueError, FileNotFoundError) as error:
         raise SystemExit(f"albert.pretrain: {error}") from None
+    if os.environ.get("RANK", "0") != "0":
+        return  # the report comes from rank 0, which evaluated
     held_out = summary["held_out"]
     print(f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
           f"held-out MLM {held_out.get('mlm_accuracy', float('nan')):.3f}, "

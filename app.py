@@ -10,6 +10,7 @@ import ctypes.util
 import logging
 
 from app import build_app, launch_options
+from app.models import configure_torch_threads
 
 logger = logging.getLogger("app")
 
@@ -36,6 +37,7 @@ def _steady_memory() -> None:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     _steady_memory()
+    logger.info("torch uses %d thread(s) per request", configure_torch_threads())
     demo = build_app()
     demo.queue(default_concurrency_limit=2).launch(**launch_options())
 

@@ -165,6 +165,7 @@ def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> F
         probs = out.mlm_logits.float().softmax(dim=-1)  # (N, V), rows in position order
         ranking = probs.clone()
         ranking[:, list(lm.special_ids)] = -1.0  # rank real tokens only; probabilities stay the model's
+        ranking[:, len(lm.tokenizer):] = -1.0  # rows past the tokenizer (a padded vocabulary) are no tokens
         top = ranking.topk(top_k, dim=-1)
     pieces = lm.tokenizer.convert_ids_to_tokens(top.indices.flatten().tolist())
     predictions = []

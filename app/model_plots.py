@@ -13,50 +13,62 @@ from albert.config import SHARING_MODES, AlbertConfig
 from albert.params import count_parameters
 from app.i18n import t
 from app.inference import FillMaskResult, SentenceOrderResult, display_token
-from app.plots import MODE_COLORS, PALETTE, base_layout, plot_text
+from app.plots import MODE_COLORS, PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
 
 
-def topk_figure(result: FillMaskResult, lang: str = "en") -> go.Figure:
-    """Horizontal bars of the top-k tokens, one panel per [MASK]."""
+def topk_figure(result: FillMaskResult, lang: str = "en") -> FigureJSON:
+    """Horizontal bars of the top-k tokens, one panel per [MASK] (first ones only when there are many)."""
     shown = result.predictions[:_MASK_ROWS_SHOWN]
     k = max(len(p.candidates) for p in shown)
-    titles = [t("mask.panel", lang, i=i + 1, word=plot_text(p.candidates[0][0])) for i, p in enumerate(shown)]
-    figure = make_subplots(rows=len(shown), cols=1, subplot_titles=titles, vertical_spacing=0.35 / len(shown)) \
-        if len(shown) > 1 else go.Figure()
-    for row, prediction in enumerate(shown, start=1):
-        labels = [plot_text(tok) for tok, _ in prediction.candidates][::-1]
-        values = [prob for _, prob in prediction.candidates][::-1]
-        bar = go.Bar(x=values, y=[f"{label}\u2009" for label in labels], orientation="h", marker_color=PALETTE[0],
-                     text=[f"{v:.1%}" for v in values], textposition="auto", showlegend=False,
-                     hovertemplate="%{y}: %{x:.2%}<extra></extra>")
-        if len(shown) > 1:
-            figure.add_trace(bar, row=row, col=1)
-        else:
-            figure.add_trace(bar)
-    title = titles[0] if len(shown) == 1 else t("mask.chart", lang)
-    figure.update_layout(**base_layout(title=title, height=90 + len(shown) * (30 + 24 * k),
-                                   margin=dict(l=110, r=20, t=60, b=40)))
     top = max(prob for p in shown for _, prob in p.candidates)
-    figure.update_xaxes(tickformat=".0%" if top >= 0.1 else ".1%", rangemode="tozero")
-    return figure
+    gap = 0.5 / (len(shown) * 4) if len(shown) > 1 else 0.0
+    band = (1 - gap * (len(shown) - 1)) / len(shown)
+    titles = [t("mask.panel", lang, i=i + 1, word=plot_text(p.candidates[0][0])) for i, p in enumerate(shown)]
+    layout = base_layout(title=titles[0] if len(shown) == 1 else t("mask.chart", lang),
+                         height=90 + len(shown) * (30 + 24 * k), margin=dict(l=110, r=20, t=60, b=40))
+    data, annotations = [], []
+    for row, prediction in enumerate(shown):
+        suffix = "" if row == 0 else str(row + 1)
+        # Category labels must be unique: two pieces can read alike ('▁the' and 'the').
+        labels, seen = [], set()
+        for token, _ in prediction.candidates:
+            label = plot_text(token)
+            while label in seen:
+                label += "\u200b"
+            seen.add(label)
+            labels.append(label)
+        values = [prob for _, prob in prediction.candidates]
+        data.append({"type": "bar", "orientation": "h", "x": values[::-1], "y": labels[::-1],
+                     "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "marker": {"color": PALETTE[0]},
+                     "text": [f"{v:.1%}" for v in values][::-1], "textposition": "auto", "showlegend": False,
+                     "hovertemplate": "%{y}: %{x:.2%}<extra></extra>"})
+        upper = 1 - row * (band + gap)
+        layout[f"xaxis{suffix}"] = {**layout["xaxis"], "anchor": f"y{suffix}", "rangemode": "tozero",
+                                    "tickformat": ".0%" if top >= 0.1 else ".1%"}
+        layout[f"yaxis{suffix}"] = {**layout["yaxis"], "anchor": f"x{suffix}", "type": "category",
+                                    "domain": [max(upper - band, 0.0), upper]}
+        if len(shown) > 1:
+            annotations.append({"text": titles[row], "x": 0.5, "xref": "paper", "y": upper, "yref": "paper",
+                                "yanchor": "bottom", "showarrow": False})
+    if annotations:
+        layout["annotations"] = annotations
+    return FigureJSON(data, layout)
 
 
-def order_figure(result: SentenceOrderResult, lang: str = "en") -> go.Figure:
+def order_figure(result: SentenceOrderResult, lang: str = "en") -> FigureJSON:
     """P(in order) and P(swapped) for A→B and for B→A, side by side."""
     kind = "nsp" if result.objective == "nsp" else "sop"
     rows = [t("order.ab", lang), t("order.ba", lang)]
     yes = [result.in_order_ab, result.in_order_ba]
-    figure = go.Figure()
-    figure.add_bar(x=rows, y=yes, name=t(f"order.{kind}.yes", lang), marker_color=PALETTE[0],
-                   text=[f"{v:.1%}" for v in yes], textposition="auto")
-    figure.add_bar(x=rows, y=[1 - v for v in yes], name=t(f"order.{kind}.no", lang), marker_color=PALETTE[1],
-                   text=[f"{1 - v:.1%}" for v in yes], textposition="auto")
-    figure.update_layout(**base_layout(barmode="group", title=t(f"order.{kind}.title", lang),
-                                   yaxis=dict(tickformat=".0%", range=[0, 1]),
-                                   legend=dict(orientation="h", y=-0.15)))
-    return figure
+    no = [1 - v for v in yes]
+    data = [{"type": "bar", "x": rows, "y": values, "name": t(f"order.{kind}.{answer}", lang),
+             "marker": {"color": color}, "text": [f"{v:.1%}" for v in values], "textposition": "auto"}
+            for values, answer, color in ((yes, "yes", PALETTE[0]), (no, "no", PALETTE[1]))]
+    layout = base_layout(barmode="group", title=t(f"order.{kind}.title", lang),
+                         yaxis=dict(tickformat=".0%", range=[0, 1]), legend=dict(orientation="h", y=-0.15))
+    return FigureJSON(data, layout)
 
 
 def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lang: str = "en") -> go.Figure:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import orjson
 import plotly.graph_objects as go
 
 from albert.config import SHARING_MODES
@@ -34,6 +35,23 @@ def base_layout(**changes: Any) -> dict[str, Any]:
         else:
             layout[key] = value
     return layout
+
+
+class FigureJSON:
+    """A plotly figure written as a plain dict, for charts on a request's hot path.
+
+    `gr.Plot` only calls `to_json()`; skipping plotly's object model and validation saves
+    ~15 ms per chart, most of a masked-word request's budget.
+    """
+
+    def __init__(self, data: list[dict[str, Any]], layout: dict[str, Any]) -> None:
+        self.figure = {"data": data, "layout": layout}
+
+    def to_json(self) -> str:
+        return orjson.dumps(self.figure).decode()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.figure
 
 
 def plot_text(text: str) -> str:

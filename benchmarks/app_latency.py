@@ -49,8 +49,8 @@ def _rest(url: str, endpoint: str, data: list) -> Callable[[], str]:
     def call() -> str:
         event_id = http.post(base, json={"data": data}).json()["event_id"]
         answer = http.get(f"{base}/{event_id}").text
-        if "event: complete" not in answer:
-            raise RuntimeError(f"{endpoint} failed: {answer[:200]}")
+        if "event: complete" not in answer or '"error"' in answer[:300]:
+            raise RuntimeError(f"{endpoint} did not answer as expected: {answer[:300]}")
         return answer
 
     return call
@@ -71,8 +71,10 @@ def _measure_endpoints(url: str, text: str, requests: int) -> tuple[list[float],
 
     client = Client(url, verbose=False, analytics_enabled=False)
     for _ in range(3):  # warm-up: model load, first-call allocations
-        client.predict(text, 5, "", "en", api_name="/fill_mask")
-        client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention")
+        for answer in (client.predict(text, 5, "", "en", api_name="/fill_mask"),
+                       client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention")):
+            if "error" in answer[0]:
+                raise RuntimeError(f"the app answered with an error: {answer[0]['error']}")
     fill = _timed(lambda: client.predict(text, 5, "", "en", api_name="/fill_mask"), requests)
     attention = _timed(lambda: client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention"),
                        max(requests * 2 // 5, 5))
@@ -94,10 +96,13 @@ def main() -> None:
     from app import models as app_models
     from app.model_views import attention_view, fill_mask_view
 
+    app_models.configure_torch_threads()  # as app.py does
     lm = app_models.load("")
     text = sentence_of_tokens(lm.tokenizer, args.tokens)
     n_tokens = len(lm.tokenizer(text)["input_ids"])
-    fill_mask_view(text, 5, "", "en")
+    for answer in (fill_mask_view(text, 5, "", "en"), attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en")):
+        if "error" in answer[0]:
+            raise RuntimeError(f"the app answered with an error: {answer[0]['error']}")
     in_process = _timed(lambda: fill_mask_view(text, 5, "", "en"), args.requests)
     attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en")
     in_process_attention = _timed(lambda: attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en"),

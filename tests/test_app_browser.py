@@ -34,7 +34,7 @@ class Session:
     def shot_of(self, selector: str, name: str) -> None:
         """A viewport screenshot with `selector` scrolled into view (sandboxed iframes paint only when visible)."""
         self.page.locator(selector).scroll_into_view_if_needed()
-        self.page.wait_for_timeout(300)
+        self.page.wait_for_timeout(1500)  # a large sandboxed iframe paints a moment after it scrolls in
         self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
 
     def open_tab(self, name: str) -> None:

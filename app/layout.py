@@ -12,10 +12,13 @@ from app import (
     attention_view,
     model_views,
     queues,
+    sentiment,
+    sentiment_views,
     tab_attention,
     tab_masked,
     tab_order,
     tab_parameters,
+    tab_sentiment,
     tab_sharing,
     views,
 )
@@ -64,6 +67,9 @@ def build_app() -> gr.Blocks:
             with gr.Tab(t("tab.attention", "en"), id="attention", elem_id="tab-attention") as tab:
                 tab_attention.build(tr, lang, model, models, twin, model_views.attention_view)
             tr.add(tab, label="tab.attention")
+            with gr.Tab(t("tab.sentiment", "en"), id="sentiment", elem_id="tab-sentiment") as tab:
+                tab_sentiment.build(tr, lang, sentiment_views.sentiment_view, sentiment.card_markdown)
+            tr.add(tab, label="tab.sentiment")
         tr.add(lang, label="app.language")
         event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", **queues.LIGHT)
         for name, fn, inputs, outputs in tr.refreshers:
@@ -75,13 +81,13 @@ def build_app() -> gr.Blocks:
 
 def launch_options() -> dict[str, Any]:
     """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
-    and the local copies of d3 / jQuery that the attention views load."""
+    the local copies of d3 / jQuery that the attention views load, and the sentiment model's card."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
         "server_port": int(port) if port else 7860,
         "theme": THEME,
         "css": CSS,
-        "allowed_paths": attention_view.allowed_paths(),
+        "allowed_paths": attention_view.allowed_paths() + sentiment.allowed_paths(),
         "footer_links": ["api", "settings"],
     }

@@ -30,6 +30,9 @@ NOT_SHARED_MODEL = "albert-lab-none"
 _PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, "albert-lab-attention", "albert-lab-ffn", "albert-lab-nsp")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4
+PRETRAINING_ARCHITECTURES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
+"""What the model tabs can use (MLM head, and the sentence-pair head when trained). A classifier
+fine-tuned from one (the Sentiment tab's model) has neither, so it is never offered here."""
 
 
 def configure_torch_threads() -> int:
@@ -61,13 +64,29 @@ def models_dir() -> Path:
 
 
 def shipped_models(directory: Path | None = None) -> list[str]:
-    """Names of the shipped models (folders holding config.json), the default first."""
+    """Names of the shipped pretraining models (folders holding config.json), the default first."""
     root = directory or models_dir()
     if not root.is_dir():
         return []
-    names = [p.parent.name for p in root.glob("*/config.json") if p.is_file()]
+    names = [p.parent.name for p in root.glob("*/config.json") if p.is_file() and is_pretraining(p.parent)]
     rank = {name: i for i, name in enumerate(_PREFERRED_ORDER)}
     return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def architectures(directory: Path) -> list[str]:
+    """The `architectures` field of a checkpoint's config.json ([] when absent or unreadable)."""
+    try:
+        data = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    names = data.get("architectures") if isinstance(data, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []
+
+
+def is_pretraining(directory: Path) -> bool:
+    """Whether a checkpoint is a pretraining model; one whose config names no architecture counts as one."""
+    names = architectures(directory)
+    return not names or any(n in PRETRAINING_ARCHITECTURES for n in names)
 
 
 def default_model() -> str | None:
@@ -192,6 +211,10 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         if kind == "hub":
             raise ModelError(t("model.err.hub", lang, value=_short(location))) from error
         raise ModelError(t("model.err.load", lang, name=_short(name), reason=safe(error, 300))) from error
+    if not is_pretraining(Path(directory)):
+        # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
+        raise ModelError(t("model.err.not_pretraining", lang, name=_short(name),
+                           found=_short(", ".join(architectures(Path(directory))))))
     try:
         model = AlbertForPreTraining.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:

@@ -40,11 +40,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "model.err.tokenizer_mismatch": ("The tokenizer of “{name}” has {n} tokens (and needs a [MASK] token), but "
                                      "the model knows only {V}.",
                                      "“{name}” 的分词器有 {n} 个词（且需要 [MASK]），但模型只认识 {V} 个。"),
+    "model.err.not_pretraining": ("“{name}” is not a pretraining model (its config.json names {found}); these tabs "
+                                  "need an AlbertForPreTraining or AlbertForMaskedLM checkpoint.",
+                                  "“{name}” 不是预训练模型（其 config.json 写的是 {found}）；这些标签页需要 "
+                                  "AlbertForPreTraining 或 AlbertForMaskedLM 检查点。"),
     "tab.parameters": ("Parameter calculator", "参数计算器"),
     "tab.sharing": ("Sharing modes", "参数共享方式"),
     "tab.masked": ("Masked words", "遮蔽词预测"),
     "tab.order": ("Sentence order", "句子顺序"),
     "tab.attention": ("Attention", "注意力"),
+    "tab.sentiment": ("Sentiment", "情感分类"),
     "common.raw": ("Raw result (JSON)", "原始结果（JSON）"),
     "common.status": ("Messages", "提示信息"),
     # ----- calculator form ------------------------------------------------------------------
@@ -294,4 +299,58 @@ STRINGS: dict[str, tuple[str, str]] = {
     "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
     "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
     "runs.summary.title": ("Final held-out accuracy of each run (SOP vs NSP included)", "各次训练的最终留出集准确率（含 SOP 与 NSP 对比）"),
+    # ----- sentiment ------------------------------------------------------------------------------
+    "sentiment.explain": (
+        "**Fine-tuning: from a language model to a sentiment classifier.** Pretraining taught ALBERT to fill in "
+        "blanks and to order sentences; *fine-tuning* then trains the same network a little longer, with a small "
+        "new output layer on the [CLS] token, on sentences labelled positive or negative (the SST-2 movie reviews). "
+        "This tab uses its own fine-tuned model, not the model picker above. The left chart shows the probability "
+        "of each label. The right chart shows **which passes' attention the prediction relied on**: for each pass, "
+        "attention × gradient — every attention weight times how much the predicted label's score would change "
+        "with it, summed over heads — as a share of all passes. With *all* sharing every pass applies the same "
+        "weights, so the differences between passes come from their inputs, not from different layers. Below, the "
+        "words the [CLS] token attended to most in the most important pass. The model is small and was trained on "
+        "a CPU: expect mistakes, especially on negation, sarcasm and text unlike movie reviews (it reads English; "
+        "other scripts mostly become unknown tokens).",
+        "**微调：从语言模型到情感分类器。** 预训练让 ALBERT 学会了填空和判断句子顺序；*微调* 则在 [CLS] 词元上加一个"
+        "小的新输出层，用标注为正面或负面的句子（SST-2 影评）把同一个网络再训练一小会儿。本标签页使用自己的微调模型，"
+        "而不是上方选择的模型。左图是各标签的概率。右图显示**预测依赖了哪几次计算的注意力**：对每次计算，"
+        "用“注意力 × 梯度”——每个注意力权重乘以预测标签得分对它的变化率，再对所有注意力头求和——表示为占全部计算的比例。"
+        "在*全部共享*模式下，每次计算使用同一组权重，所以各次计算之间的差异来自它们的输入，而不是来自不同的层。"
+        "下方是最重要的那次计算中 [CLS] 词元最关注的词。这个模型很小，是在 CPU 上训练的：它会出错，尤其是遇到否定、"
+        "反讽和不像影评的文本时（它读英文；其他文字大多会变成未知词元）。"),
+    "sentiment.err.missing": (
+        "The sentiment model is not installed: expected a fine-tuned checkpoint in assets/sentiment/albert-lab-sst2/ "
+        "(or a folder named by the ALBERT_LAB_SENTIMENT environment variable).",
+        "情感分类模型尚未安装：需要在 assets/sentiment/albert-lab-sst2/ 中放入微调后的检查点"
+        "（或用环境变量 ALBERT_LAB_SENTIMENT 指定一个文件夹）。"),
+    "sentiment.err.not_classifier": (
+        "“{name}” is not a sentence classifier (its config.json names {found} with {n} label(s)); the Sentiment tab "
+        "needs an AlbertForSequenceClassification checkpoint with at least two labels.",
+        "“{name}” 不是句子分类模型（其 config.json 写的是 {found}，{n} 个标签）；情感分类标签页需要至少有两个标签的 "
+        "AlbertForSequenceClassification 检查点。"),
+    "sentiment.err.no_tokens": ("The text has nothing the model can read; type a sentence.",
+                                "文本中没有模型能读取的内容，请输入一个句子。"),
+    "sentiment.card": ("Model **{name}**: fine-tuned classifier, sharing {sharing}, {L} passes, H {H}.",
+                       "模型 **{name}**：微调后的分类器，共享方式 {sharing}，{L} 次计算，H {H}。"),
+    "sentiment.card.accuracy": (" Held-out (dev) accuracy: **{accuracy}**.", "留出集（dev）准确率：**{accuracy}**。"),
+    "sentiment.card.link": (" Details in its [model card]({url}).", "详情见[模型卡片]({url})。"),
+    "sentiment.model_line": ("Model **{name}**: sharing {sharing}, {L} passes.", "模型 **{name}**：共享方式 {sharing}，{L} 次计算。"),
+    "sentiment.text": ("Sentence", "句子"),
+    "sentiment.text.info": ("English works best; long text is cut to the model's length.",
+                            "英文效果最好；过长的文本会按模型长度截断。"),
+    "sentiment.button": ("Classify", "分类"),
+    "sentiment.verdict": ("### Prediction: {label} ({p})", "### 预测：{label}（{p}）"),
+    "sentiment.label.negative": ("negative", "负面"),
+    "sentiment.label.positive": ("positive", "正面"),
+    "sentiment.probs.title": ("Probability of each label", "各标签的概率"),
+    "sentiment.axis.probability": ("probability", "概率"),
+    "sentiment.passes.title": ("Which passes it relied on (attention × gradient)",
+                               "预测依赖哪几次计算（注意力 × 梯度）"),
+    "sentiment.axis.share": ("share of the attribution", "归因占比"),
+    "sentiment.tokens.title": ("Tokens the [CLS] token attended to most in pass {k}, the most important one (mean over "
+                               "heads; [CLS] and [SEP] left out)",
+                               "第 {k} 次计算（最重要的一次）中 [CLS] 最关注的词元（各注意力头平均；不含 [CLS] 和 [SEP]）"),
+    "sentiment.tokens.none": ("No word tokens to show (the text became special or unknown tokens only).",
+                              "没有可显示的词元（文本只变成了特殊词元或未知词元）。"),
 }

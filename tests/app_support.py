@@ -37,6 +37,8 @@ class TinyAssets:
     models: Path
     runs: Path
     tokenizer: Path
+    sentiment: Path
+    """A tiny random AlbertForSequenceClassification (negative/positive), as ALBERT_LAB_SENTIMENT finds it."""
 
 
 def _corpus(lines: int = 600, seed: int = 0) -> str:
@@ -75,9 +77,25 @@ def _write_runs(directory: Path) -> None:
         "albert-lab-nsp,all,nsp,12000,1638400,0.17,0.52,0.9\n", encoding="utf-8")
 
 
+def save_tiny_classifier(directory: Path, tokenizer, **changes) -> Path:
+    """A tiny random negative/positive classifier saved as a `from_pretrained` folder with metrics and a card."""
+    import torch
+
+    from albert import AlbertConfig, AlbertForSequenceClassification
+
+    torch.manual_seed(0)
+    labels = {"id2label": {"0": "negative", "1": "positive"}, "label2id": {"negative": 0, "positive": 1}}
+    config = AlbertConfig(vocab_size=len(tokenizer), num_labels=2, extra=labels, **{**TINY_SIZES, **changes})
+    AlbertForSequenceClassification(config).save_pretrained(directory, tokenizer=tokenizer)
+    (directory / "eval_results.json").write_text(json.dumps({"task": "classification", "best": {
+        "accuracy": 0.875, "loss": 0.3}}), encoding="utf-8")
+    (directory / "README.md").write_text("# tiny sentiment model\n\nDev accuracy 87.5%.\n", encoding="utf-8")
+    return directory
+
+
 @lru_cache(maxsize=1)
 def tiny_assets() -> TinyAssets:
-    """Two tiny random models (sharing all / none) with a shared tokenizer, and recorded runs."""
+    """Two tiny random models (sharing all / none) with a shared tokenizer, a tiny classifier, recorded runs."""
     import torch
 
     from albert import AlbertConfig, AlbertForPreTraining
@@ -92,7 +110,8 @@ def tiny_assets() -> TinyAssets:
     (root / "models" / "albert-lab-base" / "metrics.json").write_text(
         json.dumps({"mlm_accuracy": 0.18, "sop_accuracy": 0.61}), encoding="utf-8")
     _write_runs(root / "runs")
-    return TinyAssets(root, root / "models", root / "runs", root / "tokenizer")
+    sentiment = save_tiny_classifier(root / "sentiment" / "albert-lab-sst2", tokenizer)
+    return TinyAssets(root, root / "models", root / "runs", root / "tokenizer", sentiment)
 
 
 def free_port() -> int:
@@ -104,7 +123,8 @@ def free_port() -> int:
 def app_env(assets: TinyAssets, port: int) -> dict[str, str]:
     """Environment for `python app.py` serving the tiny models on loopback, offline."""
     return {**os.environ, "ALBERT_LAB_MODELS": str(assets.models), "ALBERT_LAB_RUNS": str(assets.runs),
-            "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HUB_OFFLINE": "1",
+            "ALBERT_LAB_SENTIMENT": str(assets.sentiment), "GRADIO_SERVER_NAME": "127.0.0.1",
+            "GRADIO_SERVER_PORT": str(port), "HF_HUB_OFFLINE": "1",
             "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false"}
 
 

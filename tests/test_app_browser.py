@@ -89,6 +89,7 @@ def test_page_loads_and_every_tab_opens(session: Session) -> None:
     expect(page.locator("#parameters-totals")).to_contain_text("11,683,584")
     for tab, marker in (("Sharing modes", "#sharing-button"), ("Masked words", "#mask-button"),
                         ("Sentence order", "#order-button"), ("Attention", "#attention-button"),
+                        ("Sentiment", "#sentiment-button"),
                         ("Parameter calculator", "#parameters-totals")):
         session.open_tab(tab)
         expect(page.locator(marker)).to_be_visible()
@@ -129,6 +130,21 @@ def test_bertviz_draws_offline(session: Session) -> None:
     assert session.outside == [], f"requests to outside hosts: {session.outside[:5]}"
 
 
+def test_sentiment_tab_classifies_and_escapes(session: Session) -> None:
+    from playwright.sync_api import expect
+
+    page = session.page
+    session.open_tab("Sentiment")
+    expect(page.locator("#sentiment-card")).to_contain_text("87.5%")
+    page.locator("#sentiment-text textarea").fill("the old sailor " + PAYLOAD.removeprefix("[MASK] "))
+    page.locator("#sentiment-button").click()
+    expect(page.locator("#sentiment-verdict")).to_contain_text("Prediction")
+    expect(page.locator("#sentiment-tokens")).to_contain_text("sailor")
+    page.locator("#sentiment-passes .js-plotly-plot").wait_for()
+    session.shot("sentiment")
+    assert page.evaluate("window.__pwned") is None and session.dialogs == [] and session.outside == []
+
+
 def test_chinese_switch(session: Session) -> None:
     from playwright.sync_api import expect
 
@@ -136,6 +152,7 @@ def test_chinese_switch(session: Session) -> None:
     page.locator("#language label").filter(has_text="中文").click()
     expect(page.get_by_role("tab", name="参数计算器")).to_be_visible()
     expect(page.get_by_role("tab", name="遮蔽词预测")).to_be_visible()
+    expect(page.locator("#sentiment-card")).to_contain_text("留出集", use_inner_text=True)
     page.get_by_role("tab", name="参数计算器").click()
     expect(page.locator("#parameters-totals")).to_contain_text("总计")
     session.shot("chinese")

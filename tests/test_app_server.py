@@ -10,7 +10,7 @@ from app_support import running_app, tiny_assets
 from albert import PRESETS, count_parameters
 
 ENDPOINTS = {"/parameters", "/preset", "/set_language", "/fill_mask", "/mask_word", "/sentence_order",
-             "/split_paragraph", "/attention", "/sharing_modes", "/layer_transitions"}
+             "/split_paragraph", "/attention", "/sharing_modes", "/layer_transitions", "/sentiment"}
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +30,7 @@ def _same_models_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pure functions in this process see the same tiny models as the server."""
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(tiny_assets().models))
     monkeypatch.setenv("ALBERT_LAB_RUNS", str(tiny_assets().runs))
+    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(tiny_assets().sentiment))
 
 
 def test_page_and_local_javascript_are_served(url: str) -> None:
@@ -94,6 +95,22 @@ def test_sharing_and_transitions(client) -> None:
     assert result["parameters_per_mode"]["all"] == count_parameters(PRESETS["albert-large"]).total
     result, status, *_ = client.predict("the old sailor walked", "", "", "en", api_name="/layer_transitions")
     assert {len(v["l2"]) for v in result.values()} == {4} and len(result) == 2
+
+
+def test_sentiment_and_its_card(client, url: str) -> None:
+    from app.sentiment import card_url
+    from app.sentiment_views import sentiment_view
+
+    text = "the old sailor walked along the river ."
+    result, status, verdict, probabilities, passes, tokens = client.predict(text, "en", api_name="/sentiment")
+    here = sentiment_view(text, "en")[0]
+    assert result["label"] == here["label"] and result["tokens"] == here["tokens"]
+    assert result["probabilities"] == pytest.approx(here["probabilities"], abs=1e-5)
+    assert len(result["pass_scores"]) == 4 and "Prediction" in verdict and "sentiment-token-view" in tokens
+    result, status, *_ = client.predict("   ", "zh", api_name="/sentiment")
+    assert result == {"error": "文本为空，请输入一个句子。"}
+    with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to
+        assert b"tiny sentiment model" in response.read()
 
 
 def test_language_switch_and_bad_model(client) -> None:

@@ -1,0 +1,297 @@
+"""The sentiment classifier behind the Sentiment tab: finding and loading it, classifying, attributing.
+
+The shipped model is a fine-tuned `AlbertForSequenceClassification` directory in
+`assets/sentiment/albert-lab-sst2/`; `ALBERT_LAB_SENTIMENT` points elsewhere (tests use a tiny
+random one). A missing or unsuitable model is a `ModelError` with one sentence for the user.
+
+Which passes the prediction relied on is measured with *attention × gradient* (a first-order form
+of Hao et al. 2021's attention attribution): for pass ℓ, Σ over heads and over query/key pairs of
+|A_ℓ ⊙ ∂logit_pred/∂A_ℓ|. Our model computes attention probabilities explicitly when asked, so they
+sit in the autograd graph and their gradients come from one backward pass.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import torch
+
+from albert.config import AlbertConfig, ConfigError
+from app.i18n import safe, t
+from app.inference import _CONTROL, MAX_CHARS, InputError, display_token, encode
+from app.models import REPO_ROOT, ModelError, load_tokenizer
+
+logger = logging.getLogger(__name__)
+SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
+DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / "albert-lab-sst2"
+CLASSIFIER = "AlbertForSequenceClassification"
+TOP_TOKENS = 5
+"""How many tokens the most important pass's [CLS] attended to most are listed."""
+_METRIC_FILES = ("metrics.json", "eval_results.json")
+_ACCURACY_KEYS = ("accuracy", "dev_accuracy", "eval_accuracy")
+_NESTED_KEYS = ("best", "dev", "metrics", "fp32")
+
+
+def sentiment_dir() -> Path:
+    """Where the sentiment model is looked for (`ALBERT_LAB_SENTIMENT` overrides the shipped folder)."""
+    override = os.environ.get(SENTIMENT_ENV, "").strip()
+    return Path(override).expanduser() if override else DEFAULT_DIR
+
+
+def is_installed(directory: Path | None = None) -> bool:
+    return ((directory or sentiment_dir()) / "config.json").is_file()
+
+
+# ----- the model card's figures ----------------------------------------------------------------
+def read_metrics(directory: Path | None = None) -> dict[str, Any] | None:
+    """The first of metrics.json / eval_results.json in the model folder that holds a JSON object."""
+    root = directory or sentiment_dir()
+    for name in _METRIC_FILES:
+        try:
+            data = json.loads((root / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def held_out_accuracy(metrics: dict[str, Any] | None) -> float | None:
+    """Dev accuracy as a fraction, from a flat file or one nested under best/dev/metrics/fp32."""
+    if not metrics:
+        return None
+    for key in _ACCURACY_KEYS:
+        value = metrics.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100:
+            return float(value) / 100 if value > 1 else float(value)
+    for key in _NESTED_KEYS:
+        nested = metrics.get(key)
+        if isinstance(nested, dict):
+            found = held_out_accuracy(nested)
+            if found is not None:
+                return found
+    return None
+
+
+def card_path(directory: Path | None = None) -> Path | None:
+    """The model card (README.md) next to the weights, if there is one."""
+    path = (directory or sentiment_dir()) / "README.md"
+    return path if path.is_file() else None
+
+
+def card_url(directory: Path | None = None) -> str | None:
+    """The card as this server serves it (see `layout.launch_options`), relative so it works under a proxy."""
+    path = card_path(directory)
+    return "gradio_api/file=" + quote(str(path.resolve())) if path is not None else None
+
+
+def allowed_paths() -> list[str]:
+    """The card, for `launch(allowed_paths=…)`: the server serves that one file, not the weights beside it."""
+    path = card_path()
+    return [str(path.resolve())] if path is not None else []
+
+
+def card_markdown(lang: str = "en") -> str:
+    """One line about the model: name, size, held-out accuracy and a link to its card — or why it is missing."""
+    directory = sentiment_dir()
+    if not is_installed(directory):
+        return "ℹ️ " + t("sentiment.err.missing", lang)
+    from albert.checkpoint import CheckpointError, load_config
+
+    try:
+        config = load_config(directory)
+    except (CheckpointError, ConfigError, OSError) as error:
+        logger.warning("cannot read the sentiment model's config: %s", error)
+        return "ℹ️ " + t("sentiment.err.missing", lang)
+    text = t("sentiment.card", lang, name=safe(directory.name), L=config.num_hidden_layers,
+             sharing=config.sharing, H=config.hidden_size)
+    accuracy = held_out_accuracy(read_metrics(directory))
+    if accuracy is not None:
+        text += t("sentiment.card.accuracy", lang, accuracy=f"{accuracy:.1%}")
+    url = card_url(directory)
+    if url is not None:
+        text += t("sentiment.card.link", lang, url=url)
+    return text
+
+
+# ----- loading ---------------------------------------------------------------------------------
+@dataclass
+class Classifier:
+    """A fine-tuned sequence classifier with its tokenizer and label names."""
+
+    name: str
+    directory: Path
+    model: Any
+    tokenizer: Any
+    config: AlbertConfig
+    labels: list[str]
+    metrics: dict[str, Any] | None = None
+    special_ids: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_position_embeddings
+
+
+_cache: dict[tuple[str, float], Classifier] = {}
+_lock = threading.Lock()
+
+
+def load_classifier(lang: str = "en") -> Classifier:
+    """The sentiment model, loaded once (and again only when its config.json changes)."""
+    directory = sentiment_dir()
+    config_file = directory / "config.json"
+    try:
+        key = (str(directory.resolve()), config_file.stat().st_mtime)
+    except OSError:
+        raise ModelError(t("sentiment.err.missing", lang)) from None
+    with _lock:
+        if key not in _cache:
+            _cache.clear()
+            _cache[key] = _load_uncached(directory, lang)
+        return _cache[key]
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+def _load_uncached(directory: Path, lang: str) -> Classifier:
+    from albert import AlbertForSequenceClassification
+    from albert.checkpoint import CheckpointError, load_config
+
+    name = directory.name
+    try:
+        config = load_config(directory)
+    except (CheckpointError, ConfigError, OSError) as error:
+        raise ModelError(t("model.err.load", lang, name=safe(name), reason=safe(error, 300))) from error
+    architectures = config.extra.get("architectures") or []
+    if CLASSIFIER not in architectures or config.num_labels < 2:
+        found = ", ".join(str(a) for a in architectures) or "no architecture"
+        raise ModelError(t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found),
+                           n=config.num_labels))
+    try:
+        model = AlbertForSequenceClassification.from_pretrained(directory)
+    except (CheckpointError, ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
+        raise ModelError(t("model.err.load", lang, name=safe(name), reason=safe(error, 300))) from error
+    model.eval()
+    tokenizer = load_tokenizer(directory, name, lang)
+    if len(tokenizer) > config.vocab_size:
+        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=safe(name), n=len(tokenizer),
+                           V=config.vocab_size))
+    id2label = config.extra.get("id2label") or {}
+    labels = [str(id2label.get(str(i), f"LABEL_{i}")) for i in range(config.num_labels)]
+    logger.info("loaded sentiment model %s (%s) from %s", name, "/".join(labels), directory)
+    return Classifier(name=name, directory=directory, model=model, tokenizer=tokenizer, config=config, labels=labels,
+                      metrics=read_metrics(directory), special_ids=frozenset(int(i) for i in tokenizer.all_special_ids))
+
+
+# ----- classifying -----------------------------------------------------------------------------
+def clean_sentence(text: Any, lang: str = "en") -> tuple[str, list[str]]:
+    """Text made safe for the tokenizer (cut to MAX_CHARS, control characters to spaces), with notices.
+
+    Unlike the masked-word tab, `[mask]`-like text is left alone: here it is just words.
+    """
+    text = "" if text is None else str(text)
+    notices = []
+    if len(text) > MAX_CHARS:
+        notices.append(t("input.cut_chars", lang, n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))
+        text = text[:MAX_CHARS]
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(" ", text)
+        notices.append(t("input.control", lang))
+    if not text.strip():
+        raise InputError(t("input.empty", lang))
+    return text, notices
+
+
+@dataclass
+class TokenWeight:
+    position: int
+    token: str
+    """As a reader sees it ('▁great' → 'great'); plain text, escaped only where it is shown."""
+    attention: float
+    """[CLS]'s attention to this token in the most important pass, mean over heads."""
+
+
+@dataclass
+class SentimentResult:
+    labels: list[str]
+    probabilities: list[float]
+    """Softmax of the logits, in label order; sums to 1."""
+    predicted: int
+    pass_scores: list[float]
+    """Per pass: Σ over heads, queries and keys of |A ⊙ ∂logit_pred/∂A| (attention × gradient)."""
+    cls_pass_scores: list[float]
+    """The same, counting only the [CLS] row (the query whose output the classifier reads)."""
+    tokens: list[str]
+    cls_attention: list[float]
+    """[CLS]'s attention to every token in the most important pass, mean over heads."""
+    top_tokens: list[TokenWeight]
+    notices: list[str] = field(default_factory=list)
+    word_starts: list[bool] = field(default_factory=list)
+    """Per token: whether it begins a word (SentencePiece's '▁'), so the token view can space words apart."""
+
+    @property
+    def label(self) -> str:
+        return self.labels[self.predicted]
+
+    @property
+    def top_pass(self) -> int:
+        """Index (0-based) of the pass with the largest score."""
+        return max(range(len(self.pass_scores)), key=self.pass_scores.__getitem__)
+
+    def as_dict(self) -> dict[str, Any]:
+        total = sum(self.pass_scores) or 1.0
+        return {"label": self.label,
+                "probabilities": {name: round(p, 6) for name, p in zip(self.labels, self.probabilities, strict=True)},
+                "pass_scores": [round(s, 8) for s in self.pass_scores],
+                "pass_shares": [round(s / total, 6) for s in self.pass_scores],
+                "cls_pass_scores": [round(s, 8) for s in self.cls_pass_scores],
+                "most_important_pass": self.top_pass + 1,
+                "top_tokens": [{"token": w.token, "position": w.position, "attention": round(w.attention, 6)}
+                               for w in self.top_tokens],
+                "tokens": self.tokens, "notices": self.notices}
+
+
+def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
+    """Label probabilities, per-pass attention attribution and [CLS]'s most attended tokens for one sentence."""
+    text, notices = clean_sentence(text, lang)
+    encoded = encode(clf, text)  # type: ignore[arg-type] — needs only .tokenizer and .max_tokens
+    if encoded.truncated:
+        notices.append(t("input.truncated", lang, n=clf.max_tokens))
+    if len(encoded.input_ids) <= 2:  # only [CLS] [SEP]: the text had nothing the tokenizer keeps
+        raise InputError(t("sentiment.err.no_tokens", lang))
+    ids = torch.tensor([encoded.input_ids])
+    types = torch.tensor([encoded.token_type_ids])
+    with torch.enable_grad():  # the app may run under inference mode elsewhere; attribution needs a graph
+        out = clf.model(ids, token_type_ids=types, output_attentions=True)
+        logits = out.logits[0].float()  # (num_labels,)
+        predicted = int(logits.argmax())
+        maps = list(out.attentions)  # L tensors (1, A, T, T)
+        # autograd.grad, not backward(): gradients of the attention maps only, nothing left in .grad.
+        grads = torch.autograd.grad(logits[predicted], maps)
+    with torch.no_grad():
+        attribution = torch.stack([(a[0] * g[0]).abs() for a, g in zip(maps, grads, strict=True)])  # (L, A, T, T)
+        pass_scores = attribution.sum(dim=(1, 2, 3)).tolist()
+        cls_scores = attribution[:, :, 0, :].sum(dim=(1, 2)).tolist()
+        probs = logits.softmax(dim=-1).tolist()
+        top = max(range(len(pass_scores)), key=pass_scores.__getitem__)
+        cls_row = maps[top][0, :, 0, :].mean(dim=0).tolist()  # (T,) mean over heads
+    tokens = [display_token(p) for p in encoded.tokens]
+    # Special tokens and bare word-boundary pieces ('▁' before an unknown character) are no words to show.
+    words = [i for i, (token_id, piece) in enumerate(zip(encoded.input_ids, encoded.tokens, strict=True))
+             if token_id not in clf.special_ids and piece.strip("▁ ")]
+    ranked = sorted(words, key=lambda i: -cls_row[i])[:TOP_TOKENS]
+    return SentimentResult(labels=clf.labels, probabilities=probs, predicted=predicted, pass_scores=pass_scores,
+                           cls_pass_scores=cls_scores, tokens=tokens, cls_attention=cls_row,
+                           top_tokens=[TokenWeight(i, tokens[i], cls_row[i]) for i in ranked], notices=notices,
+                           word_starts=[p.startswith("▁") for p in encoded.tokens])

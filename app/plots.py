@@ -32,6 +32,9 @@ def base_layout(**changes: Any) -> dict[str, Any]:
     for key, value in changes.items():
         if key in ("xaxis", "yaxis") and isinstance(value, dict):
             layout[key] = {**layout[key], **value}
+        elif key == "title" and isinstance(value, str):
+            # plotly.js (the plain-JSON charts) shows only {"text": ...} titles; plotly.py accepts both
+            layout[key] = {"text": value}
         else:
             layout[key] = value
     return layout

@@ -117,6 +117,9 @@ class PretrainedMixin:
                  for k, v in self.state_dict().items()}
         config_dict = self.config.to_dict()
         config_dict["architectures"] = [type(self).__name__]
+        # The dtype to compute in (what the model had), even when the file stores fp16 to halve
+        # its size: transformers' `dtype="auto"` reads this instead of the stored tensors' dtype.
+        config_dict["dtype"] = str(next(self.parameters()).dtype).removeprefix("torch.")
         if hasattr(self, "sentence_pair_head") and self.config.num_labels != 2:
             # transformers sizes its SOP head by num_labels; ours is binary, so say 2 labels
             # or transformers would refuse the (2, H) head weights of this checkpoint.

@@ -410,9 +410,10 @@ def main(argv: list[str] | None = None) -> None:
     if os.environ.get("RANK", "0") != "0":
         return  # the report comes from rank 0, which evaluated
     held_out = summary["held_out"]
+    scores = ", ".join(f"{name} {held_out[key]:.3f}" for name, key in (
+        ("MLM", "mlm_accuracy"), ("SOP", "sop_accuracy"), ("NSP", "nsp_accuracy")) if key in held_out)
     print(f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
-          f"held-out MLM {held_out.get('mlm_accuracy', float('nan')):.3f}, "
-          f"SOP {held_out.get('sop_accuracy', float('nan')):.3f}, NSP {held_out.get('nsp_accuracy', float('nan')):.3f}")
+          f"held-out {scores or 'not evaluated (no --valid-corpus)'}")
 
 
 if __name__ == "__main__":

@@ -38,12 +38,14 @@ from albert.training import (
     build_optimizer,
     build_scheduler,
     cleanup_distributed,
+    epoch_order,
     load_training_state,
     replace_directory,
     restore_rng_state,
     rng_state,
     save_training_state,
     setup_distributed,
+    start_run,
 )
 
 logger = logging.getLogger("albert.finetune")
@@ -236,21 +238,13 @@ def _build_model(cfg: FinetuneConfig, directory: Path, data: dict[str, Any]) -> 
     return cls(config) if cfg.from_scratch else cls.from_pretrained(directory, **changes)
 
 
-def _epoch_order(size: int, seed: int, epoch: int) -> list[int]:
-    return torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch)).tolist()
-
-
 def run(cfg: FinetuneConfig) -> FinetuneResult:
     """Fine-tune (or, with eval_only, evaluate); returns the model and the summary (results.json)."""
     from albert.tokenizer import load_tokenizer
 
     started = time.time()
-    dist = setup_distributed(cfg.device)
+    dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     device = dist.device
-    if cfg.threads:
-        torch.set_num_threads(cfg.threads)
-    out = Path(cfg.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
     directory = resolve_directory(cfg.model)
     tokenizer = load_tokenizer(cfg.tokenizer or directory)
     pad_id = tokenizer.pad_token_id
@@ -327,7 +321,7 @@ def run(cfg: FinetuneConfig) -> FinetuneResult:
             logger.info("step %d: training depth %d and up (%d tensors)", step, lowest, trainable)
         elif train_model is model and dist.world_size > 1:
             train_model = wrap()
-        order = _epoch_order(len(train), cfg.seed, epoch)
+        order = epoch_order(len(train), cfg.seed, epoch)
         chunk = order[index * global_batch:(index + 1) * global_batch]
         share = math.ceil(len(chunk) / dist.world_size)
         mine = [train[i] for i in (chunk + chunk)[dist.rank * share:(dist.rank + 1) * share]]  # pads the last

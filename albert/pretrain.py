@@ -44,11 +44,12 @@ from albert.training import (
     build_optimizer,
     build_scheduler,
     cleanup_distributed,
+    epoch_order,
     load_training_state,
     restore_rng_state,
     rng_state,
     save_training_state,
-    setup_distributed,
+    start_run,
     unwrap,
 )
 
@@ -153,8 +154,7 @@ class BatchStream:
     def _start_epoch(self, epoch: int) -> None:
         self.epoch = epoch
         self.dataset.set_epoch(epoch)
-        generator = torch.Generator().manual_seed(self.seed * 100_003 + epoch)
-        self.order = torch.randperm(len(self.dataset), generator=generator).tolist()
+        self.order = epoch_order(len(self.dataset), self.seed, epoch)
         if len(self.order) < self.batch_size * self.dist.world_size:
             raise ValueError(f"The corpus gives only {len(self.order)} examples, fewer than one global batch "
                              f"({self.batch_size * self.dist.world_size}); use more text or a smaller batch.")
@@ -224,12 +224,8 @@ class PretrainResult:
 def run(cfg: PretrainConfig) -> PretrainResult:
     """Train; returns the model and the summary (also written to output_dir/summary.json)."""
     started = time.time()
-    dist = setup_distributed(cfg.device)
+    dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     device = dist.device
-    if cfg.threads:
-        torch.set_num_threads(cfg.threads)
-    out = Path(cfg.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
     tokenizer = _load_or_train_tokenizer(cfg, out, dist)
     cache = Path(cfg.cache_dir) if cfg.cache_dir else out / "cache"
     corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist)

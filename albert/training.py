@@ -97,6 +97,22 @@ def setup_distributed(device: str = "auto") -> Distributed:
     return Distributed(rank, world_size, local_rank, chosen)
 
 
+def start_run(device: str, threads: int, output_dir: str) -> tuple[Distributed, Path]:
+    """What every training command does first: join the process group (if any), set the CPU
+    threads, and make the output directory."""
+    dist = setup_distributed(device)
+    if threads:
+        torch.set_num_threads(threads)
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return dist, out
+
+
+def epoch_order(size: int, seed: int, epoch: int) -> list[int]:
+    """The seeded shuffle of `size` examples for one epoch (the same on every process)."""
+    return torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch)).tolist()
+
+
 def cleanup_distributed() -> None:
     if torch_dist.is_initialized():
         torch_dist.destroy_process_group()

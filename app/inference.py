@@ -39,8 +39,8 @@ class InputError(ValueError):
 
 
 # ----- text -----------------------------------------------------------------------------------
-def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
-    """Text made safe for the tokenizer, and notices about what was changed."""
+def sanitize_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
+    """Text cut to MAX_CHARS with control characters turned into spaces, and notices saying so."""
     text = "" if text is None else str(text)
     notices = []
     if len(text) > MAX_CHARS:
@@ -49,6 +49,12 @@ def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
     if _CONTROL.search(text):
         text = _CONTROL.sub(" ", text)
         notices.append(t("input.control", lang))
+    return text, notices
+
+
+def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
+    """Text made safe for the tokenizer, `[mask]`-like spellings read as [MASK], and notices."""
+    text, notices = sanitize_text(text, lang)
     return _MASK_VARIANTS.sub("[MASK]", text), notices
 
 

@@ -25,7 +25,7 @@ import torch
 
 from albert.config import AlbertConfig, ConfigError
 from app.i18n import safe, t
-from app.inference import _CONTROL, MAX_CHARS, InputError, display_token, encode
+from app.inference import InputError, display_token, encode, sanitize_text
 from app.models import REPO_ROOT, ModelError, load_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -200,14 +200,7 @@ def clean_sentence(text: Any, lang: str = "en") -> tuple[str, list[str]]:
 
     Unlike the masked-word tab, `[mask]`-like text is left alone: here it is just words.
     """
-    text = "" if text is None else str(text)
-    notices = []
-    if len(text) > MAX_CHARS:
-        notices.append(t("input.cut_chars", lang, n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))
-        text = text[:MAX_CHARS]
-    if _CONTROL.search(text):
-        text = _CONTROL.sub(" ", text)
-        notices.append(t("input.control", lang))
+    text, notices = sanitize_text(text, lang)
     if not text.strip():
         raise InputError(t("input.empty", lang))
     return text, notices

@@ -39,9 +39,8 @@ from albert.training import (
     build_scheduler,
     cleanup_distributed,
     epoch_order,
-    load_training_state,
     replace_directory,
-    restore_rng_state,
+    resume_training_state,
     rng_state,
     save_training_state,
     setup_distributed,
@@ -268,16 +267,9 @@ def run(cfg: FinetuneConfig) -> FinetuneResult:
     best: dict[str, Any] | None = None  # the dev row of the best checkpoint
     checkpoint_dir, best_dir = out / "checkpoint", out / "best"
     if cfg.resume:
-        if not (checkpoint_dir / "training_state.pt").exists():
-            raise FileNotFoundError(f"--resume: no checkpoint in {checkpoint_dir}.")
-        state = load_training_state(checkpoint_dir)
-        model.load_state_dict(type(model).from_pretrained(checkpoint_dir).state_dict())
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        restore_rng_state(state["rng"])
+        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler)
         step, best, bad_evals, history = state["step"], state["best"], state["bad_evals"], state["history"]
         started -= state["elapsed_seconds"]
-        logger.info("resumed from %s at step %d", checkpoint_dir, step)
     metrics_log = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0, columns=COLUMNS)
 
     lowest: int | None = None

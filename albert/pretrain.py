@@ -45,8 +45,7 @@ from albert.training import (
     build_scheduler,
     cleanup_distributed,
     epoch_order,
-    load_training_state,
-    restore_rng_state,
+    resume_training_state,
     rng_state,
     save_training_state,
     start_run,
@@ -254,16 +253,9 @@ def run(cfg: PretrainConfig) -> PretrainResult:
     step, tokens_seen, epoch, offset = 0, 0, 0, 0
     checkpoint_dir = out / "checkpoint"
     if cfg.resume:
-        if not (checkpoint_dir / "training_state.pt").exists():
-            raise FileNotFoundError(f"--resume: no checkpoint in {checkpoint_dir}.")
-        state = load_training_state(checkpoint_dir)
-        model.load_state_dict(type(model).from_pretrained(checkpoint_dir).state_dict())
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        restore_rng_state(state["rng"])
+        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler)
         step, tokens_seen, epoch, offset = state["step"], state["tokens"], state["epoch"], state["offset"]
         started -= state["elapsed_seconds"]
-        logger.info("resumed from %s at step %d", checkpoint_dir, step)
     stream = BatchStream(dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id, epoch, offset)
     metrics = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0)
 

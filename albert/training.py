@@ -254,6 +254,21 @@ def load_training_state(directory: Path) -> dict[str, Any]:
         raise ValueError(f"{path} could not be read as a training state ({type(error).__name__}: {error}).") from error
 
 
+def resume_training_state(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer,
+                          scheduler: torch.optim.lr_scheduler.LRScheduler) -> dict[str, Any]:
+    """Restore weights, optimizer, schedule and RNG from a checkpoint written by
+    `save_training_state`; returns the rest of its state (step, data position, …)."""
+    if not (directory / STATE_NAME).exists():
+        raise FileNotFoundError(f"--resume: no checkpoint in {directory}.")
+    state = load_training_state(directory)
+    model.load_state_dict(type(model).from_pretrained(directory).state_dict())
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    restore_rng_state(state["rng"])
+    logger.info("resumed from %s at step %d", directory, state["step"])
+    return state
+
+
 def rng_state() -> dict[str, Any]:
     state = {"torch": torch.get_rng_state()}
     if torch.cuda.is_available():

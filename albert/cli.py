@@ -131,3 +131,21 @@ def _replace_default(f: dataclasses.Field, given: dict[str, Any], parser: argpar
         return dataclasses.replace(default, **given)
     except ValueError as error:
         parser.error(str(error))
+
+
+def option(flag: str, value: Any) -> str:
+    """One option as `parse_config` reads it back: `--flag value`, booleans as `--flag` / `--no-flag`."""
+    if isinstance(value, bool):
+        return f"--{flag}" if value else f"--no-{flag}"
+    return f"--{flag} {value}"
+
+
+def command_for(module: str, cls: type, values: dict[str, Any]) -> str:
+    """`python -m module ...` for recorded `values` of the flat config dataclass `cls`: only the
+    options that differ from the field defaults (the dataclass is not built, so no checks run)."""
+    flags = []
+    for f in dataclasses.fields(cls):
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if f.name in values and values[f.name] != default:
+            flags.append(option(f.name.replace("_", "-"), values[f.name]))
+    return " ".join([f"python -m {module}", *flags])

@@ -22,6 +22,7 @@ from pathlib import Path
 import torch
 
 from albert import AlbertForPreTraining, count_parameters
+from albert.cli import option
 from albert.corpus import TokenizedCorpus
 from albert.data import PretrainingDataConfig, make_eval_batches
 from albert.io import atomic_write_text
@@ -60,13 +61,13 @@ def command_line(run_config: dict) -> str:
     defaults = {"compile": False, "resume": False}
     for key, value in run_config.items():
         if key in ("data", "optim"):
-            parts += [f"--{key}.{k.replace('_', '-')} {v}" for k, v in value.items()]
+            parts += [option(f"{key}.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif key == "model_overrides":
-            parts += [f"--model.{k.replace('_', '-')} {v}" for k, v in value.items()]
+            parts += [option(f"model.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif isinstance(value, list):
             parts.append(f"--{key.replace('_', '-')} " + " ".join(map(str, value)))
         elif value is not None and defaults.get(key) != value:
-            parts.append(f"--{key.replace('_', '-')} {value}")
+            parts.append(option(key.replace("_", "-"), value))
     return " \\\n    ".join(parts)
 
 

@@ -95,7 +95,7 @@ An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.p
 | held-out text | 17 other books (`gutenberg-valid.txt.xz`), never seen in training |
 | steps | {summary['steps']:,} × batch {config['batch_size']} × {config['data']['max_seq_length']} tokens |
 | tokens seen | {summary['tokens']:,} (non-padding) |
-| wall time | {minutes:.0f} minutes on {summary['hardware']} (the CPU was shared with other work) |
+| wall time | {minutes:.0f} minutes on {summary['hardware']} |
 
 ## Held-out results (measured on these shipped weights)
 

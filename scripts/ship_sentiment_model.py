@@ -1,5 +1,8 @@
 """Ship the SST-2 model fine-tuned by `benchmarks.sst2` under assets/sentiment/ with a card.
 
+The shipped file (fp16-stored weights) is evaluated again on the full dev set, so the card
+describes what a user downloads; whether the targets were met is decided from the numbers.
+
     python -m scripts.ship_sentiment_model runs/sst2 assets/sentiment/albert-lab-sst2
 """
 
@@ -7,37 +10,82 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import shutil
+import tempfile
 from pathlib import Path
 
 import torch
 
 from albert import AlbertForSequenceClassification
+from albert.cli import command_for
 from albert.io import atomic_write_text
 from albert.tokenizer import load_tokenizer
+from benchmarks.sst2 import SST2Config
+
+TARGET_ACCURACY = 0.80
+TARGET_GAIN_POINTS = 3.0
 
 
-def verdict(results: dict) -> str:
-    """One honest paragraph on whether pretraining helped, from the measured numbers."""
-    gain = results.get("pretraining_gain_points")
+def verdict(results: dict, base_mlm_accuracy: float | None) -> str:
+    """One paragraph on whether pretraining helped and the targets were met, from the measured numbers."""
+    accuracy, gain = results["pretrained"]["accuracy"], results.get("pretraining_gain_points")
     if gain is None:
-        return "No from-scratch baseline was run with this budget."
+        return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
     effect = f"adds {gain:+.1f} points" if gain >= 0 else f"costs {-gain:.1f} points"
-    return (f"Pretraining {effect} here. The targets set for this model (≥ 80% and ≥ 3 points above "
-            "from-scratch) are not met: the pretrained starting point is a weak CPU model still at the "
-            "edge of the unigram plateau (held-out MLM 5.3%, see `albert-lab-base`'s card), whose weights "
-            "give the classifier no head start over a random initialisation on 20k sentences. A model "
-            "pretrained for about a GPU-hour with the same scripts is the way to the targets.")
+    base = (f" (held-out MLM {base_mlm_accuracy:.1%}, see `albert-lab-base`'s card)"
+            if base_mlm_accuracy is not None else "")
+    missed = []
+    if accuracy < TARGET_ACCURACY:
+        missed.append(f"≥ {TARGET_ACCURACY:.0%} dev accuracy")
+    if gain < TARGET_GAIN_POINTS:
+        missed.append(f"≥ {TARGET_GAIN_POINTS:.0f} points above from-scratch")
+    if not missed:
+        return (f"Pretraining {effect} here: the pretrained starting point{base} reaches {accuracy:.1%}, "
+                f"meeting both targets set for this model (≥ {TARGET_ACCURACY:.0%} and ≥ {TARGET_GAIN_POINTS:.0f} "
+                "points above the same architecture trained from scratch with the same budget).")
+    return (f"Pretraining {effect} here. Not met: {' and '.join(missed)}. The pretrained starting point{base} "
+            "is a small CPU-trained model; more pretraining (a GPU run of the same scripts) is the way to the "
+            "targets.")
 
 
-def card(results: dict, config: dict) -> str:
+def replicate_table(results: dict, replicates: list[dict]) -> str:
+    """The same budget with other seeds (data order, head initialisation): how much of the gain is noise."""
+    if not replicates:
+        return ""
+    runs = [results, *replicates]
+    rows = "\n".join(f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
+                     f"| {r['from_scratch']['accuracy']:.2%} | {r['pretraining_gain_points']:+.1f} |" for r in runs)
+    mean = sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+    return f"""
+Same budget, other seeds (this model is seed {results['budget']['seed']}):
+
+| seed | pretrained | from scratch | gain (points) |
+|---|---|---|---|
+{rows}
+
+Mean gain over {len(runs)} seeds: {mean:+.1f} points.
+"""
+
+
+def card(results: dict, config: dict, shipped_accuracy: float, base_mlm_accuracy: float | None,
+         replicates: list[dict] = ()) -> str:
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), results["quantized"]
     budget = results["budget"]
     rows = [f"| pretrained `albert-lab-base`, fine-tuned (this model) | {pre['accuracy']:.2%} |"]
     if scratch:
         rows.append(f"| same architecture from random initialisation, same budget | {scratch['accuracy']:.2%} |")
+    rows.append("| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
+                f"| {shipped_accuracy:.2%} |")
     rows.append(f"| this model, INT8 dynamic quantization | {q['accuracy']:.2%} |")
     table = "\n".join(rows)
+    commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --")
+                for r in (results, *replicates)]
+    ship = " ".join(["python -m scripts.ship_sentiment_model", budget["output_dir"], "assets/sentiment/albert-lab-sst2",
+                     *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else [])])
+    reproduce = "\n".join([*commands, ship])
+    epochs = budget["epochs"]
+    examples = budget["max_train_examples"] or pre["train_examples"]
     return f"""---
 language: en
 license: apache-2.0
@@ -46,46 +94,70 @@ tags: [albert, text-classification, sentiment, sst2]
 ---
 # albert-lab-sst2
 
-`albert-lab-base` (ALBERT Lab's CPU-pretrained default; V {config['vocab_size']}, E {config['embedding_size']},
-H {config['hidden_size']}, {config['num_hidden_layers']} shared passes) fine-tuned on GLUE SST-2 with
-`python -m benchmarks.sst2` (which runs `python -m albert.finetune`). Labels: negative, positive.
+`albert-lab-base` (ALBERT Lab's CPU-pretrained default; V {config['vocab_size']}, E {config['embedding_size']}, \
+H {config['hidden_size']}, {config['num_hidden_layers']} shared passes, {config['max_position_embeddings']} positions) \
+fine-tuned on GLUE SST-2 with `python -m benchmarks.sst2` (which runs `python -m albert.finetune`).
+Labels: negative, positive.
 
-## SST-2 dev accuracy (all 872 dev sentences)
+## SST-2 dev accuracy (all {pre['dev_examples']} dev sentences)
 
 | model | accuracy |
 |---|---|
 {table}
 
-Budget (both runs): {budget['max_train_examples']:,} training sentences, {budget['epochs']} epoch(s),
-sequence length {budget['max_seq_length']}, batch {budget['batch_size']}, peak learning rate
-{budget['learning_rate']}. INT8 (dynamic, Linear layers): {q['quantized_linear_layers']} layers quantized,
-state dict {q['fp32_bytes'] / 2**20:.2f} MiB fp32 → {q['int8_bytes'] / 2**20:.2f} MiB (the 8k × 128 embedding
-table stays fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latencies in `metrics.json`.
-
-{verdict(results)}
+Budget (both runs): {examples:,} training sentences, {epochs} epoch{'s' if epochs != 1 else ''}, \
+sequence length {budget['max_seq_length']}, batch {budget['batch_size']}, \
+peak learning rate {budget['learning_rate']}, seed {budget['seed']}. \
+INT8 (dynamic, Linear layers): {q['quantized_linear_layers']} layers quantized, \
+state dict {q['fp32_bytes'] / 2**20:.2f} MiB fp32 → {q['int8_bytes'] / 2**20:.2f} MiB (the embedding table stays \
+fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1 \
+{q['latency_batch_1']['fp32_ms']:.1f} → {q['latency_batch_1']['int8_ms']:.1f} ms, batch 64 \
+{q['latency_batch_64']['fp32_ms']:.0f} → {q['latency_batch_64']['int8_ms']:.0f} ms ({q['threads']} CPU threads).
+{replicate_table(results, replicates)}
+{verdict(results, base_mlm_accuracy)}
 
 ## Reproduce
 ```
-python -m benchmarks.sst2 --model assets/models/albert-lab-base --max-train-examples {budget['max_train_examples']} \\
-    --max-seq-length 64 --epochs 1 --batch-size 32 --learning-rate 2e-4 --eval-every 200 --threads 2
+{reproduce}
 ```
 """
+
+
+def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int) -> float:
+    """Dev accuracy of the shipped directory, loaded the way the app loads it."""
+    from albert.finetune import FinetuneConfig, run
+
+    with tempfile.TemporaryDirectory() as scratch:
+        summary = run(FinetuneConfig(model=str(directory), dev_file=str(glue_dir / "dev.tsv"), eval_only=True,
+                                     task="classification", max_seq_length=max_seq_length,
+                                     output_dir=scratch)).summary
+    return summary["best"]["accuracy"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("target", type=Path)
+    parser.add_argument("--replicates", type=Path, nargs="*", default=[],
+                        help="output dirs of the same benchmark with other --seed values (reported beside it)")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     results = json.loads((args.run_dir / "sst2_results.json").read_text())
     source = Path(results["fine_tuned_model"])
     model = AlbertForSequenceClassification.from_pretrained(source)
     shutil.rmtree(args.target, ignore_errors=True)
     model.save_pretrained(args.target, tokenizer=load_tokenizer(source), dtype=torch.float16)
+    shipped = evaluate_shipped(args.target, Path(results["budget"]["glue_dir"]), results["budget"]["max_seq_length"])
+    base_metrics = Path(results["model"]) / "metrics.json"
+    base_mlm = json.loads(base_metrics.read_text()).get("mlm_accuracy") if base_metrics.is_file() else None
+    replicates = [json.loads((d / "sst2_results.json").read_text()) for d in args.replicates]
     atomic_write_text(args.target / "metrics.json", json.dumps(
-        {"dev_accuracy": results["pretrained"]["accuracy"], "sst2": results}, indent=2) + "\n")
-    atomic_write_text(args.target / "README.md", card(results, json.loads((args.target / "config.json").read_text())))
-    print(f"shipped {source} → {args.target}")
+        {"dev_accuracy": results["pretrained"]["accuracy"], "shipped_dev_accuracy": shipped, "sst2": results,
+         "replicates": replicates}, indent=2) + "\n")
+    config = json.loads((args.target / "config.json").read_text())
+    atomic_write_text(args.target / "README.md", card(results, config, shipped, base_mlm, replicates))
+    logging.getLogger("scripts.ship_sentiment_model").info("shipped %s → %s (dev %.2f%% as shipped)",
+                                                           source, args.target, 100 * shipped)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,63 @@
+"""The shipping scripts: the `Reproduce` command in every model card parses back to the run's
+config, and the sentiment card's verdict follows from the measured numbers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from albert.cli import parse_config
+from albert.data import PretrainingDataConfig
+from albert.pretrain import PretrainConfig, _jsonable
+from albert.training import OptimizerConfig
+from scripts.package_model import command_line
+from scripts.ship_sentiment_model import card, verdict
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def test_reproduce_command_parses_back_to_the_same_config() -> None:
+    config = PretrainConfig(
+        corpus=("books.txt.xz",), valid_corpus=("valid.txt.xz",), output_dir="runs/x",
+        model_overrides={"hidden_size": 128, "num_hidden_layers": 6, "project_embeddings": False},
+        data=PretrainingDataConfig(max_seq_length=64, whole_word_masking=True, dynamic_masking=False),
+        optim=OptimizerConfig(learning_rate=1e-3, warmup_fraction=0.03), batch_size=64, max_steps=7800,
+        max_minutes=100.0, compile=True)
+    recorded = _jsonable(dataclasses.asdict(config))
+    argv = shlex.split(command_line(recorded).replace("\\\n", " "))[3:]
+    assert argv[0] != "albert.pretrain" and "--no-data.dynamic-masking" in argv and "--compile" in argv
+    assert parse_config(PretrainConfig, argv) == config
+
+
+def _results(pretrained: float, scratch: float | None) -> dict:
+    results = {"pretrained": {"accuracy": pretrained}}
+    if scratch is not None:
+        results["from_scratch"] = {"accuracy": scratch}
+        results["pretraining_gain_points"] = 100 * (pretrained - scratch)
+    return results
+
+
+@pytest.mark.parametrize("pretrained, scratch, expected", [
+    (0.83, 0.79, "meeting both targets"),
+    (0.81, 0.79, "Not met: ≥ 3 points above from-scratch."),
+    (0.76, 0.79, "costs 3.0 points here. Not met: ≥ 80% dev accuracy and ≥ 3 points above from-scratch."),
+    (0.83, None, "No from-scratch baseline"),
+])
+def test_sentiment_verdict_follows_the_numbers(pretrained: float, scratch: float | None, expected: str) -> None:
+    assert expected in verdict(_results(pretrained, scratch), base_mlm_accuracy=0.25)
+
+
+def test_shipped_sentiment_card_matches_its_metrics() -> None:
+    directory = ASSETS / "sentiment" / "albert-lab-sst2"
+    metrics = json.loads((directory / "metrics.json").read_text())
+    config = json.loads((directory / "config.json").read_text())
+    base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
+    written = (directory / "README.md").read_text()
+    assert written == card(metrics["sst2"], config, metrics["shipped_dev_accuracy"], base["mlm_accuracy"],
+                           metrics["replicates"])
+    assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
+    assert metrics["sst2"]["budget"]["max_seq_length"] <= config["max_position_embeddings"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from albert.cli import parse_config
+from albert.cli import command_for, parse_config
 from albert.data import PretrainingDataConfig
 from albert.pretrain import PretrainConfig, _jsonable
 from albert.training import OptimizerConfig
@@ -61,3 +61,15 @@ def test_shipped_sentiment_card_matches_its_metrics() -> None:
                            metrics["replicates"])
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
     assert metrics["sst2"]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
+
+
+def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) -> None:
+    from benchmarks.sst2 import SST2Config
+
+    for name in ("train.tsv", "dev.tsv"):
+        (tmp_path / name).write_text("sentence\tlabel\ngood\t1\n")
+    recorded = dataclasses.asdict(SST2Config(model="m", glue_dir=str(tmp_path), max_train_examples=0, seed=1,
+                                             learning_rate=2e-4, skip_scratch=True))
+    command = command_for("benchmarks.sst2", SST2Config, recorded)
+    assert command.startswith("python -m benchmarks.sst2 ") and "--epochs" not in command  # defaults left out
+    assert dataclasses.asdict(parse_config(SST2Config, shlex.split(command)[3:])) == recorded

@@ -13,6 +13,7 @@ import json
 import logging
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import torch
@@ -49,7 +50,7 @@ def verdict(results: dict, base_mlm_accuracy: float | None) -> str:
             "targets.")
 
 
-def replicate_table(results: dict, replicates: list[dict]) -> str:
+def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
     """The same budget with other seeds (data order, head initialisation): how much of the gain is noise."""
     if not replicates:
         return ""
@@ -69,7 +70,7 @@ Mean gain over {len(runs)} seeds: {mean:+.1f} points.
 
 
 def card(results: dict, config: dict, shipped_accuracy: float, base_mlm_accuracy: float | None,
-         replicates: list[dict] = ()) -> str:
+         replicates: Sequence[dict] = ()) -> str:
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), results["quantized"]
     budget = results["budget"]
     rows = [f"| pretrained `albert-lab-base`, fine-tuned (this model) | {pre['accuracy']:.2%} |"]
@@ -124,7 +125,7 @@ fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1
 
 
 def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int) -> float:
-    """Dev accuracy of the shipped directory, loaded the way the app loads it."""
+    """Dev accuracy of the shipped directory, loaded from its fp16 file as every user loads it."""
     from albert.finetune import FinetuneConfig, run
 
     with tempfile.TemporaryDirectory() as scratch:

@@ -125,7 +125,8 @@ class FinetuneConfig:
     stop_after_steps: int | None = None
     """Stop (checkpoint saved, resumable) after this step, keeping the planned schedule."""
     max_minutes: float | None = None
-    """Stop (checkpoint saved, resumable) once this much wall time has passed."""
+    """Stop (checkpoint saved, resumable) once this invocation has run this many minutes
+    (a resumed run gets a fresh budget; its recorded wall time still adds up across runs)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.optim, dict):
@@ -242,6 +243,7 @@ def run(cfg: FinetuneConfig) -> FinetuneResult:
     from albert.tokenizer import load_tokenizer
 
     started = time.time()
+    budget_started = started  # --max-minutes counts this invocation only; `started` also covers resumed time
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     device = dist.device
     directory = resolve_directory(cfg.model)
@@ -366,7 +368,7 @@ def run(cfg: FinetuneConfig) -> FinetuneResult:
                 stop_reason = f"early stopping: no better dev {metric} in {bad_evals} evaluations"
                 logger.info("%s; stopping at step %d", stop_reason, step)
                 break
-        out_of_time = cfg.max_minutes is not None and time.time() - started > cfg.max_minutes * 60
+        out_of_time = cfg.max_minutes is not None and time.time() - budget_started > cfg.max_minutes * 60
         if (cfg.stop_after_steps and step >= cfg.stop_after_steps) or out_of_time:
             if not at_eval:
                 save_checkpoint()

@@ -89,7 +89,8 @@ class PretrainConfig:
     stop_after_steps: int | None = None
     """Stop early (checkpoint saved, resumable) after this step, keeping the planned schedule."""
     max_minutes: float | None = None
-    """Stop (checkpoint saved, resumable) once this much wall time has passed."""
+    """Stop (checkpoint saved, resumable) once this invocation has run this many minutes
+    (a resumed run gets a fresh budget; its recorded wall time still adds up across runs)."""
     precision: Literal["fp32", "bf16"] = "fp32"
     """bf16 autocast (GPU, recent CPUs) or fp32."""
     compile: bool = False
@@ -223,6 +224,7 @@ class PretrainResult:
 def run(cfg: PretrainConfig) -> PretrainResult:
     """Train; returns the model and the summary (also written to output_dir/summary.json)."""
     started = time.time()
+    budget_started = started  # --max-minutes counts this invocation only; `started` also covers resumed time
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     device = dist.device
     tokenizer = _load_or_train_tokenizer(cfg, out, dist)
@@ -347,7 +349,7 @@ def run(cfg: PretrainConfig) -> PretrainResult:
             window_tokens, window_start = 0, time.time()
         if step % cfg.eval_every == 0:
             run_eval()
-        out_of_time = cfg.max_minutes is not None and time.time() - started > cfg.max_minutes * 60
+        out_of_time = cfg.max_minutes is not None and time.time() - budget_started > cfg.max_minutes * 60
         if step % cfg.checkpoint_every == 0 or step == stop_at or out_of_time:
             checkpoint()
         if out_of_time:

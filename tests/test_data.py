@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import os
 import pickle
 import random
+import shutil
 import time
 from pathlib import Path
 
@@ -419,6 +421,13 @@ def test_cache_build_reuse_and_invalidation(tokenizer, tmp_path: Path, monkeypat
 
     # Workers get the folder name, not a copy of the arrays.
     assert len(pickle.dumps(again)) < 2000 and pickle.loads(pickle.dumps(again)).num_tokens == corpus.num_tokens
+
+    # The same bytes elsewhere, with a new modification time, are the same cache entry.
+    copy = tmp_path / "copied" / source.name
+    copy.parent.mkdir()
+    shutil.copyfile(source, copy)
+    os.utime(copy, ns=(1, 1))
+    assert TokenizedCorpus.build([copy], tokenizer, cache, progress=False).directory == corpus.directory
 
     # A changed file is a new cache entry; the cache folder then holds two corpora.
     _write_corpus(source, num_documents=20)

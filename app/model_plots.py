@@ -16,6 +16,7 @@ from app.inference import FillMaskResult, SentenceOrderResult, display_token
 from app.plots import MODE_COLORS, PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
+LOG_AXIS_SPAN = 10  # training curves use a log token axis when the longest run is this many times the shortest
 
 
 def topk_figure(result: FillMaskResult, lang: str = "en") -> FigureJSON:
@@ -128,6 +129,7 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
 def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en") -> go.Figure:
     """A recorded metric against training tokens, one line per run (held-out split when present)."""
     figure = go.Figure()
+    lengths = []
     for i, (name, frame) in enumerate(runs.items()):
         if column not in frame or "tokens" not in frame:
             continue
@@ -136,10 +138,18 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
             held_out = frame[frame["split"].astype(str).isin(["valid", "validation", "val", "eval", "test"])]
             rows = held_out if len(held_out) else frame
         rows = rows.dropna(subset=[column])
-        figure.add_scatter(x=rows["tokens"], y=rows[column], mode="lines", name=plot_text(name),
-                           line=dict(color=PALETTE[i % len(PALETTE)]))
-    figure.update_layout(**base_layout(title=t(f"runs.{column}", lang), xaxis=dict(title=t("runs.tokens", lang)),
-                                   legend=dict(orientation="h", y=-0.25)))
+        rows = rows[rows["tokens"] > 0]
+        if len(rows):
+            lengths.append(float(rows["tokens"].max()))
+        figure.add_scatter(x=rows["tokens"], y=rows[column], mode="lines+markers", name=plot_text(name),
+                           line=dict(color=PALETTE[i % len(PALETTE)]), marker=dict(size=4))
+    # Runs of very different lengths (a long default next to short ablations) share one readable
+    # axis only on a log scale; otherwise the short runs crowd the left edge.
+    log_scale = len(lengths) > 1 and max(lengths) > LOG_AXIS_SPAN * min(lengths)
+    axis_title = t("runs.tokens.log" if log_scale else "runs.tokens", lang)
+    figure.update_layout(**base_layout(title=t(f"runs.{column}", lang),
+                                       xaxis=dict(title=axis_title, type="log" if log_scale else "linear"),
+                                       legend=dict(orientation="h", y=-0.25)))
     return figure
 
 

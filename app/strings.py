@@ -295,6 +295,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sharing.axis.cosine": ("cosine similarity (mean over tokens)", "余弦相似度（各词元平均）"),
     "runs.none": ("No recorded training runs yet (assets/runs/ is empty).", "还没有训练记录（assets/runs/ 为空）。"),
     "runs.tokens": ("training tokens", "训练词元数"),
+    "runs.tokens.log": ("training tokens (log scale)", "训练词元数（对数刻度）"),
     "runs.mlm_accuracy": ("Held-out masked-word accuracy", "留出集遮蔽词准确率"),
     "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
     "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),

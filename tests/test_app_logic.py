@@ -358,3 +358,18 @@ def test_app_builds_without_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setenv("GRADIO_SERVER_NAME", "0.0.0.0")
     monkeypatch.setenv("GRADIO_SERVER_PORT", "7999")
     assert (launch_options()["server_name"], launch_options()["server_port"]) == ("0.0.0.0", 7999)
+
+
+def test_training_curves_use_a_log_axis_only_for_runs_of_very_different_lengths() -> None:
+    import pandas as pd
+
+    from app.model_plots import curves_figure
+
+    def run(tokens: list[int]) -> pd.DataFrame:
+        return pd.DataFrame({"tokens": tokens, "split": "eval", "mlm_accuracy": np.linspace(0.05, 0.2, len(tokens))})
+
+    long, short, similar = run([1_000_000, 20_000_000, 60_000_000]), run([200_000, 1_400_000]), run([300_000, 900_000])
+    mixed = curves_figure({"long": long, "short": short}, "mlm_accuracy", "zh").to_dict()["layout"]["xaxis"]
+    assert mixed["type"] == "log" and "对数" in mixed["title"]["text"]
+    alike = curves_figure({"a": short, "b": similar}, "mlm_accuracy").to_dict()["layout"]["xaxis"]
+    assert alike["type"] == "linear" and alike["title"]["text"] == "training tokens"

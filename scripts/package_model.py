@@ -28,6 +28,7 @@ from albert.data import PretrainingDataConfig, make_eval_batches
 from albert.io import atomic_write_text
 from albert.pretrain import evaluate
 from albert.tokenizer import load_tokenizer
+from albert.training import STATE_NAME, load_training_state
 
 logger = logging.getLogger("scripts.package_model")
 CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
@@ -128,9 +129,27 @@ def _architecture(c: dict) -> str:
             f"{c['max_position_embeddings']} positions")
 
 
+def weights_at_step(run_dir: Path, steps: int) -> Path:
+    """The run's weights at its last recorded step: `final` when it was written at that step, else
+    the checkpoint. A run resumed with a longer plan keeps the earlier plan's `final` until it
+    finishes again; packaging that stale copy would ship the wrong model under the new numbers."""
+    final_summary = run_dir / "final" / "training_summary.json"
+    if final_summary.is_file() and json.loads(final_summary.read_text())["steps"] == steps:
+        return run_dir / "final"
+    checkpoint = run_dir / "checkpoint"
+    checkpoint_step = load_training_state(checkpoint)["step"] if (checkpoint / STATE_NAME).is_file() else None
+    if checkpoint_step != steps:
+        raise ValueError(f"{run_dir}: neither final/ nor checkpoint/ holds the weights of step {steps:,} that "
+                         f"summary.json reports (checkpoint/ is at step {checkpoint_step}); resume the run to "
+                         "finish it.")
+    if final_summary.is_file():
+        logger.warning("%s/final is from an earlier plan; packaging checkpoint/ (step %d)", run_dir, steps)
+    return checkpoint
+
+
 def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str) -> dict:
-    source = run_dir / "final" if (run_dir / "final").exists() else run_dir / "checkpoint"
     summary = json.loads((run_dir / "summary.json").read_text())
+    source = weights_at_step(run_dir, summary["steps"])
     tokenizer = load_tokenizer(run_dir / "tokenizer") if (run_dir / "tokenizer").exists() else load_tokenizer(source)
     model = AlbertForPreTraining.from_pretrained(source)
     target = assets / "models" / name

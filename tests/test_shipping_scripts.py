@@ -73,3 +73,20 @@ def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) ->
     command = command_for("benchmarks.sst2", SST2Config, recorded)
     assert command.startswith("python -m benchmarks.sst2 ") and "--epochs" not in command  # defaults left out
     assert dataclasses.asdict(parse_config(SST2Config, shlex.split(command)[3:])) == recorded
+
+
+def test_packaging_takes_the_weights_of_the_last_recorded_step(tmp_path: Path) -> None:
+    import torch
+
+    from albert.training import STATE_NAME
+    from scripts.package_model import weights_at_step
+
+    (tmp_path / "final").mkdir()
+    (tmp_path / "final" / "training_summary.json").write_text(json.dumps({"steps": 7800}))
+    (tmp_path / "checkpoint").mkdir()
+    torch.save({"step": 15000}, tmp_path / "checkpoint" / STATE_NAME)
+    assert weights_at_step(tmp_path, 7800) == tmp_path / "final"
+    # resumed with a longer plan: final/ is the earlier plan's, the checkpoint is current
+    assert weights_at_step(tmp_path, 15000) == tmp_path / "checkpoint"
+    with pytest.raises(ValueError, match="step 14,000"):
+        weights_at_step(tmp_path, 14000)

@@ -56,11 +56,18 @@ def held_out_metrics(model: AlbertForPreTraining, run_config: dict, valid: list[
     return result
 
 
+SCHEDULING_OPTIONS = ("resume", "max_minutes", "stop_after_steps")
+
+
 def command_line(run_config: dict) -> str:
-    """The `python -m albert.pretrain` command equivalent to the run's recorded config."""
+    """The `python -m albert.pretrain` command equivalent to the run's recorded config, as one
+    uninterrupted run: how the run was scheduled (resumed, stopped by a time or step budget) is
+    left out, because it does not change what is computed."""
     parts = ["python -m albert.pretrain"]
-    defaults = {"compile": False, "resume": False}
+    defaults = {"compile": False}
     for key, value in run_config.items():
+        if key in SCHEDULING_OPTIONS:
+            continue
         if key in ("data", "optim"):
             parts += [option(f"{key}.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif key == "model_overrides":

@@ -28,19 +28,26 @@ TARGET_ACCURACY = 0.80
 TARGET_GAIN_POINTS = 3.0
 
 
-def verdict(results: dict, base_mlm_accuracy: float | None) -> str:
-    """One paragraph on whether pretraining helped and the targets were met, from the measured numbers."""
+def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence[dict] = ()) -> str:
+    """One paragraph on whether pretraining helped and the targets were met, from the measured numbers.
+
+    With other seeds run on the same budget, the gain target is judged on the mean gain over all
+    seeds: one seed's gain is a noisy estimate (SST-2 dev has 872 sentences)."""
     accuracy, gain = results["pretrained"]["accuracy"], results.get("pretraining_gain_points")
     if gain is None:
         return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
-    effect = f"adds {gain:+.1f} points" if gain >= 0 else f"costs {-gain:.1f} points"
+    runs = [results, *replicates]
+    if len(runs) > 1:
+        gain = sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+    over = f" on average over {len(runs)} seeds" if len(runs) > 1 else ""
+    effect = f"adds {gain:+.1f} points{over}" if gain >= 0 else f"costs {-gain:.1f} points{over}"
     base = (f" (held-out MLM {base_mlm_accuracy:.1%}, see `albert-lab-base`'s card)"
             if base_mlm_accuracy is not None else "")
     missed = []
     if accuracy < TARGET_ACCURACY:
         missed.append(f"≥ {TARGET_ACCURACY:.0%} dev accuracy")
     if gain < TARGET_GAIN_POINTS:
-        missed.append(f"≥ {TARGET_GAIN_POINTS:.0f} points above from-scratch")
+        missed.append(f"≥ {TARGET_GAIN_POINTS:.0f} points above from-scratch{over}")
     if not missed:
         return (f"Pretraining {effect} here: the pretrained starting point{base} reaches {accuracy:.1%}, "
                 f"meeting both targets set for this model (≥ {TARGET_ACCURACY:.0%} and ≥ {TARGET_GAIN_POINTS:.0f} "
@@ -115,7 +122,7 @@ fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1
 {q['latency_batch_1']['fp32_ms']:.1f} → {q['latency_batch_1']['int8_ms']:.1f} ms, batch 64 \
 {q['latency_batch_64']['fp32_ms']:.0f} → {q['latency_batch_64']['int8_ms']:.0f} ms ({q['threads']} CPU threads).
 {replicate_table(results, replicates)}
-{verdict(results, base_mlm_accuracy)}
+{verdict(results, base_mlm_accuracy, replicates)}
 
 ## Reproduce
 ```

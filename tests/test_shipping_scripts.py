@@ -53,6 +53,15 @@ def test_sentiment_verdict_follows_the_numbers(pretrained: float, scratch: float
     assert expected in verdict(_results(pretrained, scratch), base_mlm_accuracy=0.25)
 
 
+def test_sentiment_verdict_judges_the_gain_on_the_mean_over_seeds() -> None:
+    shipped = _results(0.827, 0.796)  # +3.1 on the shipped seed
+    assert "meeting both targets" in verdict(shipped, 0.25)
+    weaker = verdict(shipped, 0.25, replicates=[_results(0.813, 0.804)])  # +0.9: mean +2.0
+    assert "adds +2.0 points on average over 2 seeds" in weaker
+    assert "Not met: ≥ 3 points above from-scratch on average over 2 seeds." in weaker
+    assert "meeting both targets" in verdict(shipped, 0.25, replicates=[_results(0.835, 0.800)])
+
+
 def test_shipped_sentiment_card_matches_its_metrics() -> None:
     directory = ASSETS / "sentiment" / "albert-lab-sst2"
     metrics = json.loads((directory / "metrics.json").read_text())

@@ -28,6 +28,11 @@ TARGET_ACCURACY = 0.80
 TARGET_GAIN_POINTS = 3.0
 
 
+def mean_gain(runs: Sequence[dict]) -> float:
+    """The pretraining gain in points, averaged over runs of the same budget with different seeds."""
+    return sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+
+
 def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence[dict] = ()) -> str:
     """One paragraph on whether pretraining helped and the targets were met, from the measured numbers.
 
@@ -38,7 +43,7 @@ def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence
         return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
     runs = [results, *replicates]
     if len(runs) > 1:
-        gain = sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+        gain = mean_gain(runs)
     over = f" on average over {len(runs)} seeds" if len(runs) > 1 else ""
     effect = f"adds {gain:+.1f} points{over}" if gain >= 0 else f"costs {-gain:.1f} points{over}"
     base = (f" (held-out MLM {base_mlm_accuracy:.1%}, see `albert-lab-base`'s card)"
@@ -64,7 +69,7 @@ def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
     runs = [results, *replicates]
     rows = "\n".join(f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
                      f"| {r['from_scratch']['accuracy']:.2%} | {r['pretraining_gain_points']:+.1f} |" for r in runs)
-    mean = sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+    mean = mean_gain(runs)
     return f"""
 Same budget, other seeds (this model is seed {results['budget']['seed']}):
 

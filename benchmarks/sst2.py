@@ -102,6 +102,14 @@ def _scores(summary: dict[str, Any]) -> dict[str, Any]:
             "dev_examples": summary["dev_examples"], "wall_seconds": summary["wall_seconds"]}
 
 
+def quantized_scores(report: dict[str, Any]) -> dict[str, Any]:
+    """The INT8 part of the results from `albert.task_eval.quantization_report`'s report."""
+    return {"accuracy": report["metrics"]["accuracy"], "accuracy_change": report["change"]["accuracy"],
+            "fp32_bytes": report["fp32_bytes"], "int8_bytes": report["int8_bytes"],
+            "quantized_linear_layers": report["quantized_linear_layers"], "threads": report["torch_threads"],
+            **{k: v for k, v in report.items() if k.startswith("latency_batch_")}}
+
+
 def run_benchmark(settings: SST2Config) -> dict[str, Any]:
     """Run the fine-tunes and the INT8 evaluation; returns (and writes) the results."""
     from albert.finetune import run
@@ -111,12 +119,7 @@ def run_benchmark(settings: SST2Config) -> dict[str, Any]:
     pretrained = run(_finetune_config(settings, from_scratch=False)).summary
     results["pretrained"] = _scores(pretrained)
     results["fine_tuned_model"] = str(Path(settings.output_dir) / "pretrained" / "best")
-    quantized = pretrained["quantized"]
-    results["quantized"] = {
-        "accuracy": quantized["metrics"]["accuracy"], "accuracy_change": quantized["change"]["accuracy"],
-        "fp32_bytes": quantized["fp32_bytes"], "int8_bytes": quantized["int8_bytes"],
-        "quantized_linear_layers": quantized["quantized_linear_layers"], "threads": quantized["torch_threads"],
-        **{k: v for k, v in quantized.items() if k.startswith("latency_batch_")}}
+    results["quantized"] = quantized_scores(pretrained["quantized"])
     if not settings.skip_scratch:
         results["from_scratch"] = _scores(run(_finetune_config(settings, from_scratch=True)).summary)
         results["pretraining_gain_points"] = 100 * (results["pretrained"]["accuracy"]

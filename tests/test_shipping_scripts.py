@@ -68,8 +68,8 @@ def test_shipped_sentiment_card_matches_its_metrics() -> None:
     config = json.loads((directory / "config.json").read_text())
     base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
     written = (directory / "README.md").read_text()
-    assert written == card(metrics["sst2"], config, metrics["shipped_dev_accuracy"], base["mlm_accuracy"],
-                           metrics["replicates"])
+    shipped = {"accuracy": metrics["shipped_dev_accuracy"], "quantized": metrics["shipped_quantized"]}
+    assert written == card(metrics["sst2"], config, shipped, base["mlm_accuracy"], metrics["replicates"])
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
     assert metrics["sst2"]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
 

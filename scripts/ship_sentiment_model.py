@@ -123,7 +123,7 @@ Labels: negative, positive.
 Budget (both runs): {examples:,} training sentences, {epochs} epoch{'s' if epochs != 1 else ''}, \
 sequence length {budget['max_seq_length']}, batch {budget['batch_size']}, \
 peak learning rate {budget['learning_rate']}, seed {budget['seed']}. \
-INT8 (dynamic, Linear layers; measured on the shipped file, nothing else running): \
+INT8 (dynamic, Linear layers; size and latency measured on the shipped file by `scripts.ship_sentiment_model`): \
 {q['quantized_linear_layers']} layers quantized, \
 state dict {q['fp32_bytes'] / 2**20:.2f} MiB fp32 → {q['int8_bytes'] / 2**20:.2f} MiB (the embedding table stays \
 fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1 \

@@ -65,11 +65,17 @@ class PretrainConfig:
     """Where checkpoints, metrics and the final model go."""
     valid_corpus: tuple[str, ...] = ()
     """Held-out text for evaluation (other documents than training!); empty skips evaluation."""
-    model: str = "albert-base"
-    """A preset name (albert-base, bert-base, …) or a config.json path; `--model.*` flags override it."""
+    model: str | None = None
+    """A preset name (albert-base, bert-base, …) or a config.json path; `--model.*` flags override it
+    (default albert-base; not with --init-from)."""
     model_overrides: dict[str, Any] = field(default_factory=dict,
                                             metadata={"overrides": AlbertConfig, "flag_prefix": "model"})
     """Fields of the model config to change, e.g. --model.hidden-size 256 --model.sharing none."""
+    init_from: str | None = None
+    """Continue pretraining a trained model: a from_pretrained directory (ALBERT Lab's or
+    transformers') or hub id whose config, weights and tokenizer start the run — e.g. task-adaptive
+    pretraining on a task's unlabelled text (`python -m albert.task_text`). A fresh optimizer and
+    schedule; --model, --model.* and --tokenizer come from it and cannot be given."""
     tokenizer: str | None = None
     """Directory of an existing tokenizer; default: train a SentencePiece model on the corpus."""
     vocab_size: int = 16000
@@ -119,6 +125,9 @@ class PretrainConfig:
                      "checkpoint_every", "eval_examples"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
+        if self.init_from and (self.model or self.model_overrides or self.tokenizer):
+            raise ValueError("--init-from takes the model and tokenizer from that directory; drop --model, "
+                             "--model.* and --tokenizer.")
         if isinstance(self.data, dict):
             self.data = PretrainingDataConfig(**self.data)
         if isinstance(self.optim, dict):
@@ -206,6 +215,29 @@ def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
     return load_tokenizer(directory)
 
 
+def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
+    """A new model from --model (and a tokenizer, trained if needed), or a trained one from --init-from."""
+    if not cfg.init_from:
+        tokenizer = _load_or_train_tokenizer(cfg, out, dist)
+        config = resolve_model_config(cfg.model or "albert-base", cfg.model_overrides, len(tokenizer),
+                                      cfg.data.objective, cfg.data.max_seq_length)
+        return AlbertForPreTraining(config), tokenizer
+    from albert.checkpoint import resolve_directory
+    from albert.tokenizer import load_tokenizer
+
+    directory = resolve_directory(cfg.init_from)
+    tokenizer = load_tokenizer(directory)
+    model = AlbertForPreTraining.from_pretrained(directory, sentence_objective=cfg.data.objective)
+    if len(tokenizer) > model.config.vocab_size:
+        raise ConfigError(f"--init-from {cfg.init_from}: its tokenizer has {len(tokenizer)} pieces but the model "
+                          f"only {model.config.vocab_size} token embeddings.")
+    if model.config.max_position_embeddings < cfg.data.max_seq_length:
+        raise ConfigError(f"--data.max-seq-length {cfg.data.max_seq_length} exceeds the max_position_embeddings "
+                          f"({model.config.max_position_embeddings}) of --init-from {cfg.init_from}.")
+    logger.info("continuing from the weights in %s", directory)
+    return model.train(), tokenizer
+
+
 def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed) -> TokenizedCorpus:
     if dist.is_main:
         corpus = TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
@@ -227,14 +259,12 @@ def run(cfg: PretrainConfig) -> PretrainResult:
     budget_started = started  # --max-minutes counts this invocation only; `started` also covers resumed time
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     device = dist.device
-    tokenizer = _load_or_train_tokenizer(cfg, out, dist)
+    torch.manual_seed(cfg.seed)
+    model, tokenizer = _initial_model_and_tokenizer(cfg, out, dist)
+    model = model.to(device)
+    logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model.config)
     cache = Path(cfg.cache_dir) if cfg.cache_dir else out / "cache"
     corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist)
-    model_config = resolve_model_config(cfg.model, cfg.model_overrides, len(tokenizer), cfg.data.objective,
-                                        cfg.data.max_seq_length)
-    torch.manual_seed(cfg.seed)
-    model = AlbertForPreTraining(model_config).to(device)
-    logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model_config)
 
     eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
     if cfg.valid_corpus:

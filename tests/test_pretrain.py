@@ -195,3 +195,42 @@ def test_max_minutes_counts_this_invocation_not_the_resumed_time(corpus: dict[st
     resumed = run(config(corpus, tmp_path, "--resume", "--max-minutes", "30"))
     assert resumed.summary["steps"] == 12  # a fresh 30-minute budget, not one already spent
     assert resumed.summary["wall_seconds"] >= 2 * 3600  # the recorded wall time still adds up
+
+
+def _init_from_argv(source: Path, corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:
+    return ["--init-from", str(source), "--corpus", str(corpus["train"]), "--output-dir", str(out),
+            "--cache-dir", str(corpus["root"] / "cache"), "--data.max-seq-length", "48", "--batch-size", "8",
+            "--max-steps", "1", "--eval-every", "100", "--threads", "1", "--optim.weight-decay", "0", *extra]
+
+
+def test_init_from_continues_from_the_given_weights_and_tokenizer(corpus: dict[str, Path], tmp_path: Path) -> None:
+    from albert.cli import parse_config
+
+    run(config(corpus, tmp_path / "source", "--max-steps", "4"))
+    source = tmp_path / "source" / "final"
+    # A learning rate of 1e-12 leaves the weights where they started: at the source's.
+    argv = _init_from_argv(source, corpus, tmp_path / "continued", "--optim.learning-rate", "1e-12")
+    continued = run(parse_config(PretrainConfig, argv)).model
+    original = AlbertForPreTraining.from_pretrained(source)
+    for (name, a), b in zip(original.state_dict().items(), continued.state_dict().values(), strict=True):
+        assert torch.allclose(a, b, atol=1e-6, rtol=0), name
+    fresh = AlbertForPreTraining(original.config)  # what a run without --init-from would start from
+    assert (fresh.albert.embeddings.word_embeddings.weight
+            - original.albert.embeddings.word_embeddings.weight).abs().max() > 1e-3
+    assert (tmp_path / "continued" / "final" / "spiece.model").read_bytes() == (source / "spiece.model").read_bytes()
+    summary = json.loads((tmp_path / "continued" / "summary.json").read_text())
+    assert summary["config"]["init_from"] == str(source)
+
+
+def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], tmp_path: Path) -> None:
+    from albert.cli import parse_config
+
+    for extra in (["--model.hidden-size", "64"], ["--tokenizer", str(corpus["tokenizer"])], ["--model", "albert-base"]):
+        with pytest.raises(SystemExit):
+            parse_config(PretrainConfig, _init_from_argv(tmp_path, corpus, tmp_path / "o", *extra))
+    with pytest.raises(ValueError, match="--init-from takes the model"):
+        PretrainConfig(corpus=("x.txt",), init_from="somewhere", model="albert-base")
+    missing = subprocess.run([sys.executable, "-m", "albert.pretrain", *_init_from_argv(
+        tmp_path / "no-such-model", corpus, tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    assert "no-such-model" in missing.stderr and "not a model directory" in missing.stderr

@@ -98,8 +98,8 @@ def test_task_adaptive_pretraining_runs_on_the_written_text(tmp_path: Path) -> N
     result = pretrain(parse_config(PretrainConfig, [
         "--init-from", str(tmp_path / "base"), "--corpus", str(tmp_path / "text.txt"),
         "--valid-corpus", str(tmp_path / "heldout.txt"), "--output-dir", str(tmp_path / "adapted"),
-        "--data.max-seq-length", "32", "--batch-size", "8", "--max-steps", "40", "--eval-every", "40", "--log-every", "2",
-        "--eval-examples", "16", "--threads", "1", "--optim.learning-rate", "3e-3"]))
+        "--data.max-seq-length", "32", "--batch-size", "8", "--max-steps", "40", "--eval-every", "40",
+        "--log-every", "2", "--eval-examples", "16", "--threads", "1", "--optim.learning-rate", "3e-3"]))
     rows = [json.loads(line) for line in (tmp_path / "adapted" / "metrics.jsonl").read_text().splitlines()]
     train = [row for row in rows if row["split"] == "train"]
     assert result.summary["steps"] == 40 and (tmp_path / "adapted" / "final" / "model.safetensors").exists()

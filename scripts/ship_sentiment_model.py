@@ -27,9 +27,46 @@ TARGET_ACCURACY = 0.80
 TARGET_GAIN_POINTS = 3.0
 
 
+# Budget fields that must agree between runs compared with each other (not the model, paths, timing).
+COMPARED_BUDGET = ("max_train_examples", "max_seq_length", "epochs", "batch_size", "learning_rate",
+                   "scratch_learning_rate", "warmup_fraction", "layer_decay", "eval_every", "seed")
+
+
+def _same_budget(a: dict, b: dict, what: str) -> None:
+    differing = [k for k in COMPARED_BUDGET if a["budget"].get(k) != b["budget"].get(k)]
+    if differing:
+        raise ValueError(f"{what} ({b['budget']['output_dir']}) has another budget than "
+                         f"{a['budget']['output_dir']}: {', '.join(differing)} differ.")
+
+
+def with_baselines(results: dict, scratch: dict | None = None, control: dict | None = None) -> dict:
+    """A `--skip-scratch` run joined with its baselines from other runs of the same budget and seed:
+    `scratch`, a run whose from-scratch arm is the plain baseline, and `control`, a run that started
+    from a model given the same extra pretraining from random weights (e.g. task-adaptive pretraining:
+    is the gain from the books or from the task text?)."""
+    results = dict(results)
+    if scratch is not None:
+        _same_budget(results, scratch, "the from-scratch run")
+        results["from_scratch"] = scratch["from_scratch"]
+        results["from_scratch_run"] = scratch["budget"]["output_dir"]
+        results["pretraining_gain_points"] = 100 * (results["pretrained"]["accuracy"]
+                                                    - scratch["from_scratch"]["accuracy"])
+    if control is not None:
+        _same_budget(results, control, "the control run")
+        results["control"] = {**control["pretrained"], "model": control["model"],
+                              "run": control["budget"]["output_dir"]}
+        results["control_gain_points"] = 100 * (results["pretrained"]["accuracy"] - control["pretrained"]["accuracy"])
+    return results
+
+
+def judged_gain(results: dict) -> float:
+    """The gain over the stronger baseline: from scratch, or the control when there is one."""
+    return min(results["pretraining_gain_points"], results.get("control_gain_points", float("inf")))
+
+
 def mean_gain(runs: Sequence[dict]) -> float:
     """The pretraining gain in points, averaged over runs of the same budget with different seeds."""
-    return sum(r["pretraining_gain_points"] for r in runs) / len(runs)
+    return sum(judged_gain(r) for r in runs) / len(runs)
 
 
 def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence[dict] = ()) -> str:
@@ -41,9 +78,10 @@ def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence
     if gain is None:
         return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
     runs = [results, *replicates]
-    if len(runs) > 1:
-        gain = mean_gain(runs)
+    gain = mean_gain(runs)
     over = f" on average over {len(runs)} seeds" if len(runs) > 1 else ""
+    if "control" in results:
+        over += " (against the stronger of the from-scratch baseline and the control)"
     effect = f"adds {gain:+.1f} points{over}" if gain >= 0 else f"costs {-gain:.1f} points{over}"
     base = (f" (held-out MLM {base_mlm_accuracy:.1%}, see `albert-lab-base`'s card)"
             if base_mlm_accuracy is not None else "")
@@ -66,18 +104,33 @@ def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
     if not replicates:
         return ""
     runs = [results, *replicates]
+    control = "control" in results
     rows = "\n".join(f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
-                     f"| {r['from_scratch']['accuracy']:.2%} | {r['pretraining_gain_points']:+.1f} |" for r in runs)
-    mean = mean_gain(runs)
+                     f"| {r['from_scratch']['accuracy']:.2%} |"
+                     + (f" {r['control']['accuracy']:.2%} |" if control else "")
+                     + f" {judged_gain(r):+.1f} |" for r in runs)
+    header = ("| seed | this recipe | from scratch | control | gain over the stronger (points) |\n|---|---|---|---|---|"
+              if control else "| seed | pretrained | from scratch | gain (points) |\n|---|---|---|---|")
     return f"""
 Same budget, other seeds (this model is seed {results['budget']['seed']}):
 
-| seed | pretrained | from scratch | gain (points) |
-|---|---|---|---|
+{header}
 {rows}
 
-Mean gain over {len(runs)} seeds: {mean:+.1f} points.
+Mean gain over {len(runs)} seeds: {mean_gain(runs):+.1f} points.
 """
+
+
+def adaptation_summary(model_directory: Path) -> dict | None:
+    """What `albert.pretrain --init-from` did to the fine-tuned starting point, from its training_summary.json."""
+    path = model_directory / "training_summary.json"
+    summary = json.loads(path.read_text()) if path.is_file() else {}
+    config = summary.get("config", {})
+    if not config.get("init_from"):
+        return None
+    return {"init_from": config["init_from"], "corpus": config["corpus"], "steps": summary["steps"],
+            "tokens": summary["tokens"], "batch_size": config["batch_size"],
+            "learning_rate": config["optim"]["learning_rate"], "held_out": summary.get("held_out", {})}
 
 
 def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | None,
@@ -86,19 +139,31 @@ def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | 
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), shipped["quantized"]
     shipped_accuracy = shipped["accuracy"]
     budget = results["budget"]
-    rows = [f"| pretrained `albert-lab-base`, fine-tuned (this model) | {pre['accuracy']:.2%} |"]
+    adapted = results.get("adaptation")
+    recipe = "pretrained `albert-lab-base` + task-adaptive pretraining" if adapted else "pretrained `albert-lab-base`"
+    rows = [f"| {recipe}, fine-tuned (this model) | {pre['accuracy']:.2%} |"]
     if scratch:
         rows.append(f"| same architecture from random initialisation, same budget | {scratch['accuracy']:.2%} |")
+    if "control" in results:
+        rows.append("| control: random initialisation + the same task-adaptive pretraining, same budget "
+                    f"| {results['control']['accuracy']:.2%} |")
     rows.append("| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
                 f"| {shipped_accuracy:.2%} |")
     rows.append(f"| this model as shipped, INT8 dynamic quantization | {q['accuracy']:.2%} |")
     table = "\n".join(rows)
     commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --")
                 for r in (results, *replicates)]
+    runs = [results, *replicates]
     ship = " ".join(["python -m scripts.ship_sentiment_model", budget["output_dir"], "assets/sentiment/albert-lab-sst2",
                      f"--threads {q['threads']}",
-                     *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else [])])
-    reproduce = "\n".join([*commands, ship])
+                     *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else []),
+                     *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results
+                       else []),
+                     *(["--control-runs", *(r["control"]["run"] for r in runs)]
+                       if "control" in results else [])])
+    first = ["scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
+             "their fine-tunes"] if adapted else []
+    reproduce = "\n".join([*first, *commands, ship])
     epochs = budget["epochs"]
     examples = budget["max_train_examples"] or pre["train_examples"]
     return f"""---
@@ -111,7 +176,8 @@ tags: [albert, text-classification, sentiment, sst2]
 
 `albert-lab-base` (ALBERT Lab's CPU-pretrained default; V {config['vocab_size']}, E {config['embedding_size']}, \
 H {config['hidden_size']}, {config['num_hidden_layers']} shared passes, {config['max_position_embeddings']} positions) \
-fine-tuned on GLUE SST-2 with `python -m benchmarks.sst2` (which runs `python -m albert.finetune`).
+{_adaptation_text(adapted)}fine-tuned on GLUE SST-2 with `python -m benchmarks.sst2` \
+(which runs `python -m albert.finetune`).
 Labels: negative, positive.
 
 ## SST-2 dev accuracy (all {pre['dev_examples']} dev sentences)
@@ -139,6 +205,17 @@ fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1
 """
 
 
+def _adaptation_text(adapted: dict | None) -> str:
+    if not adapted:
+        return ""
+    held_out = adapted["held_out"]
+    return (f"continued for {adapted['steps']:,} steps ({adapted['tokens']:,} tokens, batch {adapted['batch_size']}, "
+            f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of SST-2's training "
+            "sentences, labels unused (task-adaptive pretraining: `albert.task_text`, then `albert.pretrain "
+            f"--init-from`; held-out MLM on 2% of that text {held_out.get('mlm_accuracy', float('nan')):.1%}), "
+            "then\n")
+
+
 def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threads: int,
                      latency_rounds: int) -> dict:
     """Dev accuracy and the INT8 report (accuracy, size, latency) of the shipped directory, loaded
@@ -153,22 +230,57 @@ def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threa
     return {"accuracy": summary["best"]["accuracy"], "quantized": quantized_scores(summary["quantized"])}
 
 
+def _read_results(directory: Path) -> dict:
+    path = directory / "sst2_results.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{directory} holds no sst2_results.json (expected a benchmarks.sst2 output dir).")
+    return json.loads(path.read_text())
+
+
+def joined_runs(run_dirs: Sequence[Path], scratch_dirs: Sequence[Path] = (),
+                control_dirs: Sequence[Path] = ()) -> list[dict]:
+    """Each run's results with its baselines of the same seed (see `with_baselines`) and, when its
+    starting model was continued with --init-from, what that adaptation was."""
+    scratch = {r["budget"]["seed"]: r for r in map(_read_results, scratch_dirs)}
+    control = {r["budget"]["seed"]: r for r in map(_read_results, control_dirs)}
+    joined = []
+    for directory in run_dirs:
+        results = _read_results(directory)
+        seed = results["budget"]["seed"]
+        if (scratch_dirs and seed not in scratch) or (control_dirs and seed not in control):
+            raise ValueError(f"{directory} is seed {seed}, which none of the --scratch-runs/--control-runs has.")
+        results = with_baselines(results, scratch.get(seed), control.get(seed))
+        adaptation = adaptation_summary(Path(results["model"]))
+        if adaptation:
+            results["adaptation"] = adaptation
+        joined.append(results)
+    return joined
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("target", type=Path)
     parser.add_argument("--replicates", type=Path, nargs="*", default=[],
                         help="output dirs of the same benchmark with other --seed values (reported beside it)")
+    parser.add_argument("--scratch-runs", type=Path, nargs="*", default=[],
+                        help="for --skip-scratch runs: benchmark dirs (same budget) whose from-scratch arm is the "
+                             "baseline, matched by seed")
+    parser.add_argument("--control-runs", type=Path, nargs="*", default=[],
+                        help="benchmark dirs (same budget) that fine-tuned the control model, matched by seed")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fp32/INT8 latency")
     parser.add_argument("--latency-rounds", type=int, default=20, help="timed forward passes per model")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    results = json.loads((args.run_dir / "sst2_results.json").read_text())
+    try:
+        results, *replicates = joined_runs([args.run_dir, *args.replicates], args.scratch_runs, args.control_runs)
+    except (ValueError, KeyError, FileNotFoundError) as error:
+        raise SystemExit(f"ship_sentiment_model: {error}") from None
     source = Path(results["fine_tuned_model"])
     model = AlbertForSequenceClassification.from_pretrained(source)
-    base_metrics = Path(results["model"]) / "metrics.json"
+    base = Path(results["adaptation"]["init_from"]) if "adaptation" in results else Path(results["model"])
+    base_metrics = base / "metrics.json"
     base_mlm = json.loads(base_metrics.read_text()).get("mlm_accuracy") if base_metrics.is_file() else None
-    replicates = [json.loads((d / "sst2_results.json").read_text()) for d in args.replicates]
     shipped: dict = {}
 
     def write(temp: Path) -> None:  # the previous model stays in place until the new one is complete

@@ -101,3 +101,68 @@ def test_packaging_takes_the_weights_of_the_last_recorded_step(tmp_path: Path) -
     assert weights_at_step(tmp_path, 15000) == tmp_path / "checkpoint"
     with pytest.raises(ValueError, match="step 14,000"):
         weights_at_step(tmp_path, 14000)
+
+
+def _run_dir(root: Path, name: str, seed: int, pretrained: float, scratch: float | None = None,
+             model: str = "m", **budget: object) -> Path:
+    directory = root / name
+    directory.mkdir()
+    results = {"model": model,
+               "budget": {"seed": seed, "epochs": 1, "learning_rate": 2e-4, "output_dir": str(directory), **budget},
+               "pretrained": {"accuracy": pretrained}}
+    if scratch is not None:
+        results["from_scratch"] = {"accuracy": scratch}
+        results["pretraining_gain_points"] = 100 * (pretrained - scratch)
+    (directory / "sst2_results.json").write_text(json.dumps(results))
+    return directory
+
+
+def test_skip_scratch_runs_are_joined_with_their_baselines_and_judged_on_the_stronger(tmp_path: Path) -> None:
+    from scripts.ship_sentiment_model import joined_runs, mean_gain
+
+    adapted = tmp_path / "adapted-model"
+    adapted.mkdir()
+    (adapted / "training_summary.json").write_text(json.dumps({
+        "steps": 1000, "tokens": 2_000_000, "held_out": {"mlm_accuracy": 0.25},
+        "config": {"init_from": "assets/models/albert-lab-base", "corpus": ["sst2-text.txt"], "batch_size": 128,
+                   "optim": {"learning_rate": 5e-4}}}))
+    runs = [_run_dir(tmp_path, f"tapt{s}", s, accuracy, model=str(adapted)) for s, accuracy in ((0, 0.858), (1, 0.84))]
+    scratch = [_run_dir(tmp_path, f"plain{s}", s, 0.82, scratch) for s, scratch in ((1, 0.80), (0, 0.79))]
+    control = [_run_dir(tmp_path, f"control{s}", s, accuracy) for s, accuracy in ((0, 0.83), (1, 0.80))]
+    first, second = joined_runs(runs, scratch, control)
+    assert (first["pretraining_gain_points"], first["control_gain_points"]) == pytest.approx((6.8, 2.8))
+    assert (second["pretraining_gain_points"], second["control_gain_points"]) == pytest.approx((4.0, 4.0))
+    assert mean_gain([first, second]) == pytest.approx(3.4)  # (min(6.8, 2.8) + min(4, 4)) / 2
+    assert first["adaptation"]["steps"] == 1000 and first["from_scratch_run"] == str(scratch[1])
+    text = verdict(first, 0.2, [second])
+    assert "adds +3.4 points on average over 2 seeds (against the stronger of the from-scratch baseline" in text
+    assert "meeting both targets" in text
+    with pytest.raises(ValueError, match="seed 1, which none"):
+        joined_runs(runs, scratch[1:], control)
+    other = _run_dir(tmp_path, "other-budget", 0, 0.8, 0.7, epochs=3)
+    with pytest.raises(ValueError, match="epochs differ"):
+        joined_runs(runs[:1], [other])
+
+
+def test_card_describes_the_adaptation_and_the_control() -> None:
+    from scripts.ship_sentiment_model import with_baselines
+
+    budget = {"seed": 0, "epochs": 1, "learning_rate": 2e-4, "output_dir": "runs/a", "model": "runs/tapt/final",
+              "max_train_examples": 0, "max_seq_length": 64, "batch_size": 32, "glue_dir": "glue"}
+    pretrained = {"accuracy": 0.85, "train_examples": 67349, "dev_examples": 872}
+    results = with_baselines({"model": "runs/tapt/final", "budget": budget, "pretrained": pretrained},
+                             scratch={"budget": {**budget, "output_dir": "runs/b"}, "from_scratch": {"accuracy": 0.80}},
+                             control={"model": "runs/control/final", "budget": {**budget, "output_dir": "runs/c"},
+                                      "pretrained": {"accuracy": 0.81}})
+    results["adaptation"] = {"init_from": "base", "corpus": ["t.txt"], "steps": 1000, "tokens": 2_000_000,
+                             "batch_size": 128, "learning_rate": 5e-4, "held_out": {"mlm_accuracy": 0.25}}
+    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
+    quantized = {"accuracy": 0.849, "accuracy_change": -0.001, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
+                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
+    config = {"vocab_size": 8000, "embedding_size": 128, "hidden_size": 128, "num_hidden_layers": 6,
+              "max_position_embeddings": 64}
+    text = card(results, config, {"accuracy": 0.85, "quantized": quantized}, 0.195)
+    assert "continued for 1,000 steps (2,000,000 tokens" in text and "held-out MLM on 2% of that text 25.0%" in text
+    assert "| control: random initialisation + the same task-adaptive pretraining, same budget | 81.00% |" in text
+    assert "--scratch-runs runs/b --control-runs runs/c" in text
+    assert "adds +4.0 points (against the stronger" in text and "meeting both targets" in text

@@ -235,7 +235,7 @@ def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distribut
         raise ConfigError(f"--data.max-seq-length {cfg.data.max_seq_length} exceeds the max_position_embeddings "
                           f"({model.config.max_position_embeddings}) of --init-from {cfg.init_from}.")
     logger.info("continuing from the weights in %s", directory)
-    return model.train(), tokenizer
+    return model, tokenizer  # run() switches it to training mode
 
 
 def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed) -> TokenizedCorpus:

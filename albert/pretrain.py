@@ -134,8 +134,7 @@ class PretrainConfig:
             self.optim = OptimizerConfig(**self.optim)
 
 
-def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, objective: str,
-                         max_seq_length: int) -> AlbertConfig:
+def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, objective: str) -> AlbertConfig:
     """Preset or config.json, then overrides; vocabulary from the tokenizer."""
     if name in PRESETS:
         base = PRESETS[name]
@@ -143,11 +142,7 @@ def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, 
         base = AlbertConfig.load(name)
     else:
         raise ConfigError(f"--model {name!r} is neither a preset ({', '.join(PRESETS)}) nor a config.json path.")
-    config = base.replace(**{**overrides, "vocab_size": vocab_size, "sentence_objective": objective})
-    if config.max_position_embeddings < max_seq_length:
-        raise ConfigError(f"--data.max-seq-length {max_seq_length} exceeds the model's "
-                          f"max_position_embeddings ({config.max_position_embeddings}).")
-    return config
+    return base.replace(**{**overrides, "vocab_size": vocab_size, "sentence_objective": objective})
 
 
 class BatchStream:
@@ -217,24 +212,25 @@ def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
 
 def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
     """A new model from --model (and a tokenizer, trained if needed), or a trained one from --init-from."""
-    if not cfg.init_from:
-        tokenizer = _load_or_train_tokenizer(cfg, out, dist)
-        config = resolve_model_config(cfg.model or "albert-base", cfg.model_overrides, len(tokenizer),
-                                      cfg.data.objective, cfg.data.max_seq_length)
-        return AlbertForPreTraining(config), tokenizer
-    from albert.checkpoint import resolve_directory
-    from albert.tokenizer import load_tokenizer
+    if cfg.init_from:
+        from albert.checkpoint import resolve_directory
+        from albert.tokenizer import load_tokenizer
 
-    directory = resolve_directory(cfg.init_from)
-    tokenizer = load_tokenizer(directory)
-    model = AlbertForPreTraining.from_pretrained(directory, sentence_objective=cfg.data.objective)
-    if len(tokenizer) > model.config.vocab_size:
-        raise ConfigError(f"--init-from {cfg.init_from}: its tokenizer has {len(tokenizer)} pieces but the model "
-                          f"only {model.config.vocab_size} token embeddings.")
+        directory = resolve_directory(cfg.init_from)
+        tokenizer = load_tokenizer(directory)
+        model = AlbertForPreTraining.from_pretrained(directory, sentence_objective=cfg.data.objective)
+        if len(tokenizer) > model.config.vocab_size:
+            raise ConfigError(f"--init-from {cfg.init_from}: its tokenizer has {len(tokenizer)} pieces but the "
+                              f"model only {model.config.vocab_size} token embeddings.")
+        logger.info("continuing from the weights in %s", directory)
+    else:
+        tokenizer = _load_or_train_tokenizer(cfg, out, dist)
+        model = AlbertForPreTraining(resolve_model_config(cfg.model or "albert-base", cfg.model_overrides,
+                                                          len(tokenizer), cfg.data.objective))
     if model.config.max_position_embeddings < cfg.data.max_seq_length:
+        source = f"--init-from {cfg.init_from}" if cfg.init_from else "the model"
         raise ConfigError(f"--data.max-seq-length {cfg.data.max_seq_length} exceeds the max_position_embeddings "
-                          f"({model.config.max_position_embeddings}) of --init-from {cfg.init_from}.")
-    logger.info("continuing from the weights in %s", directory)
+                          f"({model.config.max_position_embeddings}) of {source}.")
     return model, tokenizer  # run() switches it to training mode
 
 

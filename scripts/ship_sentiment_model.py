@@ -74,9 +74,9 @@ def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence
 
     With other seeds run on the same budget, the gain target is judged on the mean gain over all
     seeds: one seed's gain is a noisy estimate (SST-2 dev has 872 sentences)."""
-    accuracy, gain = results["pretrained"]["accuracy"], results.get("pretraining_gain_points")
-    if gain is None:
+    if "pretraining_gain_points" not in results:
         return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
+    accuracy = results["pretrained"]["accuracy"]
     runs = [results, *replicates]
     gain = mean_gain(runs)
     over = f" on average over {len(runs)} seeds" if len(runs) > 1 else ""
@@ -151,9 +151,8 @@ def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | 
                 f"| {shipped_accuracy:.2%} |")
     rows.append(f"| this model as shipped, INT8 dynamic quantization | {q['accuracy']:.2%} |")
     table = "\n".join(rows)
-    commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --")
-                for r in (results, *replicates)]
     runs = [results, *replicates]
+    commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --") for r in runs]
     ship = " ".join(["python -m scripts.ship_sentiment_model", budget["output_dir"], "assets/sentiment/albert-lab-sst2",
                      f"--threads {q['threads']}",
                      *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else []),

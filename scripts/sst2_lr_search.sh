@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SST-2: each arm's learning rate chosen on a split of the *training* file, then the pretrained vs
+# from-scratch comparison on the GLUE dev set at the chosen rates.
+#   search: benchmarks.sst2_holdout holds out 872 whole training sentences (and all their phrases);
+#           both arms (pretrained, from scratch) are fine-tuned at each rate of LRS, seed 0, and scored
+#           on the held-out sentences. The dev set is not read.
+#   final:  each arm at its best rate (a tie goes to the lower rate), full train.tsv, dev.tsv, seeds
+#           0..SEEDS-1; then the summary table.
+# Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all
+# THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
+set -euo pipefail
+glue=${1:-../shared/glue}/SST-2
+runs=${2:-runs}/lrsel
+model=${BASE_MODEL:-assets/models/albert-lab-base}
+stage=${STAGE:-all}
+lrs=${LRS:-1e-4 2e-4 5e-4}
+mkdir -p "$runs"
+
+# One fine-tune: arm (pretrained|scratch), lr, seed, train file, dev file, output dir.
+finetune() {
+  local arm=$1 lr=$2 seed=$3 train=$4 dev=$5 out=$6 extra=()
+  [ "$arm" = scratch ] && extra+=(--from-scratch)
+  [ -f "$out/results.json" ] && return 0  # done already: the stages can be rerun
+  echo "python -m albert.finetune --model $model --train-file $train --dev-file $dev --task classification \
+--label-names negative positive --output-dir $out --max-seq-length 64 --epochs 1 --batch-size 32 \
+--optim.learning-rate $lr --optim.warmup-fraction 0.1 --eval-every 500 --seed $seed --threads ${THREADS:-1} \
+${extra[*]} > $out.log 2>&1"
+}
+
+run_all() { xargs -0 -P "${PARALLEL:-2}" -I{} bash -c '{} || echo "failed: {}" >&2'; }
+
+best_lr() {  # the arm's rate with the highest held-out accuracy; ties go to the lower rate
+  python - "$runs" "$1" $lrs <<'EOF'
+import json, sys
+runs, arm, rates = sys.argv[1], sys.argv[2], sys.argv[3:]
+scores = {lr: json.load(open(f"{runs}/search-{arm}-lr{lr}/results.json"))["best"]["accuracy"] for lr in rates}
+print(max(sorted(scores, key=float), key=lambda lr: (scores[lr], -float(lr))))
+EOF
+}
+
+if [ "$stage" = search ] || [ "$stage" = all ]; then
+  python -m benchmarks.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
+  jobs=()
+  for arm in pretrained scratch; do
+    for lr in $lrs; do
+      job=$(finetune "$arm" "$lr" 0 "$runs/holdout/train.tsv" "$runs/holdout/dev.tsv" "$runs/search-$arm-lr$lr")
+      [ -n "$job" ] && jobs+=("$job")
+    done
+  done
+  [ ${#jobs[@]} -gt 0 ] && printf '%s\0' "${jobs[@]}" | run_all
+fi
+
+if [ "$stage" = final ] || [ "$stage" = all ]; then
+  jobs=()
+  for arm in pretrained scratch; do
+    lr=$(best_lr "$arm")
+    echo "$arm: learning rate $lr chosen on the held-out training sentences" >&2
+    for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
+      job=$(finetune "$arm" "$lr" "$seed" "$glue/train.tsv" "$glue/dev.tsv" "$runs/final-$arm-lr$lr-seed$seed")
+      [ -n "$job" ] && jobs+=("$job")
+    done
+  done
+  [ ${#jobs[@]} -gt 0 ] && printf '%s\0' "${jobs[@]}" | run_all
+fi
+
+if [ "$stage" != search ]; then
+  python - "$runs" <<'EOF'
+import glob, json, statistics, sys
+runs = sys.argv[1]
+for kind in ("search", "final"):
+    for arm in ("pretrained", "scratch"):
+        for path in sorted(glob.glob(f"{runs}/{kind}-{arm}-*/results.json")):
+            best = json.load(open(path))["best"]
+            print(f"{path.split('/')[-2]:40s} {best['accuracy']:.2%} (step {best['step']})")
+means = {arm: [json.load(open(p))["best"]["accuracy"] for p in glob.glob(f"{runs}/final-{arm}-*/results.json")]
+         for arm in ("pretrained", "scratch")}
+if all(means.values()):
+    gain = 100 * (statistics.mean(means["pretrained"]) - statistics.mean(means["scratch"]))
+    print(f"dev means: pretrained {statistics.mean(means['pretrained']):.2%} ({len(means['pretrained'])} seeds), "
+          f"from scratch {statistics.mean(means['scratch']):.2%} ({len(means['scratch'])} seeds): {gain:+.2f} points")
+EOF
+fi

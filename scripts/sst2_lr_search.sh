@@ -4,8 +4,8 @@
 #   search: benchmarks.sst2_holdout holds out 872 whole training sentences (and all their phrases);
 #           both arms (pretrained, from scratch) are fine-tuned at each rate of LRS, seed 0, and scored
 #           on the held-out sentences. The dev set is not read.
-#   final:  each arm at its best rate (a tie goes to the lower rate), full train.tsv, dev.tsv, seeds
-#           0..SEEDS-1; then the summary table.
+#   final:  benchmarks.sst2 with each arm at its best rate (a tie goes to the lower rate): full
+#           train.tsv, dev.tsv, INT8, seeds 0..SEEDS-1; then the summary table.
 # Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all
 # THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
 set -euo pipefail
@@ -51,14 +51,16 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
 fi
 
 if [ "$stage" = final ] || [ "$stage" = all ]; then
+  lr=$(best_lr pretrained)
+  scratch_lr=$(best_lr scratch)
+  echo "learning rates chosen on the held-out training sentences: pretrained $lr, from scratch $scratch_lr" >&2
   jobs=()
-  for arm in pretrained scratch; do
-    lr=$(best_lr "$arm")
-    echo "$arm: learning rate $lr chosen on the held-out training sentences" >&2
-    for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
-      job=$(finetune "$arm" "$lr" "$seed" "$glue/train.tsv" "$glue/dev.tsv" "$runs/final-$arm-lr$lr-seed$seed")
-      [ -n "$job" ] && jobs+=("$job")
-    done
+  for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
+    out="$runs/final-seed$seed"
+    [ -f "$out/sst2_results.json" ] && continue  # done already: the stage can be rerun
+    jobs+=("python -m benchmarks.sst2 --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
+--learning-rate $lr --scratch-learning-rate $scratch_lr --eval-every 500 --latency-rounds 1 \
+--threads ${THREADS:-1} --seed $seed --output-dir $out > $out.log 2>&1")
   done
   [ ${#jobs[@]} -gt 0 ] && printf '%s\0' "${jobs[@]}" | run_all
 fi
@@ -67,16 +69,17 @@ if [ "$stage" != search ]; then
   python - "$runs" <<'EOF'
 import glob, json, statistics, sys
 runs = sys.argv[1]
-for kind in ("search", "final"):
-    for arm in ("pretrained", "scratch"):
-        for path in sorted(glob.glob(f"{runs}/{kind}-{arm}-*/results.json")):
-            best = json.load(open(path))["best"]
-            print(f"{path.split('/')[-2]:40s} {best['accuracy']:.2%} (step {best['step']})")
-means = {arm: [json.load(open(p))["best"]["accuracy"] for p in glob.glob(f"{runs}/final-{arm}-*/results.json")]
-         for arm in ("pretrained", "scratch")}
-if all(means.values()):
-    gain = 100 * (statistics.mean(means["pretrained"]) - statistics.mean(means["scratch"]))
-    print(f"dev means: pretrained {statistics.mean(means['pretrained']):.2%} ({len(means['pretrained'])} seeds), "
-          f"from scratch {statistics.mean(means['scratch']):.2%} ({len(means['scratch'])} seeds): {gain:+.2f} points")
+for arm in ("pretrained", "scratch"):
+    for path in sorted(glob.glob(f"{runs}/search-{arm}-*/results.json")):
+        best = json.load(open(path))["best"]
+        print(f"{path.split('/')[-2]:32s} held-out {best['accuracy']:.2%} (step {best['step']})")
+finals = [json.load(open(p)) for p in sorted(glob.glob(f"{runs}/final-seed*/sst2_results.json"))]
+for r in finals:
+    print(f"seed {r['budget']['seed']}: dev pretrained {r['pretrained']['accuracy']:.2%}, "
+          f"from scratch {r['from_scratch']['accuracy']:.2%} ({r['pretraining_gain_points']:+.2f} points)")
+if finals:
+    mean = {arm: statistics.mean(r[arm]["accuracy"] for r in finals) for arm in ("pretrained", "from_scratch")}
+    print(f"mean over {len(finals)} seeds: pretrained {mean['pretrained']:.2%}, from scratch "
+          f"{mean['from_scratch']:.2%}: {100 * (mean['pretrained'] - mean['from_scratch']):+.2f} points")
 EOF
 fi

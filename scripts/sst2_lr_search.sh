@@ -29,15 +29,6 @@ ${extra[*]} > $out.log 2>&1"
 
 run_all() { xargs -0 -P "${PARALLEL:-2}" -I{} bash -c '{} || echo "failed: {}" >&2'; }
 
-best_lr() {  # the arm's rate with the highest held-out accuracy; ties go to the lower rate
-  python - "$runs" "$1" $lrs <<'EOF'
-import json, sys
-runs, arm, rates = sys.argv[1], sys.argv[2], sys.argv[3:]
-scores = {lr: json.load(open(f"{runs}/search-{arm}-lr{lr}/results.json"))["best"]["accuracy"] for lr in rates}
-print(max(sorted(scores, key=float), key=lambda lr: (scores[lr], -float(lr))))
-EOF
-}
-
 if [ "$stage" = search ] || [ "$stage" = all ]; then
   python -m benchmarks.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
   jobs=()
@@ -51,9 +42,8 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
 fi
 
 if [ "$stage" = final ] || [ "$stage" = all ]; then
-  lr=$(best_lr pretrained)
-  scratch_lr=$(best_lr scratch)
-  echo "learning rates chosen on the held-out training sentences: pretrained $lr, from scratch $scratch_lr" >&2
+  choice=$(python -m benchmarks.sst2_lr_choice "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
+  read -r lr scratch_lr <<< "$choice"
   jobs=()
   for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
     out="$runs/final-seed$seed"

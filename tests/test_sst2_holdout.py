@@ -1,7 +1,9 @@
-"""benchmarks.sst2_holdout: whole sentences held out of a phrase-tree training file, with all their parts."""
+"""benchmarks.sst2_holdout and sst2_lr_choice: whole training sentences held out (with all their parts)
+and each arm's learning rate chosen on them."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +12,7 @@ import pytest
 
 from albert.task_data import DataError, read_records
 from benchmarks.sst2_holdout import HoldoutConfig, split_sentences, write_split
+from benchmarks.sst2_lr_choice import choose, read_choice
 
 SENTENCES = [
     ("the film is a charming and funny tale of two brothers", "1"),
@@ -73,3 +76,36 @@ def test_cli_bad_source_is_one_sentence(tmp_path: Path) -> None:
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "holds no examples" in done.stderr
     assert not (tmp_path / "out" / "dev.tsv").exists()
+
+
+def write_search_run(runs: Path, arm: str, rate: str, accuracy: float, examples: int = 872) -> None:
+    folder = runs / f"search-{arm}-lr{rate}"
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(json.dumps({"best": {"accuracy": accuracy}, "dev_examples": examples}))
+
+
+def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_path: Path) -> None:
+    for rate, pretrained, scratch in (("1e-4", 0.80, 0.79), ("2e-4", 0.83, 0.79), ("5e-4", 0.82, 0.78)):
+        write_search_run(tmp_path, "pretrained", rate, pretrained)
+        write_search_run(tmp_path, "scratch", rate, scratch)
+    choice = read_choice(tmp_path, ("1e-4", "2e-4", "5e-4"))
+    assert choice.chosen == {"pretrained": "2e-4", "scratch": "1e-4"}
+    assert choice.scores["scratch"] == {"1e-4": 0.79, "2e-4": 0.79, "5e-4": 0.78}
+    assert choose({"5e-4": 0.9, "1e-3": 0.9}) == "5e-4"
+
+    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", str(tmp_path), "--rates", "1e-4",
+                           "2e-4", "5e-4"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2e-4", "1e-4"]
+    assert json.loads((tmp_path / "lr_choice.json").read_text())["chosen"] == choice.chosen
+
+
+def test_a_missing_search_run_or_a_mixed_held_out_set_is_one_sentence(tmp_path: Path) -> None:
+    write_search_run(tmp_path, "pretrained", "1e-4", 0.8)
+    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", str(tmp_path), "--rates", "1e-4"],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "search-scratch-lr1e-4/results.json is missing" in done.stderr
+    write_search_run(tmp_path, "scratch", "1e-4", 0.8, examples=500)
+    with pytest.raises(ValueError, match="different held-out sets"):
+        read_choice(tmp_path, ("1e-4",))

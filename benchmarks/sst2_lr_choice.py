@@ -1,6 +1,6 @@
 """Each arm's SST-2 learning rate, chosen on sentences held out of the training file (never on dev).
 
-    python -m benchmarks.sst2_lr_choice runs/lrsel --rates 1e-4 2e-4 5e-4
+    python -m benchmarks.sst2_lr_choice --runs runs/lrsel --rates 1e-4 2e-4 5e-4
 
 Reads the search runs `scripts/sst2_lr_search.sh` made (`RUNS/search-{pretrained,scratch}-lr{RATE}/
 results.json`, fine-tuned on `benchmarks.sst2_holdout`'s training part and scored on its held-out

@@ -42,7 +42,7 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
 fi
 
 if [ "$stage" = final ] || [ "$stage" = all ]; then
-  choice=$(python -m benchmarks.sst2_lr_choice "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
+  choice=$(python -m benchmarks.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
   read -r lr scratch_lr <<< "$choice"
   jobs=()
   for seed in $(seq 0 $((${SEEDS:-5} - 1))); do

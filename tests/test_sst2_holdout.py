@@ -93,8 +93,8 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
     assert choice.scores["scratch"] == {"1e-4": 0.79, "2e-4": 0.79, "5e-4": 0.78}
     assert choose({"5e-4": 0.9, "1e-3": 0.9}) == "5e-4"
 
-    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", str(tmp_path), "--rates", "1e-4",
-                           "2e-4", "5e-4"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path),
+                           "--rates", "1e-4", "2e-4", "5e-4"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2e-4", "1e-4"]
     assert json.loads((tmp_path / "lr_choice.json").read_text())["chosen"] == choice.chosen
@@ -102,8 +102,8 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
 
 def test_a_missing_search_run_or_a_mixed_held_out_set_is_one_sentence(tmp_path: Path) -> None:
     write_search_run(tmp_path, "pretrained", "1e-4", 0.8)
-    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", str(tmp_path), "--rates", "1e-4"],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path),
+                           "--rates", "1e-4"], capture_output=True, text=True)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "search-scratch-lr1e-4/results.json is missing" in done.stderr
     write_search_run(tmp_path, "scratch", "1e-4", 0.8, examples=500)

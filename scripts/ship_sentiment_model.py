@@ -133,9 +133,29 @@ def adaptation_summary(model_directory: Path) -> dict | None:
             "learning_rate": config["optim"]["learning_rate"], "held_out": summary.get("held_out", {})}
 
 
+def rate_choice_text(choice: dict | None) -> str:
+    """How the learning rates were chosen, from `benchmarks.sst2_lr_choice`'s lr_choice.json."""
+    if not choice:
+        return ""
+    scores = choice["scores"]
+    rows = "\n".join(f"| {rate} | {scores['pretrained'][rate]:.2%} | {scores['scratch'][rate]:.2%} |"
+                     for rate in scores["pretrained"])
+    return f"""
+Each arm's peak learning rate was chosen on {choice['heldout_examples']} whole sentences held out of `train.tsv` \
+(`benchmarks.sst2_holdout`: the sentences and every phrase inside them removed from training; seed 0, one epoch), \
+never on the dev set; a tie goes to the lower rate. Chosen: pretrained {choice['chosen']['pretrained']}, \
+from scratch {choice['chosen']['scratch']}.
+
+| peak learning rate | pretrained, held-out accuracy | from scratch, held-out accuracy |
+|---|---|---|
+{rows}
+"""
+
+
 def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | None,
-         replicates: Sequence[dict] = ()) -> str:
-    """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file."""
+         replicates: Sequence[dict] = (), rate_choice: dict | None = None) -> str:
+    """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file;
+    `rate_choice` is lr_choice.json when the learning rates were chosen on held-out training sentences."""
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), shipped["quantized"]
     shipped_accuracy = shipped["accuracy"]
     budget = results["budget"]
@@ -159,10 +179,19 @@ def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | 
                      *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results
                        else []),
                      *(["--control-runs", *(r["control"]["run"] for r in runs)]
-                       if "control" in results else [])])
+                       if "control" in results else []),
+                     *(["--lr-choice", str(Path(budget["output_dir"]).parent / "lr_choice.json")] if rate_choice
+                       else [])])
     first = ["scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
              "their fine-tunes"] if adapted else []
+    if rate_choice:
+        first.append("STAGE=search scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, "
+                     "the rate search and lr_choice.json")
     reproduce = "\n".join([*first, *commands, ship])
+    scratch_rate = budget.get("scratch_learning_rate")
+    rates = f"peak learning rate {budget['learning_rate']}"
+    if scratch_rate and scratch_rate != budget["learning_rate"]:
+        rates += f" (from scratch: {scratch_rate})"
     epochs = budget["epochs"]
     examples = budget["max_train_examples"] or pre["train_examples"]
     return f"""---
@@ -187,14 +216,14 @@ Labels: negative, positive.
 
 Budget (both runs): {examples:,} training sentences, {epochs} epoch{'s' if epochs != 1 else ''}, \
 sequence length {budget['max_seq_length']}, batch {budget['batch_size']}, \
-peak learning rate {budget['learning_rate']}, seed {budget['seed']}. \
+{rates}, seed {budget['seed']}. \
 INT8 (dynamic, Linear layers; size and latency measured on the shipped file by `scripts.ship_sentiment_model`): \
 {q['quantized_linear_layers']} layers quantized, \
 state dict {q['fp32_bytes'] / 2**20:.2f} MiB fp32 → {q['int8_bytes'] / 2**20:.2f} MiB (the embedding table stays \
 fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1 \
 {q['latency_batch_1']['fp32_ms']:.1f} → {q['latency_batch_1']['int8_ms']:.1f} ms, batch 64 \
 {q['latency_batch_64']['fp32_ms']:.0f} → {q['latency_batch_64']['int8_ms']:.0f} ms ({q['threads']} CPU threads).
-{replicate_table(results, replicates)}
+{rate_choice_text(rate_choice)}{replicate_table(results, replicates)}
 {verdict(results, base_mlm_accuracy, replicates)}
 
 ## Reproduce
@@ -267,13 +296,17 @@ def main() -> None:
                              "baseline, matched by seed")
     parser.add_argument("--control-runs", type=Path, nargs="*", default=[],
                         help="benchmark dirs (same budget) that fine-tuned the control model, matched by seed")
+    parser.add_argument("--lr-choice", type=Path, default=None,
+                        help="lr_choice.json of benchmarks.sst2_lr_choice, when the rates were chosen on held-out "
+                             "training sentences (described in the card)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fp32/INT8 latency")
     parser.add_argument("--latency-rounds", type=int, default=20, help="timed forward passes per model")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         results, *replicates = joined_runs([args.run_dir, *args.replicates], args.scratch_runs, args.control_runs)
-    except (ValueError, KeyError, FileNotFoundError) as error:
+        rate_choice = json.loads(args.lr_choice.read_text()) if args.lr_choice else None
+    except (ValueError, KeyError, OSError) as error:
         raise SystemExit(f"ship_sentiment_model: {error}") from None
     source = Path(results["fine_tuned_model"])
     model = AlbertForSequenceClassification.from_pretrained(source)
@@ -288,10 +321,11 @@ def main() -> None:
                                         results["budget"]["max_seq_length"], args.threads, args.latency_rounds))
         (temp / "metrics.json").write_text(json.dumps(
             {"dev_accuracy": results["pretrained"]["accuracy"], "shipped_dev_accuracy": shipped["accuracy"],
-             "shipped_quantized": shipped["quantized"], "sst2": results, "replicates": replicates},
+             "shipped_quantized": shipped["quantized"], "sst2": results, "replicates": replicates,
+             "learning_rate_choice": rate_choice},
             indent=2) + "\n")
         config = json.loads((temp / "config.json").read_text())
-        (temp / "README.md").write_text(card(results, config, shipped, base_mlm, replicates))
+        (temp / "README.md").write_text(card(results, config, shipped, base_mlm, replicates, rate_choice))
 
     replace_directory(args.target, write)
     logging.getLogger("scripts.ship_sentiment_model").info("shipped %s → %s (dev %.2f%% as shipped)",

@@ -69,7 +69,8 @@ def test_shipped_sentiment_card_matches_its_metrics() -> None:
     base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
     written = (directory / "README.md").read_text()
     shipped = {"accuracy": metrics["shipped_dev_accuracy"], "quantized": metrics["shipped_quantized"]}
-    assert written == card(metrics["sst2"], config, shipped, base["mlm_accuracy"], metrics["replicates"])
+    assert written == card(metrics["sst2"], config, shipped, base["mlm_accuracy"], metrics["replicates"],
+                           metrics.get("learning_rate_choice"))
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
     assert metrics["sst2"]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
 
@@ -166,3 +167,25 @@ def test_card_describes_the_adaptation_and_the_control() -> None:
     assert "| control: random initialisation + the same task-adaptive pretraining, same budget | 81.00% |" in text
     assert "--scratch-runs runs/b --control-runs runs/c" in text
     assert "adds +4.0 points (against the stronger" in text and "meeting both targets" in text
+
+
+def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
+    budget = {"seed": 0, "epochs": 1, "learning_rate": 5e-4, "scratch_learning_rate": 1e-4,
+              "output_dir": "/work/runs/lrsel/final-seed0", "model": "assets/models/albert-lab-base",
+              "max_train_examples": 0, "max_seq_length": 64, "batch_size": 32, "glue_dir": "glue"}
+    results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 3.5,
+               "pretrained": {"accuracy": 0.835, "train_examples": 67349, "dev_examples": 872},
+               "from_scratch": {"accuracy": 0.80}}
+    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
+    quantized = {"accuracy": 0.83, "accuracy_change": -0.005, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
+                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
+    config = {"vocab_size": 8000, "embedding_size": 128, "hidden_size": 128, "num_hidden_layers": 6,
+              "max_position_embeddings": 64}
+    choice = {"scores": {"pretrained": {"1e-4": 0.80, "5e-4": 0.84}, "scratch": {"1e-4": 0.79, "5e-4": 0.78}},
+              "chosen": {"pretrained": "5e-4", "scratch": "1e-4"}, "heldout_examples": 872}
+    text = card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195, rate_choice=choice)
+    assert "peak learning rate 0.0005 (from scratch: 0.0001)" in text
+    assert "chosen on 872 whole sentences held out of `train.tsv`" in text and "never on the dev set" in text
+    assert "| 5e-4 | 84.00% | 78.00% |" in text
+    assert "--lr-choice /work/runs/lrsel/lr_choice.json" in text and "STAGE=search scripts/sst2_lr_search.sh" in text
+    assert "held out of" not in card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195)

@@ -16,14 +16,15 @@ stage=${STAGE:-all}
 lrs=${LRS:-1e-4 2e-4 5e-4}
 mkdir -p "$runs"
 
-# One fine-tune: arm (pretrained|scratch), lr, seed, train file, dev file, output dir.
-finetune() {
-  local arm=$1 lr=$2 seed=$3 train=$4 dev=$5 out=$6 extra=()
+# The command of one search run (arm: pretrained|scratch, at rate lr, seed 0); nothing if it is done already.
+search_job() {
+  local arm=$1 lr=$2 out="$runs/search-$1-lr$2" extra=()
   [ "$arm" = scratch ] && extra+=(--from-scratch)
-  [ -f "$out/results.json" ] && return 0  # done already: the stages can be rerun
-  echo "python -m albert.finetune --model $model --train-file $train --dev-file $dev --task classification \
+  [ -f "$out/results.json" ] && return 0
+  echo "python -m albert.finetune --model $model --train-file $runs/holdout/train.tsv \
+--dev-file $runs/holdout/dev.tsv --task classification \
 --label-names negative positive --output-dir $out --max-seq-length 64 --epochs 1 --batch-size 32 \
---optim.learning-rate $lr --optim.warmup-fraction 0.1 --eval-every 500 --seed $seed --threads ${THREADS:-1} \
+--optim.learning-rate $lr --optim.warmup-fraction 0.1 --eval-every 500 --seed 0 --threads ${THREADS:-1} \
 ${extra[*]} > $out.log 2>&1"
 }
 
@@ -34,7 +35,7 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
   jobs=()
   for arm in pretrained scratch; do
     for lr in $lrs; do
-      job=$(finetune "$arm" "$lr" 0 "$runs/holdout/train.tsv" "$runs/holdout/dev.tsv" "$runs/search-$arm-lr$lr")
+      job=$(search_job "$arm" "$lr")
       [ -n "$job" ] && jobs+=("$job")
     done
   done

@@ -59,6 +59,9 @@ class SST2Config:
     """Dev evaluation (best-checkpoint selection) every N steps; 0: at the end of each epoch."""
     skip_scratch: bool = False
     """Only fine-tune the pretrained model (no random-initialisation baseline)."""
+    skip_pretrained: bool = False
+    """Only run the random-initialisation baseline (joined with --skip-scratch runs of the same budget and
+    seed by `scripts.ship_sentiment_model --scratch-runs`, so the two arms can run side by side)."""
     latency_rounds: int = 20
     """Timed forward passes per model for the fp32/INT8 latency."""
     threads: int = 0
@@ -73,6 +76,8 @@ class SST2Config:
             raise ValueError(f"{self.glue_dir} must hold GLUE SST-2's train.tsv and dev.tsv (use --glue-dir).")
         if self.learning_rate <= 0 or (self.scratch_learning_rate is not None and self.scratch_learning_rate <= 0):
             raise ValueError("learning rates must be positive.")
+        if self.skip_scratch and self.skip_pretrained:
+            raise ValueError("--skip-scratch and --skip-pretrained together leave nothing to run; choose one.")
         if self.max_train_examples < 0:
             raise ValueError(f"max_train_examples must be 0 (all) or more, got {self.max_train_examples}.")
 
@@ -116,12 +121,14 @@ def run_benchmark(settings: SST2Config) -> dict[str, Any]:
 
     results: dict[str, Any] = {"model": settings.model, "budget": asdict(settings),
                                "torch": torch.__version__, "machine": platform.processor() or platform.machine()}
-    pretrained = run(_finetune_config(settings, from_scratch=False)).summary
-    results["pretrained"] = _scores(pretrained)
-    results["fine_tuned_model"] = str(Path(settings.output_dir) / "pretrained" / "best")
-    results["quantized"] = quantized_scores(pretrained["quantized"])
+    if not settings.skip_pretrained:
+        pretrained = run(_finetune_config(settings, from_scratch=False)).summary
+        results["pretrained"] = _scores(pretrained)
+        results["fine_tuned_model"] = str(Path(settings.output_dir) / "pretrained" / "best")
+        results["quantized"] = quantized_scores(pretrained["quantized"])
     if not settings.skip_scratch:
         results["from_scratch"] = _scores(run(_finetune_config(settings, from_scratch=True)).summary)
+    if "pretrained" in results and "from_scratch" in results:
         results["pretraining_gain_points"] = 100 * (results["pretrained"]["accuracy"]
                                                     - results["from_scratch"]["accuracy"])
     path = Path(settings.output_dir) / "sst2_results.json"
@@ -132,21 +139,24 @@ def run_benchmark(settings: SST2Config) -> dict[str, Any]:
 
 def format_report(results: dict[str, Any]) -> str:
     budget = results["budget"]
-    lines = [f"SST-2 dev accuracy, {results['pretrained']['train_examples']:,} training sentences, "
-             f"seq {budget['max_seq_length']}, {budget['epochs']} epoch(s), batch {budget['batch_size']}:",
-             f"  pretrained   {results['pretrained']['accuracy']:.2%}  ({results['pretrained']['wall_seconds']:.0f} s)"]
-    if "from_scratch" in results:
-        lines.append(f"  from scratch {results['from_scratch']['accuracy']:.2%}  "
-                     f"({results['from_scratch']['wall_seconds']:.0f} s); pretraining adds "
-                     f"{results['pretraining_gain_points']:+.1f} points")
-    q = results["quantized"]
-    lines.append(f"  INT8 dynamic {q['accuracy']:.2%}  ({100 * q['accuracy_change']:+.1f} points); "
-                 f"{q['fp32_bytes'] / 2**20:.2f} MiB → {q['int8_bytes'] / 2**20:.2f} MiB")
-    for key in (k for k in q if k.startswith("latency_batch_")):
-        t = q[key]
-        lines.append(f"  latency batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, INT8 {t['int8_ms']:.1f} ms "
-                     f"({t['speedup']:.2f}× on {q['threads']} CPU threads)")
-    lines.append(f"  fine-tuned model: {results['fine_tuned_model']}")
+    arms = [("pretrained", "pretrained  "), ("from_scratch", "from scratch")]
+    examples = next(results[arm]["train_examples"] for arm, _ in arms if arm in results)
+    lines = [f"SST-2 dev accuracy, {examples:,} training sentences, "
+             f"seq {budget['max_seq_length']}, {budget['epochs']} epoch(s), batch {budget['batch_size']}:"]
+    for arm, name in arms:
+        if arm in results:
+            lines.append(f"  {name} {results[arm]['accuracy']:.2%}  ({results[arm]['wall_seconds']:.0f} s)")
+    if "pretraining_gain_points" in results:
+        lines[-1] += f"; pretraining adds {results['pretraining_gain_points']:+.1f} points"
+    if "quantized" in results:
+        q = results["quantized"]
+        lines.append(f"  INT8 dynamic {q['accuracy']:.2%}  ({100 * q['accuracy_change']:+.1f} points); "
+                     f"{q['fp32_bytes'] / 2**20:.2f} MiB → {q['int8_bytes'] / 2**20:.2f} MiB")
+        for key in (k for k in q if k.startswith("latency_batch_")):
+            t = q[key]
+            lines.append(f"  latency batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, "
+                         f"INT8 {t['int8_ms']:.1f} ms ({t['speedup']:.2f}× on {q['threads']} CPU threads)")
+        lines.append(f"  fine-tuned model: {results['fine_tuned_model']}")
     return "\n".join(lines)
 
 

@@ -4,9 +4,10 @@
 #   search: benchmarks.sst2_holdout holds out 872 whole training sentences (and all their phrases);
 #           both arms (pretrained, from scratch) are fine-tuned at each rate of LRS, seed 0, and scored
 #           on the held-out sentences. The dev set is not read.
-#   final:  benchmarks.sst2 with each arm at its best rate (a tie goes to the lower rate): full
-#           train.tsv, dev.tsv, INT8, seeds 0..SEEDS-1; then the summary table.
-# Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all
+#   final:  benchmarks.sst2 with each arm at its best rate (a tie goes to the lower rate), one job per
+#           arm and seed (--skip-scratch / --skip-pretrained): full train.tsv, dev.tsv, INT8, seeds
+#           0..SEEDS-1; then the summary table. Ship with scripts.ship_sentiment_model --scratch-runs.
+# Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all (report: the table only)
 # THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
 set -euo pipefail
 glue=${1:-../shared/glue}/SST-2
@@ -46,12 +47,15 @@ if [ "$stage" = final ] || [ "$stage" = all ]; then
   choice=$(python -m benchmarks.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
   read -r lr scratch_lr <<< "$choice"
   jobs=()
-  for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
-    out="$runs/final-seed$seed"
-    [ -f "$out/sst2_results.json" ] && continue  # done already: the stage can be rerun
-    jobs+=("python -m benchmarks.sst2 --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
---learning-rate $lr --scratch-learning-rate $scratch_lr --eval-every 500 --latency-rounds 1 \
+  for arm in pretrained scratch; do  # the arms run as separate jobs, so two run side by side
+    skip=$([ "$arm" = pretrained ] && echo --skip-scratch || echo --skip-pretrained)
+    for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
+      out="$runs/final-$arm-seed$seed"
+      [ -f "$out/sst2_results.json" ] && continue  # done already: the stage can be rerun
+      jobs+=("python -m benchmarks.sst2 --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
+--learning-rate $lr --scratch-learning-rate $scratch_lr --eval-every 500 --latency-rounds 1 $skip \
 --threads ${THREADS:-1} --seed $seed --output-dir $out > $out.log 2>&1")
+    done
   done
   [ ${#jobs[@]} -gt 0 ] && printf '%s\0' "${jobs[@]}" | run_all
 fi
@@ -64,13 +68,16 @@ for arm in ("pretrained", "scratch"):
     for path in sorted(glob.glob(f"{runs}/search-{arm}-*/results.json")):
         best = json.load(open(path))["best"]
         print(f"{path.split('/')[-2]:32s} held-out {best['accuracy']:.2%} (step {best['step']})")
-finals = [json.load(open(p)) for p in sorted(glob.glob(f"{runs}/final-seed*/sst2_results.json"))]
-for r in finals:
-    print(f"seed {r['budget']['seed']}: dev pretrained {r['pretrained']['accuracy']:.2%}, "
-          f"from scratch {r['from_scratch']['accuracy']:.2%} ({r['pretraining_gain_points']:+.2f} points)")
-if finals:
-    mean = {arm: statistics.mean(r[arm]["accuracy"] for r in finals) for arm in ("pretrained", "from_scratch")}
-    print(f"mean over {len(finals)} seeds: pretrained {mean['pretrained']:.2%}, from scratch "
-          f"{mean['from_scratch']:.2%}: {100 * (mean['pretrained'] - mean['from_scratch']):+.2f} points")
+arms = {arm: {r["budget"]["seed"]: r[key]["accuracy"] for r in
+              (json.load(open(p)) for p in glob.glob(f"{runs}/final-{arm}-seed*/sst2_results.json"))}
+        for arm, key in (("pretrained", "pretrained"), ("scratch", "from_scratch"))}
+seeds = sorted(set(arms["pretrained"]) & set(arms["scratch"]))
+for seed in seeds:
+    pre, scratch = arms["pretrained"][seed], arms["scratch"][seed]
+    print(f"seed {seed}: dev pretrained {pre:.2%}, from scratch {scratch:.2%} ({100 * (pre - scratch):+.2f} points)")
+if seeds:
+    pre, scratch = (statistics.mean(arms[arm][s] for s in seeds) for arm in ("pretrained", "scratch"))
+    print(f"mean over {len(seeds)} seeds: pretrained {pre:.2%}, from scratch {scratch:.2%}: "
+          f"{100 * (pre - scratch):+.2f} points")
 EOF
 fi

@@ -342,6 +342,29 @@ def test_sst2_benchmark_end_to_end(lab: dict[str, Path], tmp_path: Path) -> None
     assert best.config.extra["id2label"] == {"0": "negative", "1": "positive"}
 
 
+def test_sst2_benchmark_runs_one_arm_and_the_arms_join_by_seed(lab: dict[str, Path], tmp_path: Path) -> None:
+    from benchmarks.sst2 import SST2Config, format_report, run_benchmark
+    from scripts.ship_sentiment_model import joined_runs
+
+    glue = tmp_path / "glue"
+    glue.mkdir()
+    write_sentiment(glue / "train.tsv", 32, seed=4)
+    write_sentiment(glue / "dev.tsv", 16, seed=5)
+    budget = {"model": str(lab["all"]), "glue_dir": str(glue), "max_train_examples": 32, "max_seq_length": 32,
+              "threads": 1, "latency_rounds": 1, "learning_rate": 5e-3, "scratch_learning_rate": 1e-3}
+    scratch = run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "scratch"), skip_pretrained=True))
+    assert "pretrained" not in scratch and "quantized" not in scratch and "pretraining_gain_points" not in scratch
+    assert scratch["from_scratch"]["train_examples"] == 32
+    report = format_report(scratch)
+    assert "from scratch" in report and "INT8" not in report and "pretrained" not in report
+    run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "pretrained"), skip_scratch=True))
+    (joined,) = joined_runs([tmp_path / "pretrained"], [tmp_path / "scratch"])
+    assert joined["pretraining_gain_points"] == pytest.approx(
+        100 * (joined["pretrained"]["accuracy"] - scratch["from_scratch"]["accuracy"]))
+    with pytest.raises(ValueError, match="leave nothing to run"):
+        SST2Config(**budget, skip_scratch=True, skip_pretrained=True)
+
+
 def test_metrics_and_best_selection() -> None:
     import math
 

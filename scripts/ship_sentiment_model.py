@@ -185,8 +185,8 @@ def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | 
     first = ["scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
              "their fine-tunes"] if adapted else []
     if rate_choice:
-        first.append("STAGE=search scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, "
-                     "the rate search and lr_choice.json")
+        first.append("scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
+                     "search, lr_choice.json and every run below")
     reproduce = "\n".join([*first, *commands, ship])
     scratch_rate = budget.get("scratch_learning_rate")
     rates = f"peak learning rate {budget['learning_rate']}"

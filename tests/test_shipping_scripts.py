@@ -187,5 +187,5 @@ def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
     assert "peak learning rate 0.0005 (from scratch: 0.0001)" in text
     assert "chosen on 872 whole sentences held out of `train.tsv`" in text and "never on the dev set" in text
     assert "| 5e-4 | 84.00% | 78.00% |" in text
-    assert "--lr-choice /work/runs/lrsel/lr_choice.json" in text and "STAGE=search scripts/sst2_lr_search.sh" in text
+    assert "--lr-choice /work/runs/lrsel/lr_choice.json" in text and "scripts/sst2_lr_search.sh ../shared/glue" in text
     assert "held out of" not in card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195)

@@ -101,9 +101,10 @@ def write_split(settings: HoldoutConfig) -> HoldoutSplit:
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "train.tsv", _tsv(split.train))
     atomic_write_text(out / "dev.tsv", _tsv(split.heldout))
+    distinct = len({" ".join(r.text.split()) for r in records})  # as split_sentences counts them
     logger.info("%s: %d distinct phrases → %d training phrases, %d held-out sentences (%d phrases removed)",
-                settings.source, len({r.text for r in records}), len(split.train), len(split.heldout),
-                len({r.text for r in records}) - len(split.train) - len(split.heldout))
+                settings.source, distinct, len(split.train), len(split.heldout),
+                distinct - len(split.train) - len(split.heldout))
     return split
 
 

@@ -7,14 +7,16 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import logging
 import sys
 import textwrap
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def field_docs(cls: type) -> dict[str, str]:
@@ -123,6 +125,18 @@ def parse_config(cls: type[T], argv: Sequence[str] | None = None, description: s
     except ValueError as error:  # configs validate in __post_init__ with one clear sentence
         parser.error(str(error))
         raise  # unreachable: parser.error exits
+
+
+def run_command(name: str, cls: type[T], action: Callable[[T], R], errors: tuple[type[BaseException], ...],
+                argv: Sequence[str] | None = None, description: str | None = None) -> R:
+    """A command's main: INFO logging, the config parsed from `argv`, then `action(config)`; an error of
+    one of the `errors` types exits with `name: its sentence`, never a traceback."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    config = parse_config(cls, argv, description=description)
+    try:
+        return action(config)
+    except errors as error:
+        raise SystemExit(f"{name}: {error}") from None
 
 
 def _replace_default(f: dataclasses.Field, given: dict[str, Any], parser: argparse.ArgumentParser) -> Any:

@@ -25,7 +25,7 @@ import torch
 from tqdm import tqdm
 
 from albert.checkpoint import CheckpointError, load_config, resolve_directory
-from albert.cli import parse_config
+from albert.cli import run_command
 from albert.config import AlbertConfig, ConfigError
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
 from albert.layerwise import freeze_below, layer_decay_scale, unfrozen_from
@@ -427,12 +427,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    cfg = parse_config(FinetuneConfig, argv, description=__doc__)
-    try:
-        summary = run(cfg).summary
-    except (ConfigError, CheckpointError, DataError, ValueError, FileNotFoundError) as error:
-        raise SystemExit(f"albert.finetune: {error}") from None
+    errors = (ConfigError, CheckpointError, DataError, ValueError, FileNotFoundError)
+    summary = run_command("albert.finetune", FinetuneConfig, run, errors, argv, description=__doc__).summary
     if int(os.environ.get("RANK", "0")) == 0:  # one report, not one per torchrun process
         print(format_report(summary))
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 import torch
 from tqdm import tqdm
 
-from albert.cli import parse_config
+from albert.cli import run_command
 from albert.config import PRESETS, AlbertConfig, ConfigError
 from albert.data import (
     PretrainingDataConfig,
@@ -417,12 +417,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    cfg = parse_config(PretrainConfig, argv, description=__doc__)
-    try:
-        summary = run(cfg).summary
-    except (ConfigError, ValueError, FileNotFoundError) as error:
-        raise SystemExit(f"albert.pretrain: {error}") from None
+    summary = run_command("albert.pretrain", PretrainConfig, run, (ConfigError, ValueError, FileNotFoundError), argv,
+                          description=__doc__).summary
     if os.environ.get("RANK", "0") != "0":
         return  # the report comes from rank 0, which evaluated
     held_out = summary["held_out"]

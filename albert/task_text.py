@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from albert.cli import parse_config
+from albert.cli import run_command
 from albert.io import atomic_write_text
 from albert.task_data import DataError, read_records
 
@@ -110,12 +110,7 @@ def run(cfg: TaskTextConfig) -> TaskTextResult:
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    cfg = parse_config(TaskTextConfig, argv, description=__doc__)
-    try:
-        run(cfg)
-    except (DataError, OSError) as error:
-        raise SystemExit(f"albert.task_text: {error}") from None
+    run_command("albert.task_text", TaskTextConfig, run, (DataError, OSError), argv, description=__doc__)
 
 
 if __name__ == "__main__":

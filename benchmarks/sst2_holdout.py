@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from albert.cli import parse_config
+from albert.cli import run_command
 from albert.io import atomic_write_text
 from albert.task_data import DataError, read_records
 
@@ -109,12 +109,8 @@ def write_split(settings: HoldoutConfig) -> HoldoutSplit:
 
 
 def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    settings = parse_config(HoldoutConfig, argv, description=__doc__)
-    try:
-        write_split(settings)
-    except (DataError, OSError) as error:
-        raise SystemExit(f"benchmarks.sst2_holdout: {error}") from None
+    run_command("benchmarks.sst2_holdout", HoldoutConfig, write_split, (DataError, OSError), argv,
+                description=__doc__)
 
 
 if __name__ == "__main__":

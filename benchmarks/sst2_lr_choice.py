@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from albert.cli import parse_config
+from albert.cli import run_command
 from albert.io import atomic_write_text
 
 logger = logging.getLogger("benchmarks.sst2_lr_choice")
@@ -67,14 +67,16 @@ def read_choice(runs: Path, rates: Sequence[str]) -> LrChoice:
     return LrChoice(scores=scores, chosen={arm: choose(scores[arm]) for arm in ARMS}, heldout_examples=sizes.pop())
 
 
-def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    settings = parse_config(LrChoiceConfig, argv, description=__doc__)
-    try:
-        result = read_choice(Path(settings.runs), settings.rates)
-    except (ValueError, KeyError, OSError) as error:
-        raise SystemExit(f"benchmarks.sst2_lr_choice: {error}") from None
+def write_choice(settings: LrChoiceConfig) -> LrChoice:
+    """Read the search runs, choose, and write `lr_choice.json` beside them."""
+    result = read_choice(Path(settings.runs), settings.rates)
     atomic_write_text(Path(settings.runs) / "lr_choice.json", json.dumps(asdict(result), indent=2) + "\n")
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    result = run_command("benchmarks.sst2_lr_choice", LrChoiceConfig, write_choice, (ValueError, KeyError, OSError),
+                         argv, description=__doc__)
     for arm in ARMS:
         logger.info("%s: %s → %s", arm, ", ".join(f"{rate} {score:.2%}" for rate, score in result.scores[arm].items()),
                     result.chosen[arm])

@@ -14,7 +14,12 @@ How an epoch is made (ALBERT's `create_pretraining_data.py`, made lazy):
 With `dynamic_masking` every epoch gets new chunks, splits, swaps and masks; without it the
 epoch is ignored and each index gives the same example forever (BERT's static data).
 
-A chunk of a single sentence is split inside that sentence. The reference script instead
+Segments are whole sentences by default (`segments="sentences"`): a chunk holds the sentences
+that fit its target (at least two), and only a two-sentence chunk that is too long is truncated,
+A and B alike; a document of one sentence becomes a single-segment example without a
+sentence-pair label (label IGNORE_INDEX, MLM only). With
+`segments="reference"` chunks are cut as the reference script cuts them, and a chunk of a
+single sentence is split inside that sentence. The reference script instead
 takes B from a random document and labels it "not next", which in SOP mode mixes NSP
 examples into SOP; we never take a segment from another document in SOP mode. In NSP mode
 the chunk's sentences after A that a "random next" B replaces go unused this epoch (the
@@ -45,6 +50,9 @@ __all__ = [
     "open_text", "read_documents", "split_sentences", "tokenizer_fingerprint",
 ]
 
+BLOCK_SENTENCES = 64
+"""`segments="sentences"` chunks each block of this many sentences of a document forward or backward."""
+
 # Independent random streams: the chunk plan, each example, the choice of held-out examples.
 _PLAN_STREAM, _EXAMPLE_STREAM, _EVAL_STREAM = 1, 2, 3
 
@@ -58,9 +66,18 @@ class PretrainingDataConfig:
     short_seq_prob: float = 0.1
     """Probability that a chunk aims at a random shorter length (2 .. max_seq_length - 3), so the
     model also sees short inputs, as at fine-tuning time."""
-    objective: Literal["sop", "nsp"] = "sop"
-    """Sentence-pair task: "sop" (ALBERT: two consecutive segments, swapped half of the time) or
-    "nsp" (BERT: the second segment from a random other document half of the time)."""
+    objective: Literal["sop", "nsp", "none"] = "sop"
+    """Sentence-pair task: "sop" (ALBERT: two consecutive segments, swapped half of the time),
+    "nsp" (BERT: the second segment from a random other document half of the time) or "none" (no
+    sentence task: every example is one segment, "[CLS] text [SEP]"; the paper's Table 5 "None")."""
+    segments: Literal["sentences", "reference"] = "sentences"
+    """How a chunk is cut. "sentences": a chunk holds whole sentences up to its target length and
+    its two segments are whole-sentence runs; only a chunk of two sentences too long to fit together is
+    truncated, and then A and B alike (exchangeable lengths, random tie-break, each cut at front or back at
+    random), so neither a segment's length nor a cut edge tells which came first. A document of one
+    sentence becomes a single-segment example with no sentence-pair label (MLM only). "reference": ALBERT's script — chunks run past the
+    target, the pair is truncated to fit and a lone sentence is split inside; the truncated edges are
+    a shortcut that gives the order away (see the README's "SOP shortcut" section)."""
     masked_lm_prob: float = 0.15
     """Fraction of the (non-special) tokens chosen for masked-language-model prediction."""
     max_predictions_per_seq: int = 20
@@ -80,8 +97,10 @@ class PretrainingDataConfig:
                               f"segment), got {self.max_seq_length}.")
         if not 0.0 <= self.short_seq_prob <= 1.0:
             raise ConfigError(f"short_seq_prob must be between 0 and 1, got {self.short_seq_prob}.")
-        if self.objective not in ("sop", "nsp"):
-            raise ConfigError(f"objective must be 'sop' or 'nsp', got {self.objective!r}.")
+        if self.objective not in ("sop", "nsp", "none"):
+            raise ConfigError(f"objective must be 'sop', 'nsp' or 'none' (MLM only), got {self.objective!r}.")
+        if self.segments not in ("sentences", "reference"):
+            raise ConfigError(f"segments must be 'sentences' or 'reference', got {self.segments!r}.")
         if not 0.0 < self.masked_lm_prob <= 1.0:
             raise ConfigError(f"masked_lm_prob must be in (0, 1], got {self.masked_lm_prob}.")
         if self.max_predictions_per_seq < 1:
@@ -107,9 +126,10 @@ def _special_ids_for(corpus: TokenizedCorpus, given: Any) -> SpecialIds:
     return special
 
 
-def _truncated_lengths(length_a: int, length_b: int, max_tokens: int) -> tuple[int, int]:
+def _truncated_lengths(length_a: int, length_b: int, max_tokens: int, b_first: bool = True) -> tuple[int, int]:
     """Lengths after the reference's `truncate_seq_pair`: drop one token at a time from the
-    longer segment (from B on a tie) until the pair fits; computed without the loop."""
+    longer segment (from B on a tie, or from A with `b_first=False`) until the pair fits;
+    computed without the loop."""
     excess = length_a + length_b - max_tokens
     if excess <= 0:
         return length_a, length_b
@@ -118,8 +138,25 @@ def _truncated_lengths(length_a: int, length_b: int, max_tokens: int) -> tuple[i
         length_a -= first
     else:
         length_b -= first
-    rest = excess - first  # then alternate, B first, since the lengths are now equal
+    rest = excess - first  # then alternate, B first (or A first), since the lengths are now equal
+    if not b_first:
+        return length_a - (rest + 1) // 2, length_b - rest // 2
     return length_a - rest // 2, length_b - (rest + 1) // 2
+
+
+def _chunk_end(offsets: np.ndarray, sentence: int, end: int, target: int, segments: str, min_sentences: int) -> int:
+    """The sentence after the last of a chunk that starts at `sentence` and aims at `target` tokens.
+
+    "reference": the first boundary at which the chunk holds >= target tokens (it runs past the
+    target). "sentences": the last boundary at which it holds <= target tokens, but at least
+    `min_sentences` (two for a sentence pair). Never past the document's `end`.
+    """
+    if segments == "reference":
+        stop = int(np.searchsorted(offsets, offsets[sentence] + target, side="left"))
+        min_sentences = 1
+    else:
+        stop = int(np.searchsorted(offsets, offsets[sentence] + target, side="right")) - 1
+    return min(max(stop, sentence + min_sentences), end)
 
 
 class PretrainingDataset(torch.utils.data.Dataset):
@@ -180,17 +217,42 @@ class PretrainingDataset(torch.utils.data.Dataset):
         targets = np.where(short, rng.integers(2, max_tokens + 1, size=num_sentences), max_tokens)
         rows: list[tuple[int, int, int, int]] = []
         chunk = 0
+        if self.config.segments == "reference":
+            for document in range(self.corpus.num_documents):
+                sentence, end = int(documents[document]), int(documents[document + 1])
+                while sentence < end:
+                    target = int(targets[chunk])
+                    chunk += 1
+                    stop = _chunk_end(offsets, sentence, end, target, "reference", 1)
+                    if stop - sentence > 1 or offsets[stop] - offsets[sentence] >= 2:
+                        rows.append((document, sentence, stop, target))
+                    sentence = stop
+            return np.array(rows, dtype=np.int64).reshape(-1, 4)
+        # A chunk that ends because the next sentence does not fit makes that next sentence the first of
+        # the following chunk: first sentences are longer than others, and A would be longer than B. So
+        # each block of BLOCK_SENTENCES sentences is chunked forward or backward at random (backward, the
+        # last sentence of a chunk is the long one): a segment's length no longer tells its place.
+        backward = rng.random(num_sentences) < 0.5
+        block = 0
         for document in range(self.corpus.num_documents):
-            sentence, end = int(documents[document]), int(documents[document + 1])
-            while sentence < end:
-                target = int(targets[chunk])
-                chunk += 1
-                # First sentence boundary at which the chunk holds >= target tokens (or the document ends).
-                stop = int(np.searchsorted(offsets, offsets[sentence] + target, side="left"))
-                stop = min(max(stop, sentence + 1), end)
-                if stop - sentence > 1 or offsets[stop] - offsets[sentence] >= 2:
-                    rows.append((document, sentence, stop, target))
-                sentence = stop
+            first, end = int(documents[document]), int(documents[document + 1])
+            for block_start in range(first, end, BLOCK_SENTENCES):
+                block_end = min(block_start + BLOCK_SENTENCES, end)
+                block_rows: list[tuple[int, int, int, int]] = []
+                reverse = bool(backward[block])
+                block += 1
+                sentence = block_end if reverse else block_start
+                while (sentence > block_start) if reverse else (sentence < block_end):
+                    target = int(targets[chunk])
+                    chunk += 1
+                    if reverse:
+                        begin = int(np.searchsorted(offsets, offsets[sentence] - target, side="left"))
+                        begin, stop = max(min(begin, sentence - 2), block_start), sentence
+                    else:
+                        begin, stop = sentence, _chunk_end(offsets, sentence, block_end, target, "sentences", 2)
+                    block_rows.append((document, begin, stop, target))
+                    sentence = begin if reverse else stop
+                rows.extend(reversed(block_rows) if reverse else block_rows)
         return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
     def _random_segment(self, rng: np.random.Generator, document: int, target: int) -> tuple[int, int]:
@@ -200,8 +262,7 @@ class PretrainingDataset(torch.utils.data.Dataset):
         first, end = int(self.corpus.document_offsets[other]), int(self.corpus.document_offsets[other + 1])
         sentence = int(rng.integers(first, end))
         offsets = self.corpus.sentence_offsets
-        stop = int(np.searchsorted(offsets, offsets[sentence] + max(target, 1), side="left"))
-        stop = min(max(stop, sentence + 1), end)
+        stop = _chunk_end(offsets, sentence, end, max(target, 1), self.config.segments, 1)
         return int(offsets[sentence]), int(offsets[stop])
 
     def __getitem__(self, index: int) -> dict[str, torch.Tensor]:
@@ -211,6 +272,8 @@ class PretrainingDataset(torch.utils.data.Dataset):
         document, first, end, target = (int(v) for v in self.chunks[index])
         rng = np.random.default_rng([_EXAMPLE_STREAM, config.seed, self._effective_epoch, int(index)])
         start, stop = int(offsets[first]), int(offsets[end])
+        if config.objective == "none" or (config.segments == "sentences" and end - first < 2):
+            return self._single_segment(rng, start, stop)  # no pair task, or a document of one sentence
         if end - first >= 2:
             split = int(offsets[rng.integers(first + 1, end)])  # a random sentence boundary
         else:
@@ -221,7 +284,10 @@ class PretrainingDataset(torch.utils.data.Dataset):
             a, b = b, a  # label 1 = swapped
         elif label:
             b = self._random_segment(rng, document, target - (split - start))  # label 1 = random next
-        length_a, length_b = _truncated_lengths(a[1] - a[0], b[1] - b[0], config.max_seq_length - 3)
+        # "sentences": on an odd excess, A or B at random loses the last token (the reference always
+        # takes it from B, so a pair one token shorter after the [SEP] would hint "not swapped").
+        b_first = config.segments == "reference" or bool(rng.random() < 0.5)
+        length_a, length_b = _truncated_lengths(a[1] - a[0], b[1] - b[0], config.max_seq_length - 3, b_first)
         # Each dropped token comes from the front or the back with probability 1/2, as the reference.
         front_a = int(rng.binomial(a[1] - a[0] - length_a, 0.5))
         front_b = int(rng.binomial(b[1] - b[0] - length_b, 0.5))
@@ -235,14 +301,29 @@ class PretrainingDataset(torch.utils.data.Dataset):
         token_type_ids[length_a + 2:] = 1
         maskable = np.ones(input_ids.size, dtype=bool)
         maskable[[0, length_a + 1, input_ids.size - 1]] = False
-        masked, labels = mask_tokens(input_ids, maskable, rng, special, masked_lm_prob=config.masked_lm_prob,
+        return self._example(rng, input_ids, token_type_ids, maskable, label)
+
+    def _single_segment(self, rng: np.random.Generator, start: int, stop: int) -> dict[str, torch.Tensor]:
+        """"[CLS] text [SEP]" with no sentence-pair label: MLM-only data, or a chunk of one sentence."""
+        length = min(stop - start, self.config.max_seq_length - 2)
+        front = int(rng.binomial(stop - start - length, 0.5))
+        segment = self.corpus.tokens[start + front:start + front + length]
+        input_ids = np.concatenate([[self.special.cls_id], segment, [self.special.sep_id]]).astype(np.int64)
+        maskable = np.ones(input_ids.size, dtype=bool)
+        maskable[[0, input_ids.size - 1]] = False
+        return self._example(rng, input_ids, np.zeros(input_ids.size, dtype=np.int64), maskable, IGNORE_INDEX)
+
+    def _example(self, rng: np.random.Generator, input_ids: np.ndarray, token_type_ids: np.ndarray,
+                 maskable: np.ndarray, label: int) -> dict[str, torch.Tensor]:
+        config = self.config
+        masked, labels = mask_tokens(input_ids, maskable, rng, self.special, masked_lm_prob=config.masked_lm_prob,
                                      max_predictions=config.max_predictions_per_seq, max_ngram=config.max_ngram,
                                      whole_word=config.whole_word_masking, mask_all=self.mask_all)
         return {
             "input_ids": torch.from_numpy(masked),
             "token_type_ids": torch.from_numpy(token_type_ids),
             "mlm_labels": torch.from_numpy(labels),
-            "sentence_order_label": torch.tensor(label, dtype=torch.long),
+            "sentence_order_label": torch.tensor(label, dtype=torch.long),  # IGNORE_INDEX: no pair task
         }
 
 

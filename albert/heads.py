@@ -78,6 +78,13 @@ def _masked_lm(model: AlbertPreTrainedModel, sequence: torch.Tensor,
     return logits, F.cross_entropy(logits.float(), targets)
 
 
+def sentence_pair_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy over the examples that have a sentence-pair label (IGNORE_INDEX: none,
+    e.g. a single-segment example); zero, with the graph kept, when no example in the batch has one."""
+    loss_sum = F.cross_entropy(logits.float(), labels, ignore_index=IGNORE_INDEX, reduction="sum")
+    return loss_sum / (labels != IGNORE_INDEX).sum().clamp(min=1)
+
+
 def _classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels: int) -> torch.Tensor:
     if num_labels == 1:  # regression
         return F.mse_loss(logits.squeeze(-1).float(), labels.float())
@@ -105,7 +112,7 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
                           output_hidden_states=output_hidden_states, output_attentions=output_attentions)
         mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels)
         sop_logits = self.sentence_pair_head(self.sentence_pair_dropout(out.pooler_output))  # (B, 2)
-        sop_loss = (F.cross_entropy(sop_logits.float(), sentence_order_label)
+        sop_loss = (sentence_pair_loss(sop_logits, sentence_order_label)
                     if sentence_order_label is not None else None)
         losses = [loss for loss in (mlm_loss, sop_loss) if loss is not None]
         return PreTrainingOutput(

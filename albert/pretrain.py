@@ -189,12 +189,19 @@ def evaluate(model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], dev
         targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
         correct += int((out.mlm_logits.argmax(-1) == targets).sum())
         total += targets.numel()
-        pair_correct += int((out.sop_logits.argmax(-1) == batch["sentence_order_label"]).sum())
-        pair_total += batch["sentence_order_label"].numel()
+        if out.sop_logits is not None:
+            pair_correct, pair_total = (a + b for a, b in zip(
+                (pair_correct, pair_total), pair_counts(out.sop_logits, batch["sentence_order_label"]), strict=True))
         loss_sum += float(out.mlm_loss) * targets.numel()
     model.train()
     return {"mlm_accuracy": correct / max(1, total), "pair_accuracy": pair_correct / max(1, pair_total),
-            "mlm_loss": loss_sum / max(1, total)}
+            "mlm_loss": loss_sum / max(1, total), "masked_positions": total, "pairs": pair_total}
+
+
+def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
+    """(correct, scored) sentence-pair predictions; examples without a pair label (IGNORE_INDEX) not scored."""
+    scored = labels != IGNORE_INDEX
+    return int((logits.argmax(-1)[scored] == labels[scored]).sum()), int(scored.sum())
 
 
 def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
@@ -271,7 +278,7 @@ def run(cfg: PretrainConfig) -> PretrainResult:
                 eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id,
                                                          cfg.eval_examples, batch_size=64)
             except ValueError as error:
-                if objective == cfg.data.objective:
+                if objective in (cfg.data.objective, "sop"):
                     raise
                 logger.warning("held-out %s evaluation skipped: %s", objective.upper(), error)
 
@@ -313,8 +320,9 @@ def run(cfg: PretrainConfig) -> PretrainResult:
                                "elapsed_seconds": time.time() - started}
         for objective, batches in eval_sets.items():
             result = evaluate(model, batches, device, cfg.precision)
-            row[f"{objective}_accuracy"] = result["pair_accuracy"]
-            if objective == cfg.data.objective:
+            if result["pairs"]:  # a model without a sentence head (objective "none") scores no pairs
+                row[f"{objective}_accuracy"] = result["pair_accuracy"]
+            if objective == "sop":  # one MLM set for every objective: the same held-out positions
                 row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
         metrics.write(row)
         last_eval = row
@@ -350,8 +358,10 @@ def run(cfg: PretrainConfig) -> PretrainResult:
             sums["sop_loss"] += out_.sop_loss.item() / cfg.gradient_accumulation
             sums["mlm_correct"] += float((out_.mlm_logits.argmax(-1) == targets).sum())
             sums["mlm_total"] += targets.numel()
-            sums["sop_correct"] += float((out_.sop_logits.argmax(-1) == batch["sentence_order_label"]).sum())
-            sums["sop_total"] += batch["sentence_order_label"].numel()
+            if out_.sop_logits is not None:
+                pair_correct, pairs = pair_counts(out_.sop_logits, batch["sentence_order_label"])
+                sums["sop_correct"] += pair_correct
+                sums["sop_total"] += pairs
         window_tokens += int(tokens_global)
         tokens_seen += int(tokens_global)
         grad_norm = (torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)

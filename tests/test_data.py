@@ -7,6 +7,7 @@ sentences they came from.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import lzma
 import os
@@ -148,6 +149,7 @@ def test_split_sentences(paragraph: str, sentences: list[str]) -> None:
 
 @pytest.mark.parametrize("field, value", [
     ("max_seq_length", 4), ("short_seq_prob", 1.5), ("short_seq_prob", -0.1), ("objective", "mlm"),
+    ("segments", "paragraphs"),
     ("masked_lm_prob", 0.0), ("masked_lm_prob", 1.2), ("max_predictions_per_seq", 0), ("max_ngram", 0),
     ("seed", -1),
 ])
@@ -173,8 +175,8 @@ def test_truncation_matches_the_reference_loop() -> None:
 
 
 @pytest.mark.parametrize("objective", ["sop", "nsp"])
-def test_segments_are_contiguous_and_labels_balanced(corpus: TokenizedCorpus, objective: str) -> None:
-    config = PretrainingDataConfig(max_seq_length=64, objective=objective)
+def test_reference_segments_are_contiguous_and_labels_balanced(corpus: TokenizedCorpus, objective: str) -> None:
+    config = PretrainingDataConfig(max_seq_length=64, objective=objective, segments="reference")
     examples = _all_examples(PretrainingDataset(corpus, config))
     labels = np.array([int(e["sentence_order_label"]) for e in examples])
     assert len(examples) > 900
@@ -209,7 +211,8 @@ def test_segments_are_contiguous_and_labels_balanced(corpus: TokenizedCorpus, ob
 def test_single_sentence_documents_never_borrow_another_document() -> None:
     documents = [[list(range(FIRST_ID + 100 * d, FIRST_ID + 100 * d + 2 + d % 50))] for d in range(100)]
     corpus = TokenizedCorpus.from_documents(documents, SPECIAL)
-    examples = _all_examples(PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=32)), range(4))
+    config = PretrainingDataConfig(max_seq_length=32, segments="reference")
+    examples = _all_examples(PretrainingDataset(corpus, config), range(4))
     assert len(examples) == 400
     for example in examples:
         first, second = _segments(example)
@@ -220,11 +223,103 @@ def test_single_sentence_documents_never_borrow_another_document() -> None:
 
 def test_short_seq_prob_makes_short_examples(corpus: TokenizedCorpus) -> None:
     def lengths(prob: float) -> np.ndarray:
-        dataset = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, short_seq_prob=prob))
+        config = PretrainingDataConfig(max_seq_length=64, short_seq_prob=prob, segments="reference")
+        dataset = PretrainingDataset(corpus, config)
         return np.array([len(dataset[i]["input_ids"]) for i in range(len(dataset))])
 
     full, short = lengths(0.0), lengths(1.0)
     assert np.median(full) == 64 and np.median(short) < 45 and len(short) > len(full)
+
+
+def _pair_features(examples: list[dict[str, torch.Tensor]], corpus: TokenizedCorpus) -> dict[str, np.ndarray]:
+    """Per example: label, segment lengths, and whether each segment starts / ends at a sentence edge."""
+    starts = set(corpus.sentence_offsets[:-1].tolist())
+    ends = set(corpus.sentence_offsets[1:].tolist())
+    rows = []
+    for example in examples:
+        first, second = (segment - FIRST_ID for segment in _segments(example))
+        rows.append((int(example["sentence_order_label"]), len(first), len(second), first[0] in starts,
+                     first[-1] + 1 in ends, second[0] in starts, second[-1] + 1 in ends))
+    names = ("label", "length_1", "length_2", "start_1", "end_1", "start_2", "end_2")
+    return {name: np.array(column) for name, column in zip(names, zip(*rows, strict=True), strict=True)}
+
+
+def _shortcut_accuracy(features: dict[str, np.ndarray]) -> float:
+    """Held-out SOP accuracy of a decision tree that sees only the segments' lengths and whether each
+    starts and ends at a sentence edge, never the text: how much the pipeline gives the order away."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    names = ("length_1", "length_2", "start_1", "end_1", "start_2", "end_2")
+    x = np.stack([features[k] for k in names], axis=1).astype(float)
+    y, half = features["label"], len(features["label"]) // 2
+    tree = DecisionTreeClassifier(max_depth=5, random_state=0).fit(x[:half], y[:half])
+    return float(tree.score(x[half:], y[half:]))
+
+
+def test_whole_sentence_pairs_give_no_shortcut_and_reference_pairs_do() -> None:
+    # Sentences of 5-50 tokens, as in books: many chunks are two sentences too long to fit together.
+    rng, next_id, documents = random.Random(1), FIRST_ID, []
+    for _ in range(1000):
+        lengths = [rng.randint(5, 50) for _ in range(rng.randint(2, 14))]
+        documents.append([list(range(next_id + sum(lengths[:i]), next_id + sum(lengths[:i + 1])))
+                          for i in range(len(lengths))])
+        next_id += sum(lengths)
+    corpus = TokenizedCorpus.from_documents(documents, dataclasses.replace(SPECIAL, vocab_size=next_id))
+    accuracy = {}
+    for segments in ("reference", "sentences"):
+        dataset = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, segments=segments))
+        examples = _all_examples(dataset, range(4))
+        features = _pair_features([e for e in examples if int(e["sentence_order_label"]) != IGNORE_INDEX], corpus)
+        accuracy[segments] = _shortcut_accuracy(features)
+        if segments == "sentences":
+            for label in (0, 1):  # a segment's length or cut edge is independent of its place in the pair
+                chosen = features["label"] == label
+                assert abs(features["length_1"][chosen].mean() - features["length_2"][chosen].mean()) < 1.2  # SE 0.25
+                for edge in ("start", "end"):
+                    assert abs(features[f"{edge}_1"][chosen].mean() - features[f"{edge}_2"][chosen].mean()) < 0.03
+            assert len(features["label"]) > 10000 and abs(features["label"].mean() - 0.5) < 0.02
+    # measured: reference 0.62, sentences 0.53 (the reference truncates B, the one holding the sentence
+    # that overran the chunk's target, far more often than A)
+    assert accuracy["reference"] > 0.58 and accuracy["sentences"] < 0.55, accuracy
+
+
+def test_whole_sentence_segments_fit_and_are_runs_of_sentences(corpus: TokenizedCorpus) -> None:
+    config = PretrainingDataConfig(max_seq_length=64)
+    dataset = PretrainingDataset(corpus, config)
+    starts = set(corpus.sentence_offsets[:-1].tolist())
+    examples = _all_examples(dataset)
+    single = 0
+    for example in examples:
+        label = int(example["sentence_order_label"])
+        if label == IGNORE_INDEX:  # one sentence left at a document's edge: "[CLS] text [SEP]", no pair task
+            ids = _originals(example)
+            assert ids[0] == SPECIAL.cls_id and list(ids[1:]).count(SPECIAL.sep_id) == 1 and len(ids) <= 64
+            assert not example["token_type_ids"].any()
+            sentence = int(np.searchsorted(corpus.sentence_offsets, ids[1] - FIRST_ID, side="right")) - 1
+            document = _document_of(corpus, ids[1] - FIRST_ID)
+            assert sentence in (corpus.document_offsets[document], corpus.document_offsets[document + 1] - 1)
+            single += 1
+            continue
+        first, second = (segment - FIRST_ID for segment in _segments(example))
+        a, b = (second, first) if label else (first, second)
+        assert len(a) + len(b) <= 61
+        if a[0] in starts and b[0] in starts and a[-1] + 1 == b[0]:
+            continue  # whole sentences, B right after A
+        # otherwise a chunk of two sentences too long to fit together, both truncated at random edges
+        assert _document_of(corpus, a[0]) == _document_of(corpus, b[-1]) and a[-1] < b[0]
+    assert single < 0.1 * len(examples)  # measured on the Gutenberg books: 0.13%
+
+
+def test_mlm_only_examples_are_one_segment_of_the_same_chunks(corpus: TokenizedCorpus) -> None:
+    sop = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64))
+    mlm_only = PretrainingDataset(corpus, PretrainingDataConfig(max_seq_length=64, objective="none"))
+    assert np.array_equal(sop.chunks, mlm_only.chunks)  # the same text, only the sentence task differs
+    for index in range(len(mlm_only)):
+        example = mlm_only[index]
+        ids = _originals(example)
+        assert int(example["sentence_order_label"]) == IGNORE_INDEX and not example["token_type_ids"].any()
+        assert ids[0] == SPECIAL.cls_id and ids[-1] == SPECIAL.sep_id and (ids[1:-1] != SPECIAL.sep_id).all()
+        assert (np.diff(ids[1:-1]) == 1).all() and len(ids) <= 64  # one contiguous run of the document
 
 
 # --------------------------------------------------------------------------- masking

@@ -71,13 +71,13 @@ class PretrainingDataConfig:
     "nsp" (BERT: the second segment from a random other document half of the time) or "none" (no
     sentence task: every example is one segment, "[CLS] text [SEP]"; the paper's Table 5 "None")."""
     segments: Literal["sentences", "reference"] = "sentences"
-    """How a chunk is cut. "sentences": a chunk holds whole sentences up to its target length and
-    its two segments are whole-sentence runs; only a chunk of two sentences too long to fit together is
-    truncated, and then A and B alike (exchangeable lengths, random tie-break, each cut at front or back at
-    random), so neither a segment's length nor a cut edge tells which came first. A document of one
-    sentence becomes a single-segment example with no sentence-pair label (MLM only). "reference": ALBERT's script — chunks run past the
-    target, the pair is truncated to fit and a lone sentence is split inside; the truncated edges are
-    a shortcut that gives the order away (see the README's "SOP shortcut" section)."""
+    """How a chunk is cut. "sentences": a chunk holds whole sentences up to its target length (at
+    least two) and its segments are whole-sentence runs; only a chunk of two sentences too long to fit
+    together is truncated, and then A and B alike (random tie-break, each cut at front or back at
+    random), so neither a segment's length nor a cut edge tells which came first. A sentence left alone
+    at a document's edge becomes a single-segment example with no sentence-pair label (MLM only).
+    "reference": ALBERT's script — chunks run past the target, the pair is truncated to fit and a lone
+    sentence is split inside; the truncated edges give the order away (README, "The SOP shortcut")."""
     masked_lm_prob: float = 0.15
     """Fraction of the (non-special) tokens chosen for masked-language-model prediction."""
     max_predictions_per_seq: int = 20

@@ -18,7 +18,7 @@ from typing import Any, Literal
 SharingMode = Literal["all", "attention", "ffn", "none"]
 SHARING_MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
 ACTIVATIONS: tuple[str, ...] = ("gelu_new", "gelu", "relu", "silu")
-SENTENCE_OBJECTIVES: tuple[str, ...] = ("sop", "nsp")
+SENTENCE_OBJECTIVES: tuple[str, ...] = ("sop", "nsp", "none")
 
 # Keys of ours that ride along in a transformers `config.json`; transformers ignores them.
 _LAB_KEYS = ("sharing", "project_embeddings", "sentence_objective")
@@ -75,8 +75,9 @@ class AlbertConfig:
     """Id of `[CLS]`."""
     eos_token_id: int = 3
     """Id of `[SEP]`."""
-    sentence_objective: Literal["sop", "nsp"] = "sop"
-    """What the sentence-pair head was (or will be) trained on: sentence order or next sentence."""
+    sentence_objective: Literal["sop", "nsp", "none"] = "sop"
+    """What the sentence-pair head was (or will be) trained on: sentence order or next sentence;
+    "none": pretrained with MLM only, and `AlbertForPreTraining` has no sentence-pair head."""
     num_labels: int = 2
     """Outputs of a classification head (1 means regression)."""
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -120,7 +121,8 @@ class AlbertConfig:
         if self.hidden_act not in ACTIVATIONS:
             raise ConfigError(f"hidden_act must be one of {', '.join(ACTIVATIONS)}, got {self.hidden_act!r}.")
         if self.sentence_objective not in SENTENCE_OBJECTIVES:
-            raise ConfigError(f"sentence_objective must be 'sop' or 'nsp', got {self.sentence_objective!r}.")
+            raise ConfigError(f"sentence_objective must be 'sop', 'nsp' or 'none' (MLM only), "
+                              f"got {self.sentence_objective!r}.")
         for name in ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout_prob"):
             value = getattr(self, name)
             if not 0.0 <= float(value) < 1.0:

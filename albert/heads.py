@@ -23,8 +23,9 @@ class PreTrainingOutput:
     mlm_logits: torch.Tensor
     """(B, T, V) without labels; with `mlm_labels`, (N, V) for the N labelled positions only
     (row-major order), which skips the V-wide projection of every unmasked token."""
-    sop_logits: torch.Tensor
-    """(B, 2): for SOP, 0 = in order, 1 = swapped; for NSP, 0 = next, 1 = random."""
+    sop_logits: torch.Tensor | None
+    """(B, 2): for SOP, 0 = in order, 1 = swapped; for NSP, 0 = next, 1 = random. None for a model
+    pretrained with MLM only (`sentence_objective="none"`), which has no sentence-pair head."""
     hidden_states: tuple[torch.Tensor, ...] | None = None
     attentions: tuple[torch.Tensor, ...] | None = None
     mlm_loss: torch.Tensor | None = None
@@ -93,15 +94,18 @@ def _classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels:
 
 
 class AlbertForPreTraining(AlbertPreTrainedModel):
-    """Masked-LM head + sentence-pair (SOP or NSP) head, as ALBERT is pretrained."""
+    """Masked-LM head + sentence-pair (SOP or NSP) head, as ALBERT is pretrained; with
+    `sentence_objective="none"` the masked-LM head alone (the paper's Table 5 "None" column)."""
 
     def __init__(self, config: AlbertConfig):
         super().__init__()
         self.config = config
         self.albert = AlbertModel(config, add_pooler=True)
         self.mlm_head = MaskedLMHead(config)
-        self.sentence_pair_dropout = nn.Dropout(config.classifier_dropout_prob)
-        self.sentence_pair_head = nn.Linear(config.hidden_size, 2)
+        self.has_sentence_head = config.sentence_objective != "none"
+        if self.has_sentence_head:
+            self.sentence_pair_dropout = nn.Dropout(config.classifier_dropout_prob)
+            self.sentence_pair_head = nn.Linear(config.hidden_size, 2)
         self.init_weights()
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
@@ -111,9 +115,11 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
         out = self.albert(input_ids, attention_mask, token_type_ids,
                           output_hidden_states=output_hidden_states, output_attentions=output_attentions)
         mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels)
-        sop_logits = self.sentence_pair_head(self.sentence_pair_dropout(out.pooler_output))  # (B, 2)
-        sop_loss = (sentence_pair_loss(sop_logits, sentence_order_label)
-                    if sentence_order_label is not None else None)
+        sop_logits = sop_loss = None
+        if self.has_sentence_head:
+            sop_logits = self.sentence_pair_head(self.sentence_pair_dropout(out.pooler_output))  # (B, 2)
+            if sentence_order_label is not None:
+                sop_loss = sentence_pair_loss(sop_logits, sentence_order_label)
         losses = [loss for loss in (mlm_loss, sop_loss) if loss is not None]
         return PreTrainingOutput(
             loss=sum(losses) if losses else None, mlm_logits=mlm_logits, sop_logits=sop_logits,

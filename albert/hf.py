@@ -127,9 +127,14 @@ def to_transformers(model) -> torch.nn.Module:
     hf_config = model.config.to_transformers()
     if hasattr(model, "sentence_pair_head"):
         hf_config.num_labels = 2  # transformers sizes its SOP head by num_labels; ours is binary
-    hf_class = getattr(transformers, type(model).__name__)
-    hf_model = hf_class(hf_config).eval()
+    name = type(model).__name__
     state = to_hf_state_dict(model.state_dict(), model.config)
+    if name == "AlbertForPreTraining" and not model.has_sentence_head:
+        # MLM only: transformers' pretraining class always has an SOP head, its masked-LM class
+        # has none (and no pooler, which nothing trained in an MLM-only model)
+        name = "AlbertForMaskedLM"
+        state = {k: v for k, v in state.items() if not k.removeprefix(_PREFIX).startswith("pooler.")}
+    hf_model = getattr(transformers, name)(hf_config).eval()
     missing, unexpected = hf_model.load_state_dict(state, strict=False)
     missing = [k for k in missing if k.removeprefix(_PREFIX) not in _TIED_HF_KEYS
                and not k.endswith(("position_ids", "token_type_ids"))]

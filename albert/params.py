@@ -64,7 +64,7 @@ def count_parameters(config: AlbertConfig, head: Head = "model") -> ParameterCou
 
     `model` is `AlbertModel` with its pooler — what the paper's tables count.
     `pretraining` adds the MLM head (decoder tied to the embeddings, so only its bias
-    counts) and the SOP/NSP head; `masked_lm` and `token_classification` have no pooler,
+    counts) and the SOP/NSP head (none when `sentence_objective` is "none"); `masked_lm` and `token_classification` have no pooler,
     as in transformers.
     """
     if head not in HEADS:
@@ -85,7 +85,7 @@ def count_parameters(config: AlbertConfig, head: Head = "model") -> ParameterCou
         pooler=linear(H, H) if head in _WITH_POOLER else 0,
         # dense H→E, LayerNorm(E), decoder bias V (decoder weight is the tied embedding matrix)
         mlm_head=linear(H, E) + layer_norm(E) + V if head in ("pretraining", "masked_lm") else 0,
-        sentence_pair_head=linear(H, 2) if head == "pretraining" else 0,
+        sentence_pair_head=linear(H, 2) if head == "pretraining" and config.sentence_objective != "none" else 0,
         classifier=linear(H, config.num_labels) if head in ("sequence_classification",
                                                             "token_classification") else 0,
     )

@@ -352,10 +352,12 @@ def run(cfg: PretrainConfig) -> PretrainResult:
                                    mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
                 # DDP averages gradients over processes, hence the world_size factor.
                 mlm_part = out_.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
-                (mlm_part + out_.sop_loss / cfg.gradient_accumulation).backward()
+                pair_part = out_.sop_loss / cfg.gradient_accumulation if out_.sop_loss is not None else 0.0
+                (mlm_part + pair_part).backward()
             sums["loss"] += out_.loss.item() / cfg.gradient_accumulation
             sums["mlm_loss"] += out_.mlm_loss.item() / cfg.gradient_accumulation
-            sums["sop_loss"] += out_.sop_loss.item() / cfg.gradient_accumulation
+            if out_.sop_loss is not None:
+                sums["sop_loss"] += out_.sop_loss.item() / cfg.gradient_accumulation
             sums["mlm_correct"] += float((out_.mlm_logits.argmax(-1) == targets).sum())
             sums["mlm_total"] += targets.numel()
             if out_.sop_logits is not None:
@@ -375,11 +377,13 @@ def run(cfg: PretrainConfig) -> PretrainResult:
             averaged = all_reduce_mean(sums, dist, device)
             elapsed = time.time() - window_start
             row = {"step": step, "tokens": tokens_seen, "split": "train", "loss": averaged["loss"],
-                   "mlm_loss": averaged["mlm_loss"], "sop_loss": averaged["sop_loss"],
+                   "mlm_loss": averaged["mlm_loss"],
                    "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]),
-                   f"{cfg.data.objective}_accuracy": averaged["sop_correct"] / max(1.0, averaged["sop_total"]),
                    "lr": scheduler.get_last_lr()[0], "tokens_per_second": window_tokens / max(elapsed, 1e-9),
                    "grad_norm": float(grad_norm), "elapsed_seconds": time.time() - started}
+            if cfg.data.objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
+                row["sop_loss"] = averaged["sop_loss"]
+                row[f"{cfg.data.objective}_accuracy"] = averaged["sop_correct"] / max(1.0, averaged["sop_total"])
             metrics.write(row)
             progress.set_postfix(loss=f"{row['loss']:.3f}", tok_s=f"{row['tokens_per_second']:.0f}")
             window_tokens, window_start = 0, time.time()

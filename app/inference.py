@@ -211,6 +211,8 @@ def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Te
 
 def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str = "en") -> SentenceOrderResult:
     """Probability that A→B is in the original order, and that B→A is (one batch of two)."""
+    if lm.config.sentence_objective == "none":
+        raise InputError(t("order.err.no_head", lang, name=lm.name))
     a, notices_a = clean_text(sentence_a, lang)
     b, notices_b = clean_text(sentence_b, lang)
     if not a.strip() or not b.strip():

@@ -232,6 +232,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "order.err.empty": ("Both sentences are needed; type sentence A and sentence B.", "需要两个句子；请输入句子 A 和句子 B。"),
     "order.err.split": ("The paragraph needs at least two sentences (ending in . ! ? or 。！？) to split.",
                         "段落至少要有两个句子（以 . ! ? 或 。！？ 结尾）才能拆分。"),
+    "order.err.no_head": (
+        "{name} was pretrained with masked-word prediction only (the paper's Table 5 \"None\" column): it has no "
+        "sentence head, so it cannot judge sentence order. Pick a model trained with SOP or NSP, e.g. albert-lab-base.",
+        "{name} 只用掩码词预测预训练（论文表 5 的“None”一列），没有句子输出层，无法判断句子顺序。"
+        "请选择用 SOP 或 NSP 训练的模型，例如 albert-lab-base。"),
     "order.note.random_head": (
         "This checkpoint carries no trained sentence-order weights (Hugging Face hub ALBERTs never do), so these "
         "probabilities come from a randomly initialised head and mean nothing.",

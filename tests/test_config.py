@@ -32,7 +32,7 @@ INVALID = [
     (dict(attention_probs_dropout_prob=-0.1), "attention_probs_dropout_prob must be in [0, 1)"),
     (dict(classifier_dropout_prob=1.5), "classifier_dropout_prob must be in [0, 1)"),
     (dict(hidden_act="tanh"), "hidden_act must be one of"),
-    (dict(sentence_objective="mlm"), "sentence_objective must be 'sop' or 'nsp'"),
+    (dict(sentence_objective="mlm"), "sentence_objective must be 'sop', 'nsp' or 'none'"),
     (dict(pad_token_id=99), "pad_token_id (99) must be a token id below vocab_size (99)"),
     (dict(vocab_size=20_000_000), "beyond the supported"),
 ]

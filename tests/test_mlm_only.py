@@ -1,0 +1,71 @@
+"""MLM-only pretraining (the paper's Table 5 "None" column): no sentence head, single-segment
+examples, end to end — config, model, parameter count, transformers, pretraining CLI and the app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+import transformers
+from conftest import max_abs_diff, randomize_, tiny_config
+from test_pretrain import config as pretrain_config
+from test_pretrain import corpus  # noqa: F401 — the module-scoped corpus fixture
+
+from albert import AlbertForPreTraining, count_parameters
+from albert.hf import to_transformers
+from albert.pretrain import run
+
+
+def test_mlm_only_model_has_no_sentence_head(batch) -> None:
+    config = tiny_config(sentence_objective="none")
+    model = randomize_(AlbertForPreTraining(config)).eval()
+    assert not hasattr(model, "sentence_pair_head") and not model.has_sentence_head
+    assert sum(p.numel() for p in model.parameters()) == count_parameters(config, "pretraining").total
+    with_head = count_parameters(tiny_config(), "pretraining").total
+    assert with_head - count_parameters(config, "pretraining").total == config.hidden_size * 2 + 2
+    labels = torch.full_like(batch["input_ids"], -100)
+    labels[:, 2] = batch["input_ids"][:, 2]
+    out = model(**batch, mlm_labels=labels, sentence_order_label=torch.tensor([0, 1, 0]))
+    assert out.sop_logits is None and out.sop_loss is None and torch.equal(out.loss, out.mlm_loss)
+
+
+def test_mlm_only_model_matches_transformers_masked_lm(batch, tmp_path: Path) -> None:
+    ours = randomize_(AlbertForPreTraining(tiny_config(sentence_objective="none"))).eval()
+    theirs = to_transformers(ours)
+    assert type(theirs).__name__ == "AlbertForMaskedLM"
+    ours.save_pretrained(tmp_path)
+    loaded = transformers.AlbertForMaskedLM.from_pretrained(tmp_path).eval()
+    reloaded = AlbertForPreTraining.from_pretrained(tmp_path)
+    assert reloaded.config.sentence_objective == "none" and not reloaded.has_sentence_head
+    with torch.no_grad():
+        expected = ours(**batch).mlm_logits
+        assert max_abs_diff(theirs(**batch).logits, expected) <= 1e-5
+        assert max_abs_diff(loaded(**batch).logits, expected) <= 1e-5
+        assert max_abs_diff(reloaded(**batch).mlm_logits, expected) <= 1e-6
+
+
+def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, tmp_path: Path) -> None:  # noqa: F811
+    result = run(pretrain_config(corpus, tmp_path / "run", "--data.objective", "none", "--max-steps", "6"))
+    assert result.model.config.sentence_objective == "none" and not result.model.has_sentence_head
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert "mlm_accuracy" in summary["held_out"]
+    assert "sop_accuracy" not in summary["held_out"] and "nsp_accuracy" not in summary["held_out"]
+    rows = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert all("sop_loss" not in row and "none_accuracy" not in row for row in rows)
+    final = tmp_path / "run" / "final"
+    assert json.loads((final / "config.json").read_text())["sentence_objective"] == "none"
+
+    from app.inference import InputError, fill_mask, sentence_order
+    from app.model_views import sentence_order_view
+    from app.models import _load_uncached
+
+    lm = _load_uncached("local", str(final), "en")
+    assert len(fill_mask(lm, "the [MASK] was seen .").predictions) == 1  # masked words work
+    with pytest.raises(InputError, match="no sentence head"):
+        sentence_order(lm, "A first sentence.", "A second one.")
+    with pytest.raises(InputError, match="没有句子输出层"):
+        sentence_order(lm, "第一句。", "第二句。", "zh")
+    raw, status, verdict, chart = sentence_order_view("A first sentence.", "A second one.", str(final), "en")
+    assert "no sentence head" in raw["error"] and not verdict

@@ -64,8 +64,8 @@ def count_parameters(config: AlbertConfig, head: Head = "model") -> ParameterCou
 
     `model` is `AlbertModel` with its pooler — what the paper's tables count.
     `pretraining` adds the MLM head (decoder tied to the embeddings, so only its bias
-    counts) and the SOP/NSP head (not with `sentence_objective="none"`); `masked_lm` and `token_classification` have no pooler,
-    as in transformers.
+    counts) and the SOP/NSP head (not with `sentence_objective="none"`); `masked_lm` and
+    `token_classification` have no pooler, as in transformers.
     """
     if head not in HEADS:
         raise ValueError(f"head must be one of {', '.join(HEADS)}, got {head!r}.")

@@ -29,11 +29,14 @@ from albert.cli import run_command
 from albert.config import AlbertConfig, ConfigError
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
 from albert.layerwise import freeze_below, layer_decay_scale, unfrozen_from
-from albert.task_data import DataError, collate, encode, infer_task, label_vocabulary, read_records, subsample
+from albert.task_data import DataError, collate, encode, label_vocabulary, read_records, subsample
 from albert.task_eval import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
+from albert.task_labels import check_labels
 from albert.training import (
+    DivergedError,
     MetricsLog,
     OptimizerConfig,
+    all_reduce_sum,
     autocast,
     build_optimizer,
     build_scheduler,
@@ -63,7 +66,8 @@ class FinetuneConfig:
     dev_file: str | None = None
     """Development data, same format (hf: sources read their validation split); picks the best checkpoint."""
     task: Literal["auto", "classification", "regression", "token"] = "auto"
-    """auto: token for CoNLL files, regression when labels are numbers not all whole, else classification."""
+    """auto: token for CoNLL files, regression when labels are all written as decimals (3.800) and some are not
+    whole, else classification; a mix of kinds (0/1 with one 0.5 or pos), NaN or a one-example class is refused."""
     text_column: str | None = None
     """Column of the (first) text; default: GLUE's names (sentence, sentence1, question1, premise, text …)."""
     text_pair_column: str | None = None
@@ -195,7 +199,10 @@ def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) 
         if cfg.train_file else None
     dev = read_records(cfg.dev_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column,
                        split=dev_split) if cfg.dev_file else None
-    task = cfg.task if cfg.task != "auto" else (task_of_config(known) if known else infer_task(train or dev))
+    if known is not None:
+        task = cfg.task if cfg.task != "auto" else task_of_config(known)
+    else:  # labels of one kind, no NaN, no stray class (albert.task_labels)
+        task = check_labels(train or dev, cfg.task, cfg.label_names)
     names: list[str] = []
     values: list[str] = []
     label2id: dict[str, int] = {}
@@ -325,7 +332,16 @@ def run(cfg: FinetuneConfig) -> FinetuneResult:
                                labels=batch["labels"]).loss
         loss.backward()
         if cfg.optim.max_grad_norm > 0:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
+            grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
+        else:
+            grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
+        # Checked before the step changes the weights: a diverged run keeps its last good checkpoints.
+        diverged = torch.tensor([float(not (torch.isfinite(loss.detach()) and torch.isfinite(grad_norm)))])
+        if all_reduce_sum(diverged, dist, device).item():
+            raise DivergedError(f"the training loss became {loss.item():.4g} (gradient norm {grad_norm.item():.4g}) at "
+                                f"step {step + 1} with learning rate {max(scheduler.get_last_lr()):.3g}, so the run "
+                                f"stopped before that step changed the weights ({_kept(best_dir)}); fine-tune again "
+                                "with a lower --optim.learning-rate (e.g. a tenth) or check the scale of the labels.")
         optimizer.step()
         scheduler.step()
         optimizer.zero_grad(set_to_none=True)
@@ -413,6 +429,13 @@ def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Pa
                                                    cfg.eval_batch_size, tokenizer.pad_token_id, cfg.latency_rounds)
     (out / "eval_results.json").write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
     return FinetuneResult(model=model, summary=summary)
+
+
+def _kept(best_dir: Path) -> str:
+    if (best_dir / "eval_results.json").is_file():
+        step = json.loads((best_dir / "eval_results.json").read_text()).get("step")
+        return f"the best model so far, step {step}, is kept in {best_dir}"
+    return "no best model had been saved yet"
 
 
 def _jsonable(value: Any) -> Any:

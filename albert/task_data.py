@@ -7,15 +7,21 @@
 
 Tables have a header row; the text, pair and label columns are chosen by name (GLUE's
 names are recognised). CoNLL files hold one `word ... tag` line per token and a blank line
-between sentences. Every bad input (missing column, ragged row, unknown label, empty file)
-stops with one `DataError` naming the file and the line.
+between sentences. Every bad input (missing column, ragged row, unknown label, empty file,
+bytes that are not UTF-8, a line over `MAX_LINE_CHARS` characters) stops with one `DataError`
+naming the file and the line.
+
+What labels a task accepts, and how `--task auto` decides, is in `albert.task_labels`.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import csv
 import json
 import logging
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +43,9 @@ KNOWN_TEXT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("sentence1", "sentence2"), ("question1", "question2"), ("question", "sentence"),
     ("premise", "hypothesis"), ("#1 String", "#2 String"), ("sentence", None), ("text", None))
 KNOWN_LABEL_COLUMNS = ("label", "labels", "score", "Quality", "gold_label")
+MAX_LINE_CHARS = 1_000_000
+"""The longest line (and CSV field) a task file may hold: far above any sentence or document an
+ALBERT reads (512 tokens), low enough that a runaway line is refused before it fills memory."""
 
 
 class DataError(ValueError):
@@ -129,22 +138,75 @@ def _open_text(path: Path):
     return path.open(encoding="utf-8-sig", newline="")  # utf-8-sig: tolerate a byte-order mark
 
 
+def _lines(stream: Any, path: Path) -> Iterator[str]:
+    """The lines of a text stream, each read with a bound: a line over `MAX_LINE_CHARS` characters
+    is refused with its number instead of being read whole into memory."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE_CHARS + 2)  # + room for "\r\n"
+        if not line:
+            return
+        number += 1
+        if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+            raise DataError(f"{path}, line {number}: the line is longer than {MAX_LINE_CHARS:,} characters, the "
+                            "most one example may hold; shorten or split it (is this a text table?).")
+        yield line
+
+
+@contextlib.contextmanager
+def _decoding(path: Path) -> Iterator[None]:
+    """Turn a decoding error anywhere in the block into one sentence naming the file and line."""
+    try:
+        yield
+    except UnicodeDecodeError:
+        raise _encoding_error(path) from None
+
+
+def _encoding_error(path: Path) -> DataError:
+    """The first line of `path` that is not UTF-8, found by decoding it again line by line."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    number, first = 1, True
+    with path.open("rb") as stream:
+        while piece := stream.readline(1 << 20):
+            if first:
+                piece, first = piece.removeprefix(codecs.BOM_UTF8), False
+            ends = piece.endswith(b"\n")
+            try:
+                decoder.decode(piece, final=ends)
+            except UnicodeDecodeError as error:
+                bad = error.object[error.start:error.end]
+                return DataError(f"{path}, line {number}: the bytes {bad!r} are not UTF-8; task files must be "
+                                 "UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8).")
+            if ends:
+                number, _ = number + 1, decoder.reset()
+    return DataError(f"{path} ends in the middle of a UTF-8 character; task files must be UTF-8 text.")
+
+
 def _delimited_rows(path: Path, delimiter: str) -> tuple[Iterator[tuple[str, dict[str, Any]]], list[str]]:
     # GLUE's TSVs are not quoted: a sentence may start with a quote character, so TSV is read raw.
     quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    with _open_text(path) as stream:
+    with _open_text(path) as stream, _decoding(path), _field_limit():
         try:
-            header = next(csv.reader(stream, delimiter=delimiter, quoting=quoting))
+            header = next(csv.reader(_lines(stream, path), delimiter=delimiter, quoting=quoting))
         except StopIteration:
             raise DataError(f"{path} is empty; it needs a header row (e.g. sentence<TAB>label) and examples.") from None
+        except csv.Error as error:
+            raise DataError(f"{path}, line 1: the header row could not be read ({error}).") from None
     header = [name.strip() for name in header]
 
     def rows() -> Iterator[tuple[str, dict[str, Any]]]:
-        with _open_text(path) as stream:
-            reader = csv.reader(stream, delimiter=delimiter, quoting=quoting)
+        with _open_text(path) as stream, _decoding(path), _field_limit():
+            reader = csv.reader(_lines(stream, path), delimiter=delimiter, quoting=quoting)
             next(reader)
             line = reader.line_num
-            for fields in reader:
+            while True:
+                try:
+                    fields = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as error:  # a quoted field over the limit, or broken quoting
+                    raise DataError(f"{path}, line {line + 1}: the row could not be read ({error}); a field may hold "
+                                    f"at most {MAX_LINE_CHARS:,} characters and quotes must be closed.") from None
                 line, start = reader.line_num, line + 1
                 if not any(field.strip() for field in fields):
                     continue  # blank line
@@ -156,10 +218,20 @@ def _delimited_rows(path: Path, delimiter: str) -> tuple[Iterator[tuple[str, dic
     return rows(), header
 
 
+@contextlib.contextmanager
+def _field_limit() -> Iterator[None]:
+    """csv's field limit raised from its 128 KiB default to `MAX_LINE_CHARS` while reading (then restored)."""
+    previous = csv.field_size_limit(MAX_LINE_CHARS)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
+
+
 def _jsonl_rows(path: Path) -> tuple[Iterator[tuple[str, dict[str, Any]]], list[str]]:
     def objects() -> Iterator[tuple[str, dict[str, Any]]]:
-        with _open_text(path) as stream:
-            for number, line in enumerate(stream, 1):
+        with _open_text(path) as stream, _decoding(path):
+            for number, line in enumerate(_lines(stream, path), 1):
                 if not line.strip():
                     continue
                 try:
@@ -215,8 +287,8 @@ def _read_conll(path: Path, label_column: int) -> list[Record]:
     words: list[str] = []
     tags: list[str] = []
     start, width = 0, None
-    with _open_text(path) as stream:
-        for number, line in enumerate(stream, 1):
+    with _open_text(path) as stream, _decoding(path):
+        for number, line in enumerate(_lines(stream, path), 1):
             parts = line.split()
             if not parts or parts[0] == "-DOCSTART-":
                 if words:
@@ -237,17 +309,6 @@ def _read_conll(path: Path, label_column: int) -> list[Record]:
     if words:
         records.append(Record(words, None, tags, f"{path}, line {start}"))
     return records
-
-
-def infer_task(records: Sequence[Record]) -> str:
-    """token for CoNLL, regression when every label is a number and some are not whole, else classification."""
-    if isinstance(records[0].text, list):
-        return "token"
-    try:
-        values = [float(r.label) for r in records]  # type: ignore[arg-type]
-    except ValueError:
-        return "classification"
-    return "regression" if any(not v.is_integer() for v in values) else "classification"
 
 
 def label_vocabulary(records: Sequence[Record]) -> list[str]:
@@ -292,6 +353,9 @@ def encode(records: Sequence[Record], tokenizer: Any, task: str, max_length: int
                 except ValueError:
                     raise DataError(f"{record.where}: label {record.label!r} is not a number "
                                     "(the task is regression).") from None
+                if not math.isfinite(label):
+                    raise DataError(f"{record.where}: label {record.label!r} is not a finite number "
+                                    "(the task is regression); fix or drop the line.")
             else:
                 label = _label_id(record.label, label2id or {}, record.where)  # type: ignore[arg-type]
             examples.append({"input_ids": encoded["input_ids"][i], "token_type_ids": encoded["token_type_ids"][i],

@@ -185,13 +185,14 @@ def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
 
 
 def test_max_minutes_counts_this_invocation_not_the_resumed_time(corpus: dict[str, Path], tmp_path: Path) -> None:
-    from albert.training import STATE_NAME
+    from albert.training import STATE_NAME, write_checksums
 
     run(config(corpus, tmp_path, "--stop-after-steps", "5"))
     state_path = tmp_path / "checkpoint" / STATE_NAME
     state = torch.load(state_path, weights_only=True)
     state["elapsed_seconds"] = 2 * 3600.0  # the first part of the run took two hours
     torch.save(state, state_path)
+    write_checksums(state_path.parent)  # edited on purpose: record the new checksum, or resume refuses it
     resumed = run(config(corpus, tmp_path, "--resume", "--max-minutes", "30"))
     assert resumed.summary["steps"] == 12  # a fresh 30-minute budget, not one already spent
     assert resumed.summary["wall_seconds"] >= 2 * 3600  # the recorded wall time still adds up

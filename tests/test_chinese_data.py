@@ -1,0 +1,321 @@
+"""Chinese data: a character vocabulary, Chinese sentence splitting, whole-word masking from a segmentation.
+
+Every text here is written in the test (never ../shared): a few hundred real Chinese sentences made
+from templates, with their word segmentation known because the test writes the words itself.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sentencepiece as spm
+import transformers
+
+from albert.chinese import HAN, join_words, segmented_sentences, token_word_starts
+from albert.cli import parse_config
+from albert.corpus import TokenizedCorpus, read_documents, split_sentences
+from albert.data import IGNORE_INDEX, PretrainingDataConfig, PretrainingDataset
+from albert.masking import SpecialIds, mask_tokens
+from albert.pretrain import PretrainConfig
+from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, load_tokenizer, train_tokenizer
+
+VOCAB = 180
+
+# Words (the test's own segmentation) for sentences of the form subject + time + verb + object + end.
+SUBJECTS = ["我们", "他", "老师", "学生们", "中国", "这家 公司", "我 的 朋友", "记者", "研究 人员", "北京 市"]
+TIMES = ["今天", "昨天", "去年", "１９９７年", "2019年", "上午", "每天", "最近"]
+VERBS = ["学习", "发布", "喜欢", "研究", "讨论", "看到", "完成", "参观", "介绍", "支持"]
+OBJECTS = ["自然 语言 处理", "这部 电影", "新 的 模型", "ALBERT 模型", "经济 发展", "一 本 书", "长城",
+           "人民 日报", "机器 学习", "GPU 和 CPU", "３ 个 项目", "国际 合作"]
+ENDS = ["。", "！", "？", "；", "……", "。”", "！”"]
+
+TEXTS = [
+    "我爱自然语言处理。",
+    "这部电影很精彩。",
+    "１９９７年，中国经济继续发展。",
+    "ALBERT模型在2019年发布，比BERT小。",
+    "他说：“今天下雨了。”我们就没去。",
+    "GPU 和 CPU 都可以训练 albert 模型 hello world！",
+    "ＡＰＥＣ会议，ＣＰＵ１２３",
+    "",
+]
+
+
+LATIN = ["model", "data", "python", "network", "token", "vision", "learning", "server", "memory", "paper"]
+
+
+def _sentence(rng: random.Random) -> str:
+    """One sentence as words separated by spaces; a quotation now and then; numbers and Latin words."""
+    words = f"{rng.choice(SUBJECTS)} {rng.choice(TIMES)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}"
+    if rng.random() < 0.5:
+        words += f" ， 增长 {rng.randint(1, 999)}% ， 用 {rng.choice(LATIN)}"
+    end = rng.choice(ENDS)
+    if end.endswith("”"):
+        return f"{rng.choice(SUBJECTS)} 说 ： “ {words} {' '.join(end)}"
+    return f"{words} {' '.join(end) if end != '……' else end}"
+
+
+def _segmented_text(num_documents: int = 40, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    documents = []
+    for _ in range(num_documents):
+        paragraphs = [" ".join(_sentence(rng) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 4))]
+        documents.append("\n".join(paragraphs))
+    return "\n\n".join(documents) + "\n"
+
+
+def _plain(segmented: str) -> str:
+    return "\n".join(line.replace(" ", "") for line in segmented.split("\n"))
+
+
+@pytest.fixture(scope="module")
+def corpus_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The same text twice: plain, and word-segmented (one space between words)."""
+    folder = tmp_path_factory.mktemp("zh")
+    segmented = _segmented_text()
+    (folder / "train.words.txt").write_text(segmented, encoding="utf-8")
+    (folder / "train.txt").write_text(_plain(segmented), encoding="utf-8")
+    return folder / "train.txt", folder / "train.words.txt"
+
+
+@pytest.fixture(scope="module")
+def tokenizer_dir(corpus_files: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("zh-tokenizer")
+    train_tokenizer([corpus_files[0]], directory, vocab_size=VOCAB, han_characters=True)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def tokenizer(tokenizer_dir: Path):
+    return load_tokenizer(tokenizer_dir)
+
+
+# --------------------------------------------------------------------------- tokenizer
+
+
+def test_character_vocabulary_has_one_han_character_a_piece(tokenizer, tokenizer_dir: Path) -> None:
+    assert len(tokenizer) == VOCAB
+    assert tokenizer.convert_tokens_to_ids(list(SPECIAL_PIECES)) == [0, 1, 2, 3, 4]
+    pieces = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
+    with_han = [p for p in pieces if HAN.search(p)]
+    assert with_han and all(len(p) == 1 for p in with_han), [p for p in with_han if len(p) > 1]
+    sp = spm.SentencePieceProcessor(model_file=str(tokenizer_dir / "spiece.model"))
+    assert sp.get_piece_size() == VOCAB
+    # Latin letters and digits are always pieces, and SentencePiece still learned longer non-Han pieces.
+    assert set("abcdefghijklmnopqrstuvwxyz0123456789▁") <= set(pieces)
+    assert any(len(p.lstrip("▁")) > 1 and not HAN.search(p) for p in pieces[5:])
+
+
+def test_han_runs_split_into_characters(tokenizer) -> None:
+    assert tokenizer.tokenize("我爱自然语言处理。") == ["▁", *"我爱自然语言处理", "。"]
+    # Characters the corpus has are never <unk>; nor are Latin words and digits it never saw.
+    training = "".join(SUBJECTS + TIMES + VERBS + OBJECTS)
+    for text in ["".join(HAN.findall(training)), "zebra quickly 4096", "ALBERT模型2019年发布"]:
+        assert tokenizer.unk_token_id not in tokenizer(text)["input_ids"], text
+
+
+def test_full_width_digits_and_letters_are_normalised(tokenizer) -> None:
+    assert tokenizer("１９９７年")["input_ids"] == tokenizer("1997年")["input_ids"]
+    assert tokenizer("ＡＰＥＣ会议")["input_ids"] == tokenizer("apec会议")["input_ids"]
+    assert tokenizer.decode(tokenizer("１９９７年，中国")["input_ids"], skip_special_tokens=True) == "1997年,中国"
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_ids_equal_in_transformers_and_sentencepiece(tokenizer, tokenizer_dir: Path, tmp_path: Path,
+                                                     text: str) -> None:
+    ours = tokenizer(text)["input_ids"]
+    assert transformers.AlbertTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
+    assert transformers.AutoTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
+    shutil.copy(tokenizer_dir / "spiece.model", tmp_path / "spiece.model")  # transformers converts it itself
+    assert transformers.AlbertTokenizer.from_pretrained(str(tmp_path))(text)["input_ids"] == ours
+    sp = spm.SentencePieceProcessor(model_file=str(tokenizer_dir / "spiece.model"))
+    assert [2, *sp.encode(albert_normalizer().normalize_str(text)), 3] == ours
+
+
+def test_same_seed_same_model_and_clear_errors(corpus_files: tuple[Path, Path], tokenizer_dir: Path,
+                                               tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    train_tokenizer([corpus_files[0]], again, vocab_size=VOCAB, han_characters=True)
+    assert (again / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
+    with pytest.raises(ValueError, match="too large for this corpus with han_characters"):
+        train_tokenizer([corpus_files[0]], tmp_path / "huge", vocab_size=20_000, han_characters=True)
+    with pytest.raises(ValueError, match="distinct characters"):
+        train_tokenizer([corpus_files[0]], tmp_path / "tiny", vocab_size=60, han_characters=True)
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+@pytest.mark.parametrize("paragraph, sentences", [
+    ("他说：“今天下雨了。”我们就没去。", ["他说：“今天下雨了。”", "我们就没去。"]),
+    ("真的吗？！我不信……你呢？", ["真的吗？！", "我不信……", "你呢？"]),
+    ("第一，发展经济；第二，改善民生。", ["第一，发展经济；", "第二，改善民生。"]),
+    ("江泽民发表新年讲话《迈向充满希望的新世纪》。（新华社记者兰红光摄）",
+     ["江泽民发表新年讲话《迈向充满希望的新世纪》。", "（新华社记者兰红光摄）"]),
+    ("“好！”“走吧。”", ["“好！”", "“走吧。”"]),
+    ("他们说：「对！」然后走了。 下一句", ["他们说：「对！」", "然后走了。", "下一句"]),
+    ("价格是１．５元，增长３．２％。", ["价格是１．５元，增长３．２％。"]),
+    ("（一九九七年十二月三十一日）", ["（一九九七年十二月三十一日）"]),
+    ("好!我们走吧?走", ["好!", "我们走吧?", "走"]),
+    ("他在2019年发布了ALBERT。Then he left. OK", ["他在2019年发布了ALBERT。", "Then he left.", "OK"]),
+    ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
+])
+def test_split_chinese_sentences(paragraph: str, sentences: list[str]) -> None:
+    assert split_sentences(paragraph) == sentences
+
+
+def test_segmented_sentences_and_token_word_starts() -> None:
+    assert join_words("我们 爱 自然 语言") == ("我们爱自然语言", [0, 2, 3, 5])
+    # The space in "。 ”" would hide the boundary: sentences are split on the joined text.
+    assert segmented_sentences("他 说 ： “ 下雨 了 。 ” 我们 没 去 。", split_sentences) == [
+        ("他说：“下雨了。”", [0, 1, 2, 3, 4, 6, 7, 8]), ("我们没去。", [0, 2, 3, 4])]
+    # "▁" and "我" share the first character: the "▁" starts the word; "1997" covers two words' starts.
+    assert token_word_starts([(0, 1), (0, 1), (1, 2), (2, 3), (3, 7), (7, 8)], [0, 2, 3, 5, 7]) == \
+        [True, False, False, True, True, True]
+
+
+# --------------------------------------------------------------------------- whole-word masking
+
+
+def _words_per_sentence(path: Path) -> list[list[str]]:
+    """Every sentence of a segmented file as its list of words (the test's segmentation)."""
+    result = []
+    for document in read_documents([path]):
+        for paragraph in document:
+            for sentence, starts in segmented_sentences(paragraph, split_sentences):
+                bounds = [*starts, len(sentence)]
+                result.append([sentence[a:b] for a, b in zip(bounds, bounds[1:], strict=False)])
+    return result
+
+
+def test_segmented_corpus_tokens_and_word_starts(tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path) -> None:
+    plain, segmented = corpus_files
+    corpus = TokenizedCorpus.build([segmented], tokenizer, tmp_path / "cache", progress=False, word_segmented=True)
+    reference = TokenizedCorpus.build([plain], tokenizer, tmp_path / "cache", progress=False)
+    # The spaces are gone: the same tokens as the unsegmented twin, sentence for sentence.
+    assert np.array_equal(corpus.tokens, reference.tokens)
+    assert np.array_equal(corpus.sentence_offsets, reference.sentence_offsets)
+    assert np.array_equal(corpus.document_offsets, reference.document_offsets)
+    assert reference.token_word_start is None and corpus.token_word_start.dtype == bool
+    space = tokenizer.convert_tokens_to_ids("▁")
+    first = corpus.sentence_offsets[:-1]
+    assert set(np.flatnonzero(corpus.tokens == space)) <= set(first)  # only the leading "▁" of a sentence
+    # Each token starts a word exactly where the test's segmentation begins one.
+    words = _words_per_sentence(segmented)
+    assert len(words) == corpus.num_sentences
+    for s in range(corpus.num_sentences):
+        flags = corpus.token_word_start[corpus.sentence_offsets[s]:corpus.sentence_offsets[s + 1]]
+        ids = corpus.sentence(s)
+        pieces = tokenizer.convert_ids_to_tokens(ids.tolist())
+        rebuilt, current = [], ""
+        for piece, flag in zip(pieces, flags, strict=True):
+            if flag and current:
+                rebuilt.append(current)
+                current = ""
+            current += piece
+        rebuilt.append(current)
+        expected = [albert_normalizer().normalize_str(w) for w in words[s]]
+        expected[0] = "▁" + expected[0]
+        # A multi-character piece may cover two words ("。”"); then they are one unit.
+        assert "".join(rebuilt) == "".join(expected)
+        boundaries = set(np.cumsum([len(w) for w in rebuilt])[:-1])
+        assert boundaries <= set(np.cumsum([len(w) for w in expected])[:-1]), (rebuilt, expected)
+        assert flags[0]
+
+
+def test_segmented_cache_round_trips_and_has_its_own_key(tokenizer, corpus_files: tuple[Path, Path],
+                                                        tmp_path: Path) -> None:
+    segmented = corpus_files[1]
+    cache = tmp_path / "cache"
+    corpus = TokenizedCorpus.build([segmented], tokenizer, cache, progress=False, word_segmented=True)
+    assert (corpus.directory / "token_word_start.npy").is_file()
+    again = TokenizedCorpus.build([segmented], tokenizer, cache, progress=False, word_segmented=True)
+    assert again.directory == corpus.directory and isinstance(again.token_word_start, np.memmap)
+    assert np.array_equal(again.token_word_start, corpus.token_word_start)
+    assert np.array_equal(pickle.loads(pickle.dumps(again)).token_word_start, corpus.token_word_start)
+    # The same file read as plain text is another cache entry (its spaces are text there).
+    as_plain = TokenizedCorpus.build([segmented], tokenizer, cache, progress=False)
+    assert as_plain.directory != corpus.directory and as_plain.token_word_start is None
+    assert as_plain.num_tokens > corpus.num_tokens
+    (corpus.directory / "token_word_start.npy").unlink()
+    with pytest.raises(ValueError, match="incomplete or corrupt"):
+        TokenizedCorpus.open(corpus.directory)
+
+
+def _word_starts_of(corpus: TokenizedCorpus, example: dict) -> np.ndarray:
+    """Per position of an example, the corpus's word starts, found without the dataset's help: each
+    segment (whole sentences here) is looked up among the corpus's sentence starts by its tokens."""
+    labels = example["mlm_labels"].numpy()
+    original = np.where(labels != IGNORE_INDEX, labels, example["input_ids"].numpy())
+    separators = np.flatnonzero(original == 3)
+    flags = np.ones(original.size, dtype=bool)
+    begin = 1
+    for separator in separators:
+        segment = original[begin:separator]
+        found = [int(o) for o in corpus.sentence_offsets[:-1]
+                 if np.array_equal(corpus.tokens[int(o):int(o) + segment.size], segment)]
+        assert found, "a segment is not a run of whole sentences"
+        flags[begin:separator] = corpus.token_word_start[found[0]:found[0] + segment.size]
+        begin = separator + 1
+    return flags
+
+
+@pytest.mark.parametrize("objective", ["sop", "none"])
+def test_whole_word_masking_masks_whole_segmented_words(tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path,
+                                                        objective: str) -> None:
+    corpus = TokenizedCorpus.build([corpus_files[1]], tokenizer, tmp_path / "cache", progress=False,
+                                   word_segmented=True)
+    counts = {}
+    for whole_word in (True, False):  # character-level masking (the default) does cut words
+        config = PretrainingDataConfig(max_seq_length=128, whole_word_masking=whole_word, masked_lm_prob=0.3,
+                                       objective=objective)
+        dataset = PretrainingDataset(corpus, config, tokenizer, mask_all=True)
+        whole = cut = 0
+        for index in range(len(dataset)):
+            example = dataset[index]
+            masked = example["mlm_labels"].numpy() != IGNORE_INDEX
+            units = np.cumsum(_word_starts_of(corpus, example))  # one number per word
+            for unit in np.unique(units[masked]):
+                if not masked[units == unit].all():
+                    cut += 1
+                elif (units == unit).sum() > 1:
+                    whole += 1
+        counts[whole_word] = whole, cut
+    assert counts[True][1] == 0 and counts[True][0] > 50, counts
+    assert counts[False][1] > 20, counts
+
+
+def test_mask_tokens_takes_word_starts_per_position() -> None:
+    special = SpecialIds(pad_id=0, unk_id=1, cls_id=2, sep_id=3, mask_id=4, vocab_size=50)
+    ids = np.array([2, 10, 11, 12, 13, 14, 15, 16, 17, 3])
+    starts = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 1], dtype=bool)  # words 10-12, 13-14, 15, 16-17
+    maskable = np.ones(ids.size, dtype=bool)
+    maskable[[0, -1]] = False
+    for seed in range(30):
+        _, labels = mask_tokens(ids, maskable, np.random.default_rng(seed), special, masked_lm_prob=0.3,
+                                max_predictions=8, max_ngram=1, whole_word=True, mask_all=True, word_start=starts)
+        masked = set(np.flatnonzero(labels != IGNORE_INDEX))
+        for word in ({1, 2, 3}, {4, 5}, {6}, {7, 8}):
+            assert word <= masked or not word & masked
+    with pytest.raises(ValueError, match="one flag per position"):
+        mask_tokens(ids, maskable, np.random.default_rng(0), special, masked_lm_prob=0.3, max_predictions=8,
+                    max_ngram=1, whole_word=True, word_start=starts[:-1])
+
+
+def test_pretrain_cli_has_the_word_segmented_flag() -> None:
+    config = parse_config(PretrainConfig, ["--corpus", "a.words.txt", "--word-segmented", "--tokenizer", "tok",
+                                           "--data.whole-word-masking"])
+    assert config.word_segmented and config.data.whole_word_masking
+    assert not parse_config(PretrainConfig, ["--corpus", "a.txt"]).word_segmented
+
+
+def test_sentences_hold_no_whitespace_from_the_segmentation(corpus_files: tuple[Path, Path]) -> None:
+    for sentence, _ in segmented_sentences(corpus_files[1].read_text(encoding="utf-8").split("\n")[0],
+                                           split_sentences):
+        assert not re.search(r"\s", sentence)

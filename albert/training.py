@@ -274,8 +274,8 @@ def replace_directory(directory: Path, write: Callable[[Path], None]) -> Path:
         reason = "the disk is full" if error.errno == errno.ENOSPC else (error.strerror or str(error))
         kept = f"{directory} is still the current one" if directory.exists() else "none was kept"
         raise TrainingStateError(f"{directory} could not be written ({reason}); the partial copy was removed and "
-                                 f"{kept}, so free some space (or fix the cause) and run again with --resume."
-                                 ) from error
+                                 f"{kept}; free some space (or fix the cause) and run again (a training run "
+                                 "continues from its checkpoint with --resume).") from error
     if directory.exists():
         shutil.rmtree(old, ignore_errors=True)
         directory.rename(old)

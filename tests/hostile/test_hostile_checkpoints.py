@@ -187,3 +187,27 @@ def test_command_line_full_disk_is_one_sentence(models: dict[str, Path], tmp_pat
     message = str(error.value.code)
     assert message.startswith("albert.finetune: ") and "the disk is full" in message and "\n" not in message
     assert not (tmp_path / "checkpoint").exists() and not (tmp_path / "checkpoint.tmp").exists()
+
+
+def test_pretrain_resume_with_another_hidden_size_is_one_sentence(models: dict[str, Path], tmp_path: Path) -> None:
+    import random
+
+    from albert.pretrain import main as pretrain
+
+    rng = random.Random(0)
+    words = "alpha beta gamma delta film story plot music scene actor".split()
+    documents = ["\n".join(" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(8)) for _ in range(6)]
+    (tmp_path / "corpus.txt").write_text("\n\n".join(documents) + "\n")
+    argv = ["--corpus", str(tmp_path / "corpus.txt"), "--tokenizer", str(models["root"] / "tokenizer"),
+            "--output-dir", str(tmp_path / "run"), "--cache-dir", str(tmp_path / "cache"), "--data.max-seq-length",
+            "32", "--batch-size", "4", "--max-steps", "4", "--eval-every", "100", "--threads", "1",
+            "--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
+            "--model.intermediate-size", "64", "--model.embedding-size", "16", "--model.max-position-embeddings", "64"]
+    pretrain([*argv, "--stop-after-steps", "2"])
+    assert (tmp_path / "run" / "checkpoint" / CHECKSUMS_NAME).is_file()
+    argv[argv.index("--model.hidden-size") + 1] = "48"
+    with pytest.raises(SystemExit) as error:
+        pretrain([*argv, "--resume"])
+    message = str(error.value.code)
+    assert message.startswith("albert.pretrain: ") and "hidden_size 32 in the checkpoint but 48 now" in message
+    assert "\n" not in message

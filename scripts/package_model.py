@@ -13,46 +13,53 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import json
 import logging
 import shutil
 from pathlib import Path
+from typing import Any
 
 import torch
 
 from albert import AlbertForPreTraining, count_parameters
 from albert.cli import option
-from albert.corpus import TokenizedCorpus
-from albert.data import PretrainingDataConfig, make_eval_batches
 from albert.io import atomic_write_text
-from albert.pretrain import evaluate
 from albert.tokenizer import load_tokenizer
 from albert.training import STATE_NAME, load_training_state
 
 logger = logging.getLogger("scripts.package_model")
+EVAL_EXAMPLES = 3000
+"""Held-out pipeline examples per task: about 26,000 masked positions and 3,000 pairs at 64 tokens."""
+RUN_PAIRS = 3000
+"""Independent sentence-run pairs (benchmarks/score_models.py)."""
+METRIC_ROWS = (("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
+               ("sop", "sentence order (SOP), the pipeline's held-out pairs", "pairs"),
+               ("nsp", "next sentence (NSP), the pipeline's held-out pairs", "pairs"),
+               ("sop_runs", "sentence order on sentence-run pairs built independently of the pipeline", "pairs"))
 CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
                  "nsp_accuracy", "lr", "tokens_per_second", "elapsed_seconds")
-SUMMARY_COLUMNS = ("run", "sharing", "objective", "parameters", "tokens", "steps", "mlm_accuracy", "sop_accuracy",
-                   "nsp_accuracy")
+SUMMARY_COLUMNS = ("run", "sharing", "objective", "embedding_size", "seed", "parameters", "tokens", "steps",
+                   "mlm_accuracy", "mlm_low", "mlm_high", "sop_accuracy", "sop_low", "sop_high",
+                   "nsp_accuracy", "nsp_low", "nsp_high", "sop_runs_accuracy", "sop_runs_low", "sop_runs_high")
 
 
-def held_out_metrics(model: AlbertForPreTraining, run_config: dict, valid: list[str], tokenizer,
-                     cache_dir: Path) -> dict[str, float]:
-    """MLM accuracy at [MASK]ed positions and SOP / NSP accuracy, as the run measured them."""
-    corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir)
-    data = PretrainingDataConfig(**run_config["data"])
-    result: dict[str, float] = {}
-    for objective in ("sop", "nsp"):
-        held_out = dataclasses.replace(data, objective=objective, seed=run_config["seed"] + 1)
-        batches = make_eval_batches(corpus, held_out, tokenizer.pad_token_id, run_config["eval_examples"],
-                                    batch_size=64)
-        scores = evaluate(model, batches, torch.device("cpu"), "fp32")
-        result[f"{objective}_accuracy"] = round(scores["pair_accuracy"], 4)
-        if objective == data.objective:
-            result["mlm_accuracy"] = round(scores["mlm_accuracy"], 4)
-            result["mlm_loss"] = round(scores["mlm_loss"], 4)
-    result["eval_examples"] = run_config["eval_examples"]
+def held_out_metrics(directory: Path, valid: list[str], cache_dir: Path, examples: int = EVAL_EXAMPLES,
+                     run_pairs: int = RUN_PAIRS) -> dict[str, Any]:
+    """Held-out MLM (at [MASK]), pipeline SOP / NSP and independent sentence-run SOP of the shipped
+    folder, with Wilson 95% intervals: `benchmarks/score_models.py`, the bar that re-checks every card."""
+    from transformers import AutoTokenizer
+
+    from benchmarks.score_models import score_pipeline, score_run_pairs, sentence_run_pairs
+
+    scores = score_pipeline(directory, valid, examples, cache_dir)
+    if "sop" in scores:  # a model with a sentence head
+        pairs = sentence_run_pairs(Path(valid[0]), AutoTokenizer.from_pretrained(str(directory)), 61, run_pairs)
+        scores["sop_runs"] = score_run_pairs(directory, pairs)
+    result: dict[str, Any] = {}
+    for name, score in scores.items():
+        result[f"{name}_accuracy"] = round(score.accuracy, 4)
+        result[f"{name}_ci95"] = [round(bound, 4) for bound in score.interval()]
+        result[f"{name}_n"] = score.total
     return result
 
 
@@ -79,12 +86,50 @@ def command_line(run_config: dict) -> str:
     return " \\\n    ".join(parts)
 
 
-def write_card(target: Path, name: str, summary: dict, metrics: dict, parameters: int, notes: str) -> None:
+def metric_rows(metrics: dict[str, Any]) -> str:
+    rows = []
+    for key, label, unit in METRIC_ROWS:
+        if f"{key}_accuracy" not in metrics:
+            rows.append(f"| {label} | — (no sentence head) | | |" if key != "mlm" else f"| {label} | — | | |")
+            continue
+        low, high = metrics[f"{key}_ci95"]
+        rows.append(f"| {label} | {metrics[f'{key}_accuracy']:.1%} | {low:.1%} – {high:.1%} | "
+                    f"{metrics[f'{key}_n']:,} {unit} |")
+    return "\n".join(rows)
+
+
+def _objective(data: dict[str, Any]) -> str:
+    masking = f"n-gram masking, n ≤ {data['max_ngram']}" + (", whole words" if data.get("whole_word_masking") else "")
+    if data["objective"] == "none":
+        return f"MLM only ({masking}); no sentence-pair head (the paper's Table 5 \"None\")"
+    return f"MLM ({masking}) + {data['objective'].upper()}, {data.get('segments', 'reference')} segments"
+
+
+CORPORA = {
+    "gutenberg-train": ("Project Gutenberg, 301 public-domain books (`gutenberg-train.txt.xz`, 110 MB)",
+                        "17 other books (`gutenberg-valid.txt.xz`), never seen in training"),
+    "peoples-daily-199801-train": ("People's Daily, January 1998: 2,530 articles, 1.7M characters, with the "
+                                   "corpus's own word segmentation", "130 other articles, never seen in training"),
+}
+
+
+def _corpus_lines(config: dict[str, Any]) -> tuple[str, str]:
+    names = [Path(p).name for p in config["corpus"]]
+    for stem, lines in CORPORA.items():
+        if any(name.startswith(stem) for name in names):
+            extra = [n for n in names if not n.startswith(stem)]
+            return (lines[0] + (f" + {', '.join(f'`{n}`' for n in extra)}" if extra else ""), lines[1])
+    return ", ".join(f"`{n}`" for n in names), ", ".join(f"`{Path(p).name}`" for p in config["valid_corpus"])
+
+
+def write_card(target: Path, name: str, summary: dict, metrics: dict, parameters: int, notes: str,
+               language: str = "en") -> None:
     config = summary["config"]
+    corpus, held_out = _corpus_lines(config)
     model_config = json.loads((target / "config.json").read_text())
     minutes = summary["wall_seconds"] / 60
     card = f"""---
-language: en
+language: {language}
 license: apache-2.0
 library_name: albert-lab
 tags: [albert, fill-mask, sentence-order-prediction]
@@ -98,23 +143,23 @@ An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.p
 |---|---|
 | architecture | {_architecture(model_config)} |
 | parameters | {parameters:,} (AlbertForPreTraining; weights stored in fp16, loaded as fp32) |
-| objective | MLM (n-gram masking, n ≤ {config['data']['max_ngram']}) + {config['data']['objective'].upper()} |
-| corpus | Project Gutenberg, 301 public-domain books (`gutenberg-train.txt.xz`, 110 MB) |
-| held-out text | 17 other books (`gutenberg-valid.txt.xz`), never seen in training |
+| objective | {_objective(config['data'])} |
+| corpus | {corpus} |
+| held-out text | {held_out} |
 | steps | {summary['steps']:,} × batch {config['batch_size']} × {config['data']['max_seq_length']} tokens |
 | tokens seen | {summary['tokens']:,} (non-padding) |
 | wall time | {minutes:.0f} minutes on {summary['hardware']} |
 
 ## Held-out results (measured on these shipped weights)
 
-| metric | value |
-|---|---|
-| MLM top-1 accuracy at `[MASK]`ed positions | {metrics['mlm_accuracy']:.1%} |
-| sentence-order (SOP) accuracy | {metrics['sop_accuracy']:.1%} |
-| next-sentence (NSP) accuracy | {metrics['nsp_accuracy']:.1%} |
+| metric | accuracy | 95% interval | n |
+|---|---|---|---|
+{metric_rows(metrics)}
 
-{metrics['eval_examples']} held-out examples per task; every selected MLM position is replaced by `[MASK]`
-(training batches overstate MLM accuracy because 10% of targets are left visible).
+Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy because 10%
+of targets are left visible); intervals are Wilson 95%. The sentence-run pairs are consecutive runs of
+whole sentences from the held-out text, cut by a splitter of their own, tokenized and scored through
+transformers (`benchmarks/score_models.py`, which re-checks these figures).
 
 {notes}
 
@@ -154,7 +199,7 @@ def weights_at_step(run_dir: Path, steps: int) -> Path:
     return checkpoint
 
 
-def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str) -> dict:
+def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str, language: str = "en") -> dict:
     summary = json.loads((run_dir / "summary.json").read_text())
     source = weights_at_step(run_dir, summary["steps"])
     tokenizer = load_tokenizer(run_dir / "tokenizer") if (run_dir / "tokenizer").exists() else load_tokenizer(source)
@@ -163,14 +208,14 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     shutil.rmtree(target, ignore_errors=True)
     model.save_pretrained(target, tokenizer=tokenizer, dtype=torch.float16)
     shipped = AlbertForPreTraining.from_pretrained(target)
-    metrics = held_out_metrics(shipped, summary["config"], valid, tokenizer, run_dir / "package-cache")
+    metrics = held_out_metrics(target, valid, run_dir / "package-cache")
     parameters = count_parameters(shipped.config, "pretraining").total
     metrics.update(tokens=summary["tokens"], steps=summary["steps"], wall_seconds=summary["wall_seconds"],
                    parameters=parameters, sharing=shipped.config.sharing,
                    objective=shipped.config.sentence_objective, hardware=summary["hardware"])
     atomic_write_text(target / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     shutil.copyfile(run_dir / "metrics.csv", target / "training_log.csv")
-    write_card(target, name, summary, metrics, parameters, notes)
+    write_card(target, name, summary, metrics, parameters, notes, language)
 
     runs = assets / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -178,7 +223,11 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
         writer = csv.DictWriter(out, fieldnames=CURVE_COLUMNS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(csv.DictReader(stream))
-    _update_summary(runs / "summary.csv", {"run": name, **{k: metrics[k] for k in SUMMARY_COLUMNS if k in metrics}})
+    row = {"run": name, "embedding_size": shipped.config.embedding_size, "seed": summary["config"]["seed"], **metrics}
+    for key, _, _ in METRIC_ROWS:
+        if f"{key}_ci95" in metrics:
+            row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
+    _update_summary(runs / "summary.csv", row)
     logger.info("packaged %s → %s: %s", run_dir, target, metrics)
     return metrics
 
@@ -200,9 +249,10 @@ def main() -> None:
     parser.add_argument("--assets", type=Path, default=Path("assets"))
     parser.add_argument("--notes", default="", help="a paragraph for the card (limitations, what more compute buys)")
     parser.add_argument("--curve-only", action="store_true", help="record the curve and summary, ship no weights")
+    parser.add_argument("--language", default="en", help="the card's language tag (en, zh)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    metrics = package(args.run_dir, args.name, args.valid, args.assets, args.notes)
+    metrics = package(args.run_dir, args.name, args.valid, args.assets, args.notes, args.language)
     if args.curve_only:
         shutil.rmtree(args.assets / "models" / args.name)
     print(json.dumps(metrics, indent=2))

@@ -4,14 +4,18 @@ examples, end to end — config, model, parameter count, transformers, pretraini
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 import torch
 import transformers
 from conftest import max_abs_diff, randomize_, tiny_config
+from test_pretrain import (
+    WORDS,
+    corpus,  # noqa: F401 — the module-scoped corpus fixture
+)
 from test_pretrain import config as pretrain_config
-from test_pretrain import corpus  # noqa: F401 — the module-scoped corpus fixture
 
 from albert import AlbertForPreTraining, count_parameters
 from albert.hf import to_transformers
@@ -69,3 +73,29 @@ def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, 
         sentence_order(lm, "第一句。", "第二句。", "zh")
     raw, status, verdict, chart = sentence_order_view("A first sentence.", "A second one.", str(final), "en")
     assert "no sentence head" in raw["error"] and not verdict
+
+
+@pytest.mark.parametrize("objective", ["sop", "none"])
+def test_package_model_card_has_intervals_and_says_when_there_is_no_head(corpus, tmp_path: Path,  # noqa: F811
+                                                                         objective: str) -> None:
+    import csv
+
+    from scripts.package_model import package
+
+    run(pretrain_config(corpus, tmp_path / "run", "--data.objective", objective, "--max-steps", "4"))
+    rng = random.Random(0)  # held-out text of short sentences, so that several fit in one pair
+    valid = tmp_path / "valid.txt"
+    valid.write_text("\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12))
+                                 for _ in range(20)), encoding="utf-8")
+    metrics = package(tmp_path / "run", "tiny", [str(valid)], tmp_path / "assets", notes="A tiny run.")
+    card = (tmp_path / "assets" / "models" / "tiny" / "README.md").read_text()
+    low, high = metrics["mlm_ci95"]
+    assert low <= metrics["mlm_accuracy"] <= high and metrics["mlm_n"] > 0
+    assert f"{metrics['mlm_accuracy']:.1%} | {low:.1%} – {high:.1%}" in card and "A tiny run." in card
+    row = next(csv.DictReader((tmp_path / "assets" / "runs" / "summary.csv").open()))
+    assert row["objective"] == objective and float(row["mlm_low"]) == low
+    if objective == "none":
+        assert "sop_accuracy" not in metrics and "no sentence-pair head" in card and "(no sentence head)" in card
+    else:
+        assert {"sop_accuracy", "nsp_accuracy", "sop_runs_accuracy"} <= set(metrics)
+        assert metrics["sop_runs_n"] > 0 and "sentence-run pairs" in card

@@ -12,6 +12,9 @@ BERT and albert_zh use: each Han character is one piece and no piece holds two, 
 numbers and punctuation still get SentencePiece's subword pieces. NFKD (above) turns the full-width
 digits and letters of Chinese print ("１９９７年", "ＡＰＥＣ") into ASCII ones before either
 tokenizer sees them.
+
+    python -m albert.tokenizer --files zh-train.txt.xz reviews-train.txt --output-dir runs/zh-tokenizer \\
+        --vocab-size 8000 --han-characters
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +233,37 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
         raise ValueError(f"The tokenizer in {directory} has special ids {dict(zip(SPECIAL_PIECES, ids, strict=True))}; "
                          "ALBERT expects <pad>=0 <unk>=1 [CLS]=2 [SEP]=3 [MASK]=4.")
     return tokenizer
+
+
+@dataclass
+class TokenizerConfig:
+    """Train an ALBERT SentencePiece tokenizer: `python -m albert.tokenizer --files TEXT --output-dir DIR`."""
+
+    files: tuple[str, ...]
+    """Training text: files (.txt, .xz, .gz; blank line between documents) or a `datasets` name (hf:NAME);
+    training text only, never the held-out files."""
+    output_dir: str
+    """Where spiece.model and the transformers files go (give it to albert.pretrain --tokenizer)."""
+    vocab_size: int = 16000
+    """Pieces in the vocabulary, the 5 special ones included."""
+    han_characters: bool = False
+    """A character vocabulary for Chinese: one Han character a piece, none holding two (see train_tokenizer)."""
+    max_sentences: int = 2_000_000
+    """SentencePiece trains on a random sample of this many sentences when the text has more."""
+    seed: int = 0
+    """Seed of that sample and of SentencePiece."""
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from albert.cli import run_command
+
+    def run(cfg: TokenizerConfig) -> None:
+        tokenizer = train_tokenizer(list(cfg.files), cfg.output_dir, vocab_size=cfg.vocab_size,
+                                    max_sentences=cfg.max_sentences, seed=cfg.seed, han_characters=cfg.han_characters)
+        logger.info("wrote a %d-piece tokenizer to %s", len(tokenizer), cfg.output_dir)
+
+    run_command("albert.tokenizer", TokenizerConfig, run, (ValueError, OSError), argv, description=__doc__)
+
+
+if __name__ == "__main__":
+    main()

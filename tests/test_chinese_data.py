@@ -319,3 +319,14 @@ def test_sentences_hold_no_whitespace_from_the_segmentation(corpus_files: tuple[
     for sentence, _ in segmented_sentences(corpus_files[1].read_text(encoding="utf-8").split("\n")[0],
                                            split_sentences):
         assert not re.search(r"\s", sentence)
+
+
+def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path) -> None:
+    from albert.tokenizer import main
+
+    main(["--files", str(corpus_files[0]), "--output-dir", str(tmp_path / "cli"), "--vocab-size", str(VOCAB),
+          "--han-characters"])
+    assert (tmp_path / "cli" / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
+    with pytest.raises(SystemExit, match="albert.tokenizer: vocab_size=20000 is too large"):
+        main(["--files", str(corpus_files[0]), "--output-dir", str(tmp_path / "x"), "--vocab-size", "20000",
+              "--han-characters"])

@@ -154,14 +154,25 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
 
 
 def summary_figure(summary: pd.DataFrame, lang: str = "en") -> go.Figure:
-    """Final held-out MLM, SOP and NSP accuracy of every run, grouped bars."""
+    """Final held-out accuracies of every run, grouped bars with their 95% intervals when recorded:
+    MLM, the pipeline's SOP and NSP pairs, and the independent sentence-run SOP pairs; chance drawn at 50%."""
     figure = go.Figure()
-    for i, column in enumerate(("mlm_accuracy", "sop_accuracy", "nsp_accuracy")):
-        if column in summary:
-            values = pd.to_numeric(summary[column], errors="coerce")
-            figure.add_bar(x=[plot_text(str(r)) for r in summary["run"]], y=values, name=t(f"runs.{column}", lang),
-                           marker_color=PALETTE[i], text=[f"{v:.1%}" if pd.notna(v) else "" for v in values],
-                           textposition="auto")
+    for i, key in enumerate(("mlm", "sop", "nsp", "sop_runs")):
+        column = f"{key}_accuracy"
+        if column not in summary:
+            continue
+        values = pd.to_numeric(summary[column], errors="coerce")
+        error = None
+        if f"{key}_low" in summary and f"{key}_high" in summary:
+            low, high = (pd.to_numeric(summary[f"{key}_{b}"], errors="coerce") for b in ("low", "high"))
+            error = dict(type="data", array=(high - values).fillna(0), arrayminus=(values - low).fillna(0),
+                         thickness=1.2, width=3)
+        figure.add_bar(x=[plot_text(str(r)) for r in summary["run"]], y=values, name=t(f"runs.{column}", lang),
+                       marker_color=PALETTE[i], error_y=error, text=[f"{v:.1%}" if pd.notna(v) else "" for v in values],
+                       textposition="outside", cliponaxis=False)
+    figure.add_hline(y=0.5, line_dash="dot", line_color="#888", annotation_text=t("runs.chance", lang),
+                     annotation_position="top left")
     figure.update_layout(**base_layout(barmode="group", title=t("runs.summary.title", lang),
-                                   yaxis=dict(tickformat=".0%", range=[0, 1]), legend=dict(orientation="h", y=-0.2)))
+                                       yaxis=dict(tickformat=".0%", range=[0, 1]),
+                                       legend=dict(orientation="h", y=-0.2)))
     return figure

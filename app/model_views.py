@@ -190,7 +190,7 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tupl
             model_plots.curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
             model_plots.curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
             model_plots.summary_figure(summary, lang) if summary is not None else empty_figure(t("runs.none", lang)),
-            summary if summary is not None else pd.DataFrame())
+            runs.summary_table(summary, lang) if summary is not None else pd.DataFrame())
 
 
 @guarded(outputs=4)

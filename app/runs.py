@@ -19,6 +19,7 @@ RUNS_ENV = "ALBERT_LAB_RUNS"
 CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy", "lr")
 SUMMARY_COLUMNS = ("run", "sharing", "objective", "parameters", "tokens", "mlm_accuracy", "sop_accuracy",
                    "nsp_accuracy")
+_MEASURES = ("mlm", "sop", "nsp", "sop_runs")
 
 
 def runs_dir() -> Path:
@@ -54,3 +55,33 @@ def load_summary(directory: Path | None = None) -> pd.DataFrame | None:
         logger.warning("skipping %s: %s", path, error)
         return None
     return frame if "run" in frame else None
+
+
+def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """summary.csv as the tab shows it: each accuracy with its 95% interval, and the paper's matching figure."""
+    from app.i18n import t
+    from app.paper import paper_note
+
+    def cell(row: pd.Series, key: str) -> str:
+        value = pd.to_numeric(row.get(f"{key}_accuracy"), errors="coerce")
+        if pd.isna(value):
+            return "—"
+        low, high = (pd.to_numeric(row.get(f"{key}_{b}"), errors="coerce") for b in ("low", "high"))
+        return f"{value:.1%}" + (f" [{low:.1%}, {high:.1%}]" if pd.notna(low) and pd.notna(high) else "")
+
+    rows = []
+    for _, row in summary.iterrows():
+        embedding = pd.to_numeric(row.get("embedding_size"), errors="coerce")
+        tokens = pd.to_numeric(row.get("tokens"), errors="coerce")
+        parameters = pd.to_numeric(row.get("parameters"), errors="coerce")
+        rows.append({
+            t("runs.col.run", lang): row["run"], t("runs.col.sharing", lang): row.get("sharing", ""),
+            t("runs.col.objective", lang): row.get("objective", ""),
+            "E": "" if pd.isna(embedding) else int(embedding),
+            t("runs.col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
+            t("runs.col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
+            **{t(f"runs.col.{key}", lang): cell(row, key) for key in _MEASURES},
+            t("runs.col.paper", lang): paper_note(str(row.get("sharing", "all")), str(row.get("objective", "sop")),
+                                                  0 if pd.isna(embedding) else int(embedding)),
+        })
+    return pd.DataFrame(rows)

@@ -304,6 +304,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "runs.mlm_accuracy": ("Held-out masked-word accuracy", "留出集遮蔽词准确率"),
     "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
     "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
+    "runs.sop_runs_accuracy": ("Sentence order on independent sentence-run pairs", "独立构建的句子序列对上的句子顺序准确率"),
+    "runs.chance": ("chance (50%)", "随机水平（50%）"),
+    "runs.col.run": ("run", "训练"),
+    "runs.col.sharing": ("sharing", "共享方式"),
+    "runs.col.objective": ("sentence task", "句子任务"),
+    "runs.col.parameters": ("parameters", "参数量"),
+    "runs.col.tokens": ("tokens", "训练词元"),
+    "runs.col.mlm": ("masked words [95% CI]", "遮蔽词 [95% 区间]"),
+    "runs.col.sop": ("sentence order [95% CI]", "句子顺序 [95% 区间]"),
+    "runs.col.nsp": ("next sentence [95% CI]", "下一句 [95% 区间]"),
+    "runs.col.sop_runs": ("order, independent pairs [95% CI]", "句子顺序（独立句对）[95% 区间]"),
+    "runs.col.paper": ("the paper (ALBERT-base, cited by table)", "论文（ALBERT-base，按表引用）"),
     "runs.summary.title": ("Final held-out accuracy of each run (SOP vs NSP included)", "各次训练的最终留出集准确率（含 SOP 与 NSP 对比）"),
     # ----- sentiment ------------------------------------------------------------------------------
     "sentiment.explain": (

@@ -373,3 +373,28 @@ def test_training_curves_use_a_log_axis_only_for_runs_of_very_different_lengths(
     assert mixed["type"] == "log" and "对数" in mixed["title"]["text"]
     alike = curves_figure({"a": short, "b": similar}, "mlm_accuracy").to_dict()["layout"]["xaxis"]
     assert alike["type"] == "linear" and alike["title"]["text"] == "training tokens"
+
+
+def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -> None:
+    import pandas as pd
+
+    from app.model_plots import summary_figure
+    from app.runs import summary_table
+
+    summary = pd.DataFrame([
+        {"run": "albert-lab-all", "sharing": "all", "objective": "sop", "embedding_size": 64, "parameters": 1000,
+         "tokens": 20.2e6, "mlm_accuracy": 0.15, "mlm_low": 0.145, "mlm_high": 0.155, "sop_accuracy": 0.6,
+         "sop_low": 0.58, "sop_high": 0.62, "sop_runs_accuracy": 0.55, "sop_runs_low": 0.53, "sop_runs_high": 0.57},
+        {"run": "albert-lab-mlm-only", "sharing": "all", "objective": "none", "embedding_size": 64,
+         "parameters": 900, "tokens": 20.2e6, "mlm_accuracy": 0.16, "mlm_low": 0.155, "mlm_high": 0.165}])
+    table = summary_table(summary, "en")
+    assert table.loc[0, "masked words [95% CI]"] == "15.0% [14.5%, 15.5%]" and table.loc[0, "tokens"] == "20.2M"
+    assert table.loc[1, "sentence order [95% CI]"] == "—"  # MLM only: no sentence head, no number
+    assert "Table 5 NONE: MLM 54.9" in table.loc[1].iloc[-1] and "Table 3 (E 64): Avg 79.0" in table.loc[0].iloc[-1]
+    assert "遮蔽词 [95% 区间]" in summary_table(summary, "zh").columns
+    figure = summary_figure(summary, "en")
+    bars = {bar.name: bar for bar in figure.data}
+    mlm = bars["Held-out masked-word accuracy"]
+    assert list(mlm.error_y.array) == pytest.approx([0.005, 0.005]) and mlm.error_y.type == "data"
+    assert "Sentence order on independent sentence-run pairs" in bars
+    assert any(shape.y0 == 0.5 for shape in figure.layout.shapes)  # the chance line

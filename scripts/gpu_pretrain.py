@@ -1,0 +1,138 @@
+"""The prepared GPU pretraining run: about 8 minutes of bf16 training that ends in a shippable model.
+
+On a lent accelerator (15 minutes of device time in all, 10 a command, at most 8 files of 16 MiB brought
+back), with the Gutenberg files copied into an ignored folder that the run carries:
+
+    mkdir -p runs/gpu-corpus && cp ../shared/corpus/gutenberg-*.txt.xz runs/gpu-corpus/
+    # device tool: carry ["runs/gpu-corpus"], timeout_s 560
+    python -m scripts.gpu_pretrain --corpus runs/gpu-corpus/gutenberg-train.txt.xz \\
+        --valid-corpus runs/gpu-corpus/gutenberg-valid.txt.xz --minutes 8 --out "$OUT"
+
+What it does: tokenizes the corpus with the shipped default's tokenizer (the same V 8000 pieces as every
+English model here), measures the step rate for `--calibration-steps`, plans `--max-steps` so that the
+warm-up + linear decay ends with the time budget (a run stopped by the clock mid-schedule would end at a
+high learning rate), trains with `python -m albert.pretrain` (bf16 autocast, whole-sentence SOP), and
+writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrained` folder: config,
+weights, tokenizer, metrics.json with the held-out scores of `benchmarks/score_models.py`, the training
+log, summary.json), `summary.json` and `log.txt`. On a CPU the same command is a dry run
+(`--device cpu --precision fp32`, tests/test_gpu_pretrain.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import shlex
+import shutil
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+logger = logging.getLogger("scripts.gpu_pretrain")
+REPO = Path(__file__).resolve().parent.parent
+MODEL = ["--model", "albert-base", "--model.embedding-size", "128", "--model.hidden-size", "512",
+         "--model.num-attention-heads", "8", "--model.intermediate-size", "2048", "--model.num-hidden-layers", "12",
+         "--model.max-position-embeddings", "128"]
+"""All-shared, E 128, H 512, 12 passes, V 8000: about 4.3M parameters, 8.6 MB in fp16 (under 16 MiB)."""
+
+
+def _pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, extra: list[str]) -> list[str]:
+    return ["--corpus", *args.corpus, *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
+            "--tokenizer", str(args.tokenizer), "--cache-dir", str(args.cache_dir), "--output-dir", str(output_dir),
+            *(shlex.split(args.model_flags) if args.model_flags else MODEL), "--data.max-seq-length", str(args.seq_length), "--batch-size",
+            str(args.batch_size), "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
+            "--max-steps", str(max_steps), "--device", args.device, "--precision", args.precision,
+            "--eval-examples", "1024", "--log-every", "20", "--threads", str(args.threads), *extra]
+
+
+def plan_steps(calibration_seconds: float, calibration_steps: int, minutes: float, reserve_seconds: float) -> int:
+    """Steps that fit `minutes` of training at the measured rate, less a reserve for evaluation and saving."""
+    seconds_per_step = calibration_seconds / max(calibration_steps, 1)
+    return max(1, math.floor((minutes * 60 - reserve_seconds) / max(seconds_per_step, 1e-9)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from albert.cli import parse_config
+    from albert.pretrain import PretrainConfig, run
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", nargs="+", required=True)
+    parser.add_argument("--valid-corpus", nargs="*", default=[])
+    parser.add_argument("--out", type=Path, required=True, help="the folder brought back ($OUT on the device)")
+    parser.add_argument("--minutes", type=float, default=8.0, help="training time, calibration included")
+    parser.add_argument("--tokenizer", type=Path, default=REPO / "assets" / "models" / "albert-lab-base")
+    parser.add_argument("--cache-dir", type=Path, default=REPO / "runs" / "gpu-cache")
+    parser.add_argument("--work-dir", type=Path, default=None, help="run folder (default: a temporary one)")
+    parser.add_argument("--device", default="cuda")
+    parser.add_argument("--precision", default="bf16", choices=("bf16", "fp32"))
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--seq-length", type=int, default=128)
+    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--calibration-steps", type=int, default=40)
+    parser.add_argument("--reserve-seconds", type=float, default=45.0, help="evaluation, saving, packaging")
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--model-flags", default=None,
+                        help='pretrain --model.* flags in one string (default: MODEL), e.g. "--model.hidden-size 256"')
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    args.out.mkdir(parents=True, exist_ok=True)
+    log_handler = logging.FileHandler(args.out / "log.txt")
+    logging.getLogger().addHandler(log_handler)
+    work = args.work_dir or Path(tempfile.mkdtemp(prefix="gpu-pretrain-"))
+    started = time.time()
+
+    # Calibration: the same model and batch, a few steps without evaluation, run twice: the first run
+    # builds the token cache and warms the kernels up, the second is timed.
+    no_eval = argparse.Namespace(**{**vars(args), "valid_corpus": []})
+    quiet = ["--eval-every", "1000000", "--checkpoint-every", "1000000"]
+    for name in ("warm-up", "timed"):
+        timed_start = time.time()
+        run(parse_config(PretrainConfig, _pretrain_args(no_eval, work / name, args.calibration_steps, quiet)))
+    seconds = time.time() - timed_start
+    remaining = args.minutes - (time.time() - started) / 60
+    steps = plan_steps(seconds, args.calibration_steps, remaining, args.reserve_seconds)
+    logger.info("calibration: %.3f s/step; planning %d steps for %.1f minutes", seconds / args.calibration_steps,
+                steps, remaining)
+
+    final_config = parse_config(PretrainConfig, _pretrain_args(
+        args, work / "run", steps, ["--eval-every", str(max(steps // 4, 1)), "--checkpoint-every",
+                                    str(max(steps // 2, 1))]))
+    result = run(final_config)
+    package_dir = work / "model"
+    _package(result.model, work / "run", package_dir, args)
+    with tarfile.open(args.out / "model.tar.gz", "w:gz") as archive:
+        archive.add(package_dir, arcname="model")
+    summary = {**result.summary, "planned_steps": steps, "calibration_seconds_per_step": seconds / args.calibration_steps,
+               "total_seconds": time.time() - started}
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
+    logger.info("wrote %s (%.1f MB) in %.0f s", args.out / "model.tar.gz",
+                (args.out / "model.tar.gz").stat().st_size / 1e6, time.time() - started)
+    logging.getLogger().removeHandler(log_handler)
+    log_handler.close()
+    if args.work_dir is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def _package(model: torch.nn.Module, run_dir: Path, target: Path, args: argparse.Namespace) -> None:
+    """The fp16 folder with its held-out scores (the bar every card is checked against) and its log."""
+    from albert.tokenizer import load_tokenizer
+    from scripts.package_model import held_out_metrics
+
+    model = model.to("cpu").float()
+    model.save_pretrained(target, tokenizer=load_tokenizer(args.tokenizer), dtype=torch.float16)
+    if args.valid_corpus:  # scored on the fp16 file, as every card is
+        metrics = held_out_metrics(target, list(args.valid_corpus), args.cache_dir / "valid")
+        (target / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
+    for name in ("metrics.csv", "summary.json"):
+        if (run_dir / name).is_file():
+            shutil.copyfile(run_dir / name, target / ("training_log.csv" if name == "metrics.csv" else name))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

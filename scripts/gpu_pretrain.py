@@ -44,8 +44,8 @@ MODEL = ["--model", "albert-base", "--model.embedding-size", "128", "--model.hid
 def _pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, extra: list[str]) -> list[str]:
     return ["--corpus", *args.corpus, *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
             "--tokenizer", str(args.tokenizer), "--cache-dir", str(args.cache_dir), "--output-dir", str(output_dir),
-            *(shlex.split(args.model_flags) if args.model_flags else MODEL), "--data.max-seq-length", str(args.seq_length), "--batch-size",
-            str(args.batch_size), "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
+            *(shlex.split(args.model_flags) if args.model_flags else MODEL),
+            "--data.max-seq-length", str(args.seq_length), "--batch-size", str(args.batch_size), "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
             "--max-steps", str(max_steps), "--device", args.device, "--precision", args.precision,
             "--eval-examples", "1024", "--log-every", "20", "--threads", str(args.threads), *extra]
 
@@ -107,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     _package(result.model, work / "run", package_dir, args)
     with tarfile.open(args.out / "model.tar.gz", "w:gz") as archive:
         archive.add(package_dir, arcname="model")
-    summary = {**result.summary, "planned_steps": steps, "calibration_seconds_per_step": seconds / args.calibration_steps,
-               "total_seconds": time.time() - started}
+    summary = {**result.summary, "planned_steps": steps, "total_seconds": time.time() - started,
+               "calibration_seconds_per_step": seconds / args.calibration_steps}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
     logger.info("wrote %s (%.1f MB) in %.0f s", args.out / "model.tar.gz",
                 (args.out / "model.tar.gz").stat().st_size / 1e6, time.time() - started)

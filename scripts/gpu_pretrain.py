@@ -45,7 +45,8 @@ def _pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, e
     return ["--corpus", *args.corpus, *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
             "--tokenizer", str(args.tokenizer), "--cache-dir", str(args.cache_dir), "--output-dir", str(output_dir),
             *(shlex.split(args.model_flags) if args.model_flags else MODEL),
-            "--data.max-seq-length", str(args.seq_length), "--batch-size", str(args.batch_size), "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
+            "--data.max-seq-length", str(args.seq_length), "--batch-size", str(args.batch_size),
+            "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
             "--max-steps", str(max_steps), "--device", args.device, "--precision", args.precision,
             "--eval-examples", "1024", "--log-every", "20", "--threads", str(args.threads), *extra]
 

@@ -279,7 +279,10 @@ def run(cfg: PretrainConfig) -> PretrainResult:
     if cfg.valid_corpus:
         valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented)
         for objective in ("sop", "nsp"):  # both, so an NSP model is also scored on SOP (Table 5)
-            data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1)
+            # Held-out masks are piece (character) level whatever the run trains with, so that runs with
+            # and without whole-word masking are scored on the same kind of blank.
+            data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1,
+                                              whole_word_masking=False)
             try:
                 eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id,
                                                          cfg.eval_examples, batch_size=64)

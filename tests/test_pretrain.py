@@ -235,3 +235,19 @@ def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], t
         tmp_path / "no-such-model", corpus, tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     assert "no-such-model" in missing.stderr and "not a model directory" in missing.stderr
+
+
+def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[str, Path], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import albert.pretrain as pretrain
+
+    seen = []
+    original = pretrain.make_eval_batches
+
+    def recording(corpus_, data_config, *args, **kwargs):
+        seen.append(data_config)
+        return original(corpus_, data_config, *args, **kwargs)
+
+    monkeypatch.setattr(pretrain, "make_eval_batches", recording)
+    run(config(corpus, tmp_path / "wwm", "--data.whole-word-masking", "--max-steps", "2"))
+    assert [c.objective for c in seen] == ["sop", "nsp"] and not any(c.whole_word_masking for c in seen)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+import os
+from pathlib import Path
 
-from app import build_app, launch_options
+from app import bound_queue, build_app, launch_options
 from app.models import configure_torch_threads
 
 logger = logging.getLogger("app")
@@ -36,10 +38,12 @@ def _steady_memory() -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The page's script and card URLs are relative to the repository root (app.static_files).
+    os.chdir(Path(__file__).resolve().parent)
     _steady_memory()
     logger.info("torch uses %d thread(s) per request", configure_torch_threads())
     demo = build_app()
-    demo.queue(default_concurrency_limit=2).launch(**launch_options())
+    bound_queue(demo).launch(**launch_options())
 
 
 if __name__ == "__main__":

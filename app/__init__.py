@@ -6,6 +6,6 @@ One module per tab (`tab_*.py`, each with `build(...)`), the pure functions they
 
 from __future__ import annotations
 
-from app.layout import CSS, THEME, build_app, launch_options
+from app.layout import CSS, THEME, bound_queue, build_app, launch_options
 
-__all__ = ["CSS", "THEME", "build_app", "launch_options"]
+__all__ = ["CSS", "THEME", "bound_queue", "build_app", "launch_options"]

@@ -4,7 +4,8 @@
 into the `srcdoc` attribute. bertviz would fetch require.js, d3 5.7 and jQuery from a CDN;
 here d3 comes from the `mpld3` package (which ships d3 v5.7.0), jQuery from `xstatic-jquery`,
 and require.js is replaced by a ten-line stand-in of ours (`static/require_shim.js`). The app
-serves those three files itself (`allowed_paths`), so nothing is fetched from outside.
+serves those three files itself (`allowed_paths`, copied by `app.static_files` so their URLs name no
+folder of this machine), so nothing is fetched from outside.
 
 Tokens never become markup: the attention data is JSON with `<`, `>` and `&` escaped as
 `\\u003c`… inside the script, bertviz draws tokens with d3's `.text()`, and the iframe is
@@ -20,12 +21,12 @@ import re
 import uuid
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import quote
 
 import numpy as np
 import orjson
 
 from app.i18n import t
+from app.static_files import publish, served_path
 
 logger = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -63,15 +64,19 @@ def vendor_files() -> dict[str, Path]:
 def allowed_paths() -> list[str]:
     """The files the Gradio server may serve for the attention views (for `launch(allowed_paths=…)`)."""
     try:
-        return [str(path) for path in vendor_files().values()]
+        files = vendor_files()
     except VendorFileMissing as error:
         logger.warning("%s", error)
         return []
+    for name in files:
+        vendor_url(name)  # copies it into the served folder
+    return [served_path(path.name) for path in files.values()]
 
 
 def vendor_url(name: str) -> str:
-    """URL of a vendored file on this server, relative so it also works under a proxy path."""
-    return "gradio_api/file=" + quote(str(vendor_files()[name]))
+    """URL of a vendored file on this server: relative (it also works under a proxy path), and naming no
+    folder of this machine (see `app.static_files`)."""
+    return publish(vendor_files()[name])
 
 
 def _script_json(data: object) -> str:

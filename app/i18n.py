@@ -22,7 +22,7 @@ LANG_CODES: tuple[str, ...] = tuple(code for _, code in LANGUAGES)
 
 def normalize_lang(lang: str | None) -> str:
     """'zh', '中文', 'zh-CN' → 'zh'; anything else → 'en'."""
-    text = (lang or "").strip().lower()
+    text = lang.strip().lower() if isinstance(lang, str) else ""  # an API client may send any JSON value
     return "zh" if text.startswith("zh") or text == "中文" else "en"
 
 

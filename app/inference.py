@@ -16,16 +16,25 @@ import torch
 import torch.nn.functional as F
 
 from app.i18n import t
+from app.inputs import InputError
 from app.models import LoadedModel
+
+__all__ = ["InputError", "MAX_CHARS", "MODEL_TEXT_CHARS"]
 
 MAX_CHARS = 100_000
 """Longer text is cut here before tokenizing (the model would see only its first tokens anyway)."""
+MODEL_TEXT_CHARS = 10_000
+"""The model tabs cut each text here, before tokenizing: a model reads at most 512 tokens (about
+2,500 characters of English, 512 of Chinese), and tokenizing 100,000 characters took 50–100 ms."""
 MAX_MASKS = 20
 """More [MASK]s than this in one text are refused: the answer would be unreadable."""
 MAX_TOP_K = 20
 ATTENTION_TOKENS = 48
 """Default token budget of the attention views (L × A × T² numbers travel to the browser)."""
 MAX_ATTENTION_TOKENS = 128
+MIN_ATTENTION_TOKENS = 8
+MAX_WORDS = 200
+"""Words offered for masking (`word_choices`)."""
 # C0/C1 control characters (tab and newline kept) and lone surrogates, which break tokenizers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 # What people type for a mask: [MASK], [mask], [ mask ], full-width ［MASK］, <mask>.
@@ -34,18 +43,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)）]*\s+|(?<=[。！�
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 
 
-class InputError(ValueError):
-    """Text that cannot be answered; the message is one sentence for the user."""
-
-
 # ----- text -----------------------------------------------------------------------------------
-def sanitize_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
-    """Text cut to MAX_CHARS with control characters turned into spaces, and notices saying so."""
-    text = "" if text is None else str(text)
+def sanitize_text(text: Any, lang: str = "en", limit: int = MAX_CHARS) -> tuple[str, list[str]]:
+    """Text cut to `limit` characters (one slice: linear) with control characters turned into spaces, and
+    notices saying so. Anything but a string (or None) is refused: str() of a list would be answered."""
+    if text is None:
+        text = ""
+    elif not isinstance(text, str):
+        raise InputError(t("input.err.not_text", lang, field=t("common.text", lang), kind=type(text).__name__))
     notices = []
-    if len(text) > MAX_CHARS:
-        notices.append(t("input.cut_chars", lang, n=f"{len(text):,}", limit=f"{MAX_CHARS:,}"))
-        text = text[:MAX_CHARS]
+    if len(text) > limit:
+        notices.append(t("input.cut_chars", lang, n=f"{len(text):,}", limit=f"{limit:,}"))
+        text = text[:limit]
     if _CONTROL.search(text):
         text = _CONTROL.sub(" ", text)
         notices.append(t("input.control", lang))
@@ -53,8 +62,8 @@ def sanitize_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
 
 
 def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
-    """Text made safe for the tokenizer, `[mask]`-like spellings read as [MASK], and notices."""
-    text, notices = sanitize_text(text, lang)
+    """Text cut to MODEL_TEXT_CHARS, made safe for the tokenizer, `[mask]`-like spellings read as [MASK]."""
+    text, notices = sanitize_text(text, lang, MODEL_TEXT_CHARS)
     return _MASK_VARIANTS.sub("[MASK]", text), notices
 
 
@@ -66,7 +75,7 @@ def split_sentences(paragraph: str) -> list[str]:
 def word_choices(text: str) -> list[tuple[str, int]]:
     """(label, index) of each word, for picking one to mask (as exBERT lets you click a token)."""
     return [(f"{i + 1}: {m.group()}", i) for i, m in enumerate(_WORD.finditer(text or ""))
-            if m.group().upper() != "MASK"][:200]
+            if m.group().upper() != "MASK"][:MAX_WORDS]
 
 
 def mask_word(text: str, index: int) -> str:
@@ -91,19 +100,35 @@ class Encoded:
 def encode(lm: LoadedModel, text_a: str, text_b: str | None = None, max_tokens: int | None = None) -> Encoded:
     """[CLS] A [SEP] (B [SEP]) cut to `max_tokens` (longest segment first), as ALBERT was trained."""
     tokenizer = lm.tokenizer
-    limit = min(max_tokens or lm.max_tokens, lm.max_tokens)
     a = tokenizer(text_a, add_special_tokens=False, verbose=False)["input_ids"]
     b = tokenizer(text_b, add_special_tokens=False, verbose=False)["input_ids"] if text_b is not None else None
+    return encode_ids(lm, a, b, max_tokens)
+
+
+def cut_lengths(len_a: int, len_b: int, budget: int) -> tuple[int, int]:
+    """Lengths after cutting one token at a time from the longer segment (A on ties) until both fit in
+    `budget`: the same result as that loop, computed in constant time."""
+    excess = len_a + len_b - budget
+    if excess <= 0:
+        return len_a, len_b
+    gap = abs(len_a - len_b)
+    if excess <= gap:  # only the longer one is cut
+        return (len_a - excess, len_b) if len_a >= len_b else (len_a, len_b - excess)
+    even, rest = min(len_a, len_b), excess - gap  # both at the shorter length, then A and B in turn
+    return max(even - (rest + 1) // 2, 0), max(even - rest // 2, 0)
+
+
+def encode_ids(lm: LoadedModel, a: list[int], b: list[int] | None = None, max_tokens: int | None = None) -> Encoded:
+    """`encode` for token ids already computed (sentence order tokenizes each text once for both orders)."""
+    tokenizer = lm.tokenizer
+    limit = min(max_tokens or lm.max_tokens, lm.max_tokens)
     budget = max(limit - (3 if b is not None else 2), 0)
     truncated = len(a) + len(b or []) > budget
     if b is None:
         a = a[:budget]
     else:
-        while len(a) + len(b) > budget:
-            if len(a) >= len(b):
-                a = a[:-1]
-            else:
-                b = b[:-1]
+        keep_a, keep_b = cut_lengths(len(a), len(b), budget)
+        a, b = a[:keep_a], b[:keep_b]
     cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
     ids = [cls, *a, sep] + ([*b, sep] if b is not None else [])
     types = [0] * (len(a) + 2) + [1] * (len(b) + 1 if b is not None else 0)
@@ -218,7 +243,8 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
     if not a.strip() or not b.strip():
         raise InputError(t("order.err.empty", lang))
     notices = list(dict.fromkeys(notices_a + notices_b))
-    rows = [encode(lm, a, b), encode(lm, b, a)]
+    ids_a, ids_b = (lm.tokenizer(x, add_special_tokens=False, verbose=False)["input_ids"] for x in (a, b))
+    rows = [encode_ids(lm, ids_a, ids_b), encode_ids(lm, ids_b, ids_a)]
     if any(r.truncated for r in rows):
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
     ids, types, mask = _pad_batch(rows, lm.tokenizer.pad_token_id)

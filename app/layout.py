@@ -79,9 +79,19 @@ def build_app() -> gr.Blocks:
     return demo
 
 
+MAX_UPLOAD = "1mb"
+"""No tab takes a file; Gradio's upload route still exists, so anything bigger is refused (HTTP 413)."""
+SESSIONS_KEPT = 256
+"""Sessions whose component values Gradio keeps in memory (its default is 10,000: a leak under load)."""
+RESULTS_KEPT = 256
+"""Sessions whose unread results Gradio keeps (its default is 2,000): an abandoned request's answer is
+dropped once this many newer sessions have come, instead of staying in memory for good."""
+
+
 def launch_options() -> dict[str, Any]:
     """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
-    the local copies of d3 / jQuery that the attention views load, and the sentiment model's card."""
+    the local copies of d3 / jQuery that the attention views load, the sentiment model's card, and the
+    bounds on uploads and kept sessions."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
@@ -90,4 +100,32 @@ def launch_options() -> dict[str, Any]:
         "css": CSS,
         "allowed_paths": attention_view.allowed_paths() + sentiment.allowed_paths(),
         "footer_links": ["api", "settings"],
+        "max_file_size": MAX_UPLOAD,
+        "state_session_capacity": SESSIONS_KEPT,
     }
+
+
+def bound_queue(demo: gr.Blocks) -> gr.Blocks:
+    """Queue at most `queues.MAX_QUEUED` requests, answer a full queue with our "busy" sentence, and keep
+    unread results of at most RESULTS_KEPT sessions. The last two adjust Gradio's queue object, which has
+    no option for them; each is skipped (with a warning) if a Gradio version lays it out differently."""
+    demo.queue(max_size=queues.MAX_QUEUED, default_concurrency_limit=2)
+    queue = getattr(demo, "_queue", None)
+    pending = getattr(queue, "pending_messages_per_session", None)
+    if isinstance(getattr(pending, "max_size", None), int):
+        pending.max_size = RESULTS_KEPT
+    else:
+        logger.warning("this Gradio keeps unread results its own way; abandoned results are not bounded here")
+    push = getattr(queue, "push", None)
+    if push is None:
+        logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
+        return demo
+
+    async def push_or_busy(*args: Any, **kwargs: Any) -> Any:
+        success, detail, state = await push(*args, **kwargs)
+        if state == "queue_full":
+            detail = t("app.busy", "en", n=queues.MAX_QUEUED)
+        return success, detail, state
+
+    queue.push = push_or_busy
+    return demo

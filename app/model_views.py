@@ -18,27 +18,38 @@ import pandas as pd
 
 from albert.config import PRESETS, AlbertConfig
 from app import attention_view as bv
-from app import inference, model_plots, runs
-from app.i18n import normalize_lang, safe, t
+from app import budget, inference, inputs, model_plots, runs
+from app.i18n import safe, t
 from app.inference import InputError
 from app.models import LoadedModel, ModelError, load, not_shared_model, shipped_config, shipped_models
 from app.plots import empty_figure
 from app.views import status_markdown
 
 logger = logging.getLogger(__name__)
+MAX_HEAD_CHOICE = 64
+"""The heatmap head slider's range; a model with fewer heads shows its last one."""
 
 
 def guarded(outputs: int, error_result: Callable[[str, int], tuple] | None = None) -> Callable:
-    """Turn InputError / ModelError into a message among `outputs` outputs; log anything else."""
+    """Turn InputError / ModelError into a message among `outputs` outputs; log anything else.
+
+    The work runs under the per-request time limit (`app.budget`); a request past it answers with
+    that sentence. Bad input is logged at most as one line, never with a traceback.
+    """
 
     def decorate(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> tuple:
-            lang = normalize_lang(kwargs.get("lang", args[-1] if args else "en"))
+            lang = inputs.language(kwargs.get("lang", args[-1] if args else "en"))
             try:
-                return fn(*args, **kwargs)
+                with budget.deadline(lang=lang):
+                    return fn(*args, **kwargs)
             except (InputError, ModelError) as error:
                 message = str(error)
+                logger.info("%s: refused: %s", fn.__name__, message[:200])
+            except MemoryError:
+                logger.warning("%s ran out of memory", fn.__name__)
+                message = t("request.err.memory", lang)
             except Exception:  # a bug, not bad input: keep the details in the log, not on screen
                 logger.exception("%s failed", fn.__name__)
                 message = t("common.err.unexpected", lang)
@@ -70,9 +81,11 @@ def model_line(lm: LoadedModel, lang: str) -> str:
 @guarded(outputs=5)
 def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: str = "en") -> tuple:
     """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from)."""
-    lang = normalize_lang(lang)
+    lang = inputs.language(lang)
+    text = inputs.text(text, lang, "mask.text")
+    top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
     lm = load(model, lang)
-    result = inference.fill_mask(lm, text, int(top_k or 5), lang)
+    result = inference.fill_mask(lm, text, top_k, lang)
     words = inference.word_choices(inference.clean_text(text, lang)[0])
     return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
             result.filled_text, model_plots.topk_figure(result, lang), gr.update(choices=words, value=None))
@@ -83,7 +96,12 @@ def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str |
     """/mask_word: the text with the picked word masked, then everything /fill_mask returns."""
     if word is None:
         return (gr.skip(),) * 6
-    masked = inference.mask_word(inference.clean_text(text, lang)[0], int(word))
+    lang = inputs.language(lang)
+    try:
+        index = inputs.whole(word, lang, "mask.words", 0, inference.MAX_WORDS - 1)
+        masked = inference.mask_word(inference.clean_text(inputs.text(text, lang, "mask.text"), lang)[0], index)
+    except InputError as error:
+        return (gr.skip(), *_error_outputs(str(error), 5))
     return (masked, *fill_mask_view(masked, top_k, model, lang))
 
 
@@ -91,7 +109,8 @@ def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str |
 @guarded(outputs=4)
 def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = "", lang: str = "en") -> tuple:
     """/sentence_order: (JSON, message, verdict, chart)."""
-    lang = normalize_lang(lang)
+    lang = inputs.language(lang)
+    sentence_a, sentence_b = inputs.text(sentence_a, lang, "order.a"), inputs.text(sentence_b, lang, "order.b")
     lm = load(model, lang)
     result = inference.sentence_order(lm, sentence_a, sentence_b, lang)
     kind = "nsp" if result.objective == "nsp" else "sop"
@@ -106,12 +125,17 @@ def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = ""
 def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | None = "",
                          lang: str = "en") -> tuple:
     """/split_paragraph: sentences 1..k as A, the rest as B, then everything /sentence_order returns."""
-    lang = normalize_lang(lang)
-    sentences = inference.split_sentences(inference.clean_text(paragraph, lang)[0])
+    lang = inputs.language(lang)
+    try:
+        paragraph = inputs.text(paragraph, lang, "order.paragraph")
+        split_after = inputs.whole(split_after, lang, "order.split_after", 1, 10_000, default=1)
+        sentences = inference.split_sentences(inference.clean_text(paragraph, lang)[0])
+    except InputError as error:
+        return ("", "", *_error_outputs(str(error), 4))
     if len(sentences) < 2:
         message = t("order.err.split", lang)
         return ("", "", {"error": message}, status_markdown([message], error=True), "", None)
-    k = int(min(max(int(split_after or 1), 1), len(sentences) - 1))
+    k = min(split_after, len(sentences) - 1)
     a, b = " ".join(sentences[:k]), " ".join(sentences[k:])
     return (a, b, *sentence_order_view(a, b, model, lang))
 
@@ -128,12 +152,16 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
                    max_tokens: float = inference.ATTENTION_TOKENS, model: str | None = "",
                    compare_model: str | None = "", lang: str = "en") -> tuple:
     """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity)."""
-    lang = normalize_lang(lang)
+    lang = inputs.language(lang)
+    sentence_a, sentence_b = inputs.text(sentence_a, lang, "attention.a"), inputs.text(sentence_b, lang, "attention.b")
+    head = inputs.whole(head, lang, "attention.head", 1, MAX_HEAD_CHOICE, default=1)
+    max_tokens = inputs.whole(max_tokens, lang, "attention.max_tokens", inference.MIN_ATTENTION_TOKENS,
+                              inference.MAX_ATTENTION_TOKENS, default=inference.ATTENTION_TOKENS)
+    compare_model = inputs.name(compare_model, lang, "attention.compare")
     lm = load(model, lang)
-    result = inference.attention(lm, sentence_a, sentence_b or None, int(max_tokens or inference.ATTENTION_TOKENS),
-                                 lang)
+    result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
-    head_index = int(min(max(int(head or 1), 1), heads)) - 1
+    head_index = min(head, heads) - 1
     notices = [model_line(lm, lang), *result.notices]
     similarity = {f"{lm.name} ({lm.config.sharing})": inference.attention_similarity(result.attentions)}
     other = _compare_choice(lm, compare_model)
@@ -165,19 +193,25 @@ def sharing_config_choices(lang: str = "en") -> list[tuple[str, str]]:
     return shipped + [(name, name) for name in PRESETS]
 
 
-def _config_of(choice: str | None) -> AlbertConfig:
-    if choice and choice.startswith("model:"):
+def _config_of(choice: str, lang: str = "en") -> AlbertConfig:
+    """A preset or `model:<shipped name>`; empty means ALBERT-base, anything else is refused."""
+    if choice.startswith("model:") and choice.removeprefix("model:") in shipped_models():
         config = shipped_config(choice.removeprefix("model:"))
         if config is not None:
             return config
-    return PRESETS.get(choice or "", PRESETS["albert-base"])
+    if not choice:
+        return PRESETS["albert-base"]
+    if choice not in PRESETS:
+        raise InputError(t("input.err.choice", lang, field=t("sharing.config", lang), value=safe(choice, 40),
+                           choices=", ".join([*PRESETS, *(f"model:{n}" for n in shipped_models())])))
+    return PRESETS[choice]
 
 
 @guarded(outputs=7)
 def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tuple:
     """/sharing_modes: (JSON, message, parameters per mode, MLM curves, SOP curves, final metrics, table)."""
-    lang = normalize_lang(lang)
-    config = _config_of(config_choice)
+    lang = inputs.language(lang)
+    config = _config_of(inputs.name(config_choice, lang, "sharing.config"), lang)
     curves, summary = runs.load_curves(), runs.load_summary()
     notices = [] if curves or summary is not None else [t("runs.none", lang)]
     from albert.params import count_parameters
@@ -197,7 +231,9 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tupl
 def layer_transitions_view(text: str, model: str | None = "", compare_model: str | None = "",
                            lang: str = "en") -> tuple:
     """/layer_transitions: (JSON, message, L2 distance per pass, cosine similarity per pass), shared vs not."""
-    lang = normalize_lang(lang)
+    lang = inputs.language(lang)
+    text = inputs.text(text, lang, "sharing.text")
+    compare_model = inputs.name(compare_model, lang, "attention.compare")
     lm = load(model, lang)
     models = [lm]
     other = _compare_choice(lm, compare_model)

@@ -8,7 +8,6 @@ Every failure becomes a `ModelError` whose message is one sentence in the user's
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -19,7 +18,19 @@ from pathlib import Path
 from typing import Any
 
 from albert.config import AlbertConfig, ConfigError
+from app import budget
 from app.i18n import safe, t
+from app.inputs import MAX_NAME_CHARS
+from app.model_files import (
+    ModelError,
+    NotAFile,
+    TooLarge,
+    check_tokenizer_files,
+    check_weights,
+    is_model_folder,
+    read_config,
+    read_json,
+)
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +41,8 @@ NOT_SHARED_MODEL = "albert-lab-none"
 _PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, "albert-lab-attention", "albert-lab-ffn", "albert-lab-nsp")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4
+MAX_TOKENS = 512
+"""Most tokens one request reads (BERT's and ALBERT's 512), whatever the model's positions allow."""
 PRETRAINING_ARCHITECTURES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
 """What the model tabs can use (MLM head, and the sentence-pair head when trained). A classifier
 fine-tuned from one (the Sentiment tab's model) has neither, so it is never offered here."""
@@ -53,10 +66,6 @@ def configure_torch_threads() -> int:
     return threads
 
 
-class ModelError(Exception):
-    """A model that cannot be used; the message is one sentence for the user."""
-
-
 def models_dir() -> Path:
     """Where shipped models are looked for (`ALBERT_LAB_MODELS` overrides `assets/models`)."""
     override = os.environ.get(MODELS_ENV, "").strip()
@@ -76,11 +85,15 @@ def shipped_models(directory: Path | None = None) -> list[str]:
 def architectures(directory: Path) -> list[str]:
     """The `architectures` field of a checkpoint's config.json ([] when absent or unreadable)."""
     try:
-        data = json.loads((directory / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(directory / "config.json")
+    except (NotAFile, TooLarge, ValueError):
         return []
+    return _architectures(data)
+
+
+def _architectures(data: Any) -> list[str]:
     names = data.get("architectures") if isinstance(data, dict) else None
-    return [str(n) for n in names] if isinstance(names, list) else []
+    return [str(n) for n in names][:10] if isinstance(names, list) else []
 
 
 def is_pretraining(directory: Path) -> bool:
@@ -119,10 +132,9 @@ def shipped_config(name: str) -> AlbertConfig | None:
 
 def shipped_metrics(name: str) -> dict[str, Any] | None:
     """Held-out metrics recorded next to a shipped model (metrics.json), if any."""
-    path = models_dir() / name / "metrics.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(models_dir() / name / "metrics.json")
+    except (NotAFile, TooLarge, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -145,7 +157,8 @@ class LoadedModel:
 
     @property
     def max_tokens(self) -> int:
-        return self.config.max_position_embeddings
+        """Tokens per request: the model's positions, at most MAX_TOKENS."""
+        return min(self.config.max_position_embeddings, MAX_TOKENS)
 
     @property
     def mask_id(self) -> int:
@@ -153,23 +166,44 @@ class LoadedModel:
 
 
 def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
-    """(kind, location) of a picker value: a shipped name, a local folder or a hub id."""
+    """(kind, location) of a picker value: a shipped name, a local model folder or a hub id.
+
+    A path that is not a model folder (missing, a file, a folder without config.json and
+    model.safetensors, a FIFO…) always gets the same sentence, naming only its last part: the
+    picker must not tell an existing folder such as ~/.ssh from a missing one.
+    """
+    if choice is not None and not isinstance(choice, str):
+        raise ModelError(t("model.err.not_text", lang))
     text = (choice or "").strip()
+    if len(text) > MAX_NAME_CHARS:
+        raise ModelError(t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}",
+                           limit=MAX_NAME_CHARS))
     if not text:
         default = default_model()
         if default is None:
             raise ModelError(t("model.err.none_shipped", lang))
         return "shipped", str(models_dir() / default)
+    if any(ord(c) < 32 for c in text):
+        raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
     if text in shipped_models():
         return "shipped", str(models_dir() / text)
-    path = Path(text).expanduser()
-    if path.is_dir():
-        return "local", str(path.resolve())
-    if text.startswith((".", "/", "~", "\\")) or "\\" in text or text.count("/") > 1 or path.exists():
-        raise ModelError(t("model.err.not_dir", lang, value=_short(text)))
+    try:
+        path = Path(text).expanduser()
+        if is_model_folder(path):
+            return "local", str(path.resolve())
+    except (OSError, RuntimeError, ValueError):  # a name too long for the file system, a missing home…
+        pass
+    # Whether the path exists is never consulted: only its spelling decides the message.
+    if text.startswith((".", "/", "~", "\\")) or "\\" in text or text.count("/") > 1:
+        raise ModelError(t("model.err.not_dir", lang, value=_short(_last_part(text))))
     if _HUB_ID.match(text):
         return "hub", text
     raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
+
+
+def _last_part(text: str) -> str:
+    """'/root/.ssh' → '.ssh': what a message may show of a path."""
+    return text.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or text[:1]
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -206,20 +240,27 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
 
     name = Path(location).name if kind != "hub" else location
     try:
-        directory = resolve_directory(location)
+        directory = Path(resolve_directory(location))
     except CheckpointError as error:
         if kind == "hub":
             raise ModelError(t("model.err.hub", lang, value=_short(location))) from error
-        raise ModelError(t("model.err.load", lang, name=_short(name), reason=safe(error, 300))) from error
-    if not is_pretraining(Path(directory)):
+        raise ModelError(t("model.err.not_dir", lang, value=_short(name))) from error
+    if not is_model_folder(directory):
+        raise ModelError(t("model.err.not_dir", lang, value=_short(name)))
+    # Everything below is read from bounded regular files and checked before the model is built.
+    config, raw = read_config(directory, name, lang)
+    found = _architectures(raw)
+    if found and not any(n in PRETRAINING_ARCHITECTURES for n in found):
         # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
-        raise ModelError(t("model.err.not_pretraining", lang, name=_short(name),
-                           found=_short(", ".join(architectures(Path(directory))))))
+        raise ModelError(t("model.err.not_pretraining", lang, name=_short(name), found=_short(", ".join(found))))
+    shapes = check_weights(directory, config, name, lang)
+    check_tokenizer_files(directory, name, lang)
     try:
         model = AlbertForPreTraining.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(t("model.err.load", lang, name=_short(name), reason=safe(error, 300))) from error
-    model.eval()
+        raise ModelError(t("model.err.load", lang, name=_short(name),
+                           reason=safe(_without_paths(str(error), directory), 300))) from error
+    budget.watch(model.eval())
     tokenizer = load_tokenizer(directory, name, lang)
     config = model.config
     if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
@@ -227,9 +268,17 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
                            V=config.vocab_size))
     special = frozenset(int(i) for i in tokenizer.all_special_ids)
     logger.info("loaded %s model %s from %s", kind, name, directory)
-    return LoadedModel(name=name, kind=kind, directory=Path(directory), model=model, tokenizer=tokenizer,
-                       config=config, has_sentence_head=_has_sentence_head(Path(directory)),
+    has_head = any("sop_classifier" in k or "sentence_pair_head" in k for k in shapes)
+    return LoadedModel(name=name, kind=kind, directory=directory, model=model, tokenizer=tokenizer,
+                       config=config, has_sentence_head=has_head,
                        metrics=shipped_metrics(name) if kind == "shipped" else None, special_ids=special)
+
+
+def _without_paths(message: str, directory: Path) -> str:
+    """A library's message with the model folder's full path replaced by its last part."""
+    for form in {str(directory), str(directory.resolve())}:
+        message = message.replace(form + os.sep, "").replace(form, directory.name)
+    return message
 
 
 def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
@@ -247,21 +296,3 @@ def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     except Exception as error:  # transformers raises many kinds here; the user needs one sentence
         logger.warning("tokenizer of %s failed: %r", directory, error)
         raise ModelError(t("model.err.tokenizer", lang, name=_short(name))) from error
-
-
-def _has_sentence_head(directory: Path) -> bool:
-    """Whether the checkpoint carries trained SOP/NSP weights (hub ALBERTs do not)."""
-    path = directory / "model.safetensors"
-    try:
-        if path.is_file():
-            from safetensors import safe_open
-
-            with safe_open(str(path), framework="pt") as handle:
-                keys = list(handle.keys())
-        else:
-            import torch
-
-            keys = list(torch.load(directory / "pytorch_model.bin", map_location="cpu", weights_only=True, mmap=True))
-    except Exception:  # unreadable here means from_pretrained already failed louder
-        return False
-    return any("sop_classifier" in k or "sentence_pair_head" in k for k in keys)

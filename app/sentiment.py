@@ -19,7 +19,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import torch
 
@@ -27,6 +26,7 @@ from albert.config import AlbertConfig, ConfigError
 from app.i18n import safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
 from app.models import REPO_ROOT, ModelError, load_tokenizer
+from app.static_files import publish, served_path, unique_name
 
 logger = logging.getLogger(__name__)
 SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
@@ -87,15 +87,18 @@ def card_path(directory: Path | None = None) -> Path | None:
 
 
 def card_url(directory: Path | None = None) -> str | None:
-    """The card as this server serves it (see `layout.launch_options`), relative so it works under a proxy."""
+    """The card as this server serves it: a copy (see `app.static_files`), so the link names no folder here."""
     path = card_path(directory)
-    return "gradio_api/file=" + quote(str(path.resolve())) if path is not None else None
+    return publish(path, unique_name(path, ".md")) if path is not None else None
 
 
 def allowed_paths() -> list[str]:
-    """The card, for `launch(allowed_paths=…)`: the server serves that one file, not the weights beside it."""
+    """The card, for `launch(allowed_paths=…)`: the server serves that one file (and its copy), not the weights."""
     path = card_path()
-    return [str(path.resolve())] if path is not None else []
+    if path is None:
+        return []
+    card_url()
+    return [str(path.resolve()), served_path(unique_name(path, ".md"))]
 
 
 def card_markdown(lang: str = "en") -> str:

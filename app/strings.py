@@ -173,6 +173,50 @@ STRINGS: dict[str, tuple[str, str]] = {
     "input.control": ("Control characters in the text were replaced by spaces.", "文本中的控制字符已替换为空格。"),
     "input.truncated": ("The text is longer than the model's {n} tokens; the rest was cut off.",
                         "文本超过模型的 {n} 个词元上限，多出的部分已截断。"),
+    # ----- hostile input (issue 18): every endpoint's own checks ------------------------------
+    "common.text": ("text", "文本"),
+    "input.err.not_text": ("{field} must be text, got {kind}.", "{field} 必须是文本，收到的是 {kind}。"),
+    "input.err.name_too_long": ("{field} has {n} characters; at most {limit} are read.",
+                                "{field} 有 {n} 个字符；最多读取 {limit} 个。"),
+    "input.err.number": ("{field} must be a whole number from {low} to {high}, got “{value}”.",
+                         "{field} 必须是 {low} 到 {high} 之间的整数，收到的是 “{value}”。"),
+    "input.err.whole": ("{field} must be a finite whole number from {low} to {high}, got {value}.",
+                        "{field} 必须是 {low} 到 {high} 之间的有限整数，收到的是 {value}。"),
+    "input.err.range": ("{field} must be from {low} to {high}, got {value}.",
+                        "{field} 必须在 {low} 到 {high} 之间，收到的是 {value}。"),
+    "input.err.flag": ("{field} must be true or false, got “{value}”.", "{field} 必须是 true 或 false，收到的是 “{value}”。"),
+    "input.err.choice": ("{field} must be one of {choices}; got “{value}”.",
+                         "{field} 必须是以下之一：{choices}；收到的是 “{value}”。"),
+    "model.err.not_text": ("The model must be given as text: a shipped name, a model folder or a hub id.",
+                           "模型必须以文本给出：随附模型名、模型文件夹或 Hub 模型 ID。"),
+    "model.err.file_too_large": ("“{name}”: {file} has {size} bytes, more than this app reads ({limit}).",
+                                 "“{name}”：{file} 有 {size} 字节，超过本应用读取的上限（{limit}）。"),
+    "model.err.file_refused": ("“{name}”: {file} is not a regular file; this app reads only regular files.",
+                               "“{name}”：{file} 不是普通文件；本应用只读取普通文件。"),
+    "model.err.bad_json": ("“{name}”: config.json is not a JSON object this app can read (invalid, not UTF-8, "
+                           "or nested too deeply).",
+                           "“{name}”：config.json 不是本应用能读取的 JSON 对象（格式无效、不是 UTF-8 或嵌套过深）。"),
+    "model.err.bad_weights": ("“{name}”: model.safetensors is malformed ({reason}).",
+                              "“{name}”：model.safetensors 格式有误（{reason}）。"),
+    "model.err.too_big": ("“{name}” is too large for this app: {field} = {value}, and at most {limit} is "
+                          "loaded here (limits in the README).",
+                          "“{name}” 对本应用来说太大：{field} = {value}，这里最多加载 {limit}（上限见 README）。"),
+    "model.err.too_many_parameters": ("“{name}” would have {n} parameters; this app loads at most {limit}.",
+                                      "“{name}” 会有 {n} 个参数；本应用最多加载 {limit} 个。"),
+    "model.err.too_much_work": ("“{name}” needs {n} multiply-adds per token; this app runs at most {limit}.",
+                                "“{name}” 每个词元需要 {n} 次乘加；本应用最多运行 {limit} 次。"),
+    "model.err.weights_mismatch": ("“{name}”: its config.json implies {expected} parameters, but "
+                                   "model.safetensors holds {found}; the weights do not belong to this config.",
+                                   "“{name}”：config.json 对应 {expected} 个参数，但 model.safetensors 中有 "
+                                   "{found} 个；权重与配置不符。"),
+    "request.err.timeout": ("This request took longer than {s} seconds and was stopped; try a shorter text or "
+                            "a smaller model.", "该请求超过 {s} 秒，已停止；请换更短的文本或更小的模型。"),
+    "request.err.memory": ("This request needed more memory than the server has; try a shorter text or a "
+                           "smaller model.", "该请求所需内存超过服务器容量；请换更短的文本或更小的模型。"),
+    "calc.err.too_many": ("This model would have {n} parameters; the calculator answers up to {limit}.",
+                          "该模型会有 {n} 个参数；计算器最多计算到 {limit}。"),
+    "app.busy": ("ALBERT Lab is busy ({n} requests are waiting); try again in a few seconds.",
+                 "ALBERT 实验室正忙（已有 {n} 个请求在排队）；请几秒后再试。"),
     # ----- masked words -------------------------------------------------------------------------
     "mask.explain": (
         "**Masked-language modelling.** ALBERT learns by filling in blanks: some tokens are hidden behind "

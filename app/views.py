@@ -12,13 +12,17 @@ from typing import Any
 import pandas as pd
 
 from albert.config import PRESETS
-from app import calculator
+from app import calculator, inputs
 from app.calculator import CalculatorInputError
-from app.i18n import normalize_lang, t
+from app.i18n import safe, t
+from app.inputs import InputError
 from app.models import shipped_config, shipped_models
 from app.plots import empty_figure, sweep_figure, variants_figure
 
 logger = logging.getLogger(__name__)
+MAX_PARAMETERS = 10**15
+"""Largest count the calculator answers (a quadrillion): every number it returns then stays below 2^53,
+exact in JSON and in the browser's JavaScript, far from a 64-bit overflow."""
 
 
 def status_markdown(messages: list[str], error: bool = False) -> str:
@@ -41,7 +45,7 @@ def preset_fields(preset: str) -> tuple | None:
     """Form values of a preset name or `model:<shipped name>`; None when unknown."""
     if preset in PRESETS:
         return calculator.preset_values(PRESETS[preset])
-    if preset and preset.startswith("model:"):
+    if preset and preset.startswith("model:") and preset.removeprefix("model:") in shipped_models():
         config = shipped_config(preset.removeprefix("model:"))
         return calculator.preset_values(config) if config is not None else None
     return None
@@ -53,15 +57,18 @@ def parameters_view(vocab_size: float | None, embedding_size: float | None, hidd
                     project_embeddings: bool, max_position_embeddings: float | None = 512,
                     lang: str = "en") -> tuple[dict, str, str, str, pd.DataFrame, Any, Any]:
     """/parameters: (JSON result, message, embedding arithmetic, totals, table, variants chart, sweep chart)."""
-    lang = normalize_lang(lang)
+    lang = inputs.language(lang)
     try:
+        project = inputs.flag(project_embeddings, lang, "field.project_embeddings")
+        sharing = sharing if isinstance(sharing, str) else repr(sharing)  # the calculator names the modes
         calc = calculator.calculate(vocab_size, embedding_size, hidden_size, num_hidden_layers,
                                     num_attention_heads, intermediate_size, sharing, num_hidden_groups,
-                                    project_embeddings, max_position_embeddings, lang)
-    except CalculatorInputError as error:
-        message = str(error)
-        return ({"error": message}, status_markdown([message], error=True), "", "", pd.DataFrame(),
-                empty_figure(message), empty_figure())
+                                    project, max_position_embeddings, lang)
+        largest = max(calc.total, calc.without_factorization, calc.without_sharing, calc.without_both)
+        if largest > MAX_PARAMETERS:
+            raise CalculatorInputError(t("calc.err.too_many", lang, n=f"{largest:,}", limit=f"{MAX_PARAMETERS:,}"))
+    except (CalculatorInputError, InputError) as error:
+        return _error_result(str(error))
     return (calc.as_dict(), status_markdown(calc.notes), calculator.embedding_markdown(calc, lang),
             calculator.totals_markdown(calc, lang), calculator.component_table(calc, lang),
             variants_figure(calc, lang), sweep_figure(calc, lang))
@@ -69,11 +76,24 @@ def parameters_view(vocab_size: float | None, embedding_size: float | None, hidd
 
 def preset_view(preset: str, lang: str = "en") -> tuple:
     """/preset: the form filled from a preset, followed by everything /parameters returns."""
-    fields = preset_fields(preset)
-    if fields is None:  # 'custom' or an unreadable model: keep the form, say nothing new
-        fields = calculator.preset_values(PRESETS["albert-base"]) if preset != "custom" else None
-    if fields is None:
-        import gradio as gr
+    import gradio as gr
 
+    lang = inputs.language(lang)
+    try:
+        preset = inputs.name(preset, lang, "field.preset")
+    except InputError as error:
+        return (*([gr.skip()] * 10), *_error_result(str(error)))
+    if preset == "custom":  # keep the form, say nothing new
         return (*([gr.skip()] * 10), *([gr.skip()] * 7))
+    fields = preset_fields(preset)
+    if fields is None:
+        message = t("input.err.choice", lang, field=t("field.preset", lang), value=safe(preset, 40),
+                    choices=", ".join(value for _, value in preset_choices(lang)))
+        return (*([gr.skip()] * 10), *_error_result(message))
     return (*fields, *parameters_view(*fields, lang=lang))
+
+
+def _error_result(message: str) -> tuple:
+    """The seven /parameters outputs for a refused input."""
+    return ({"error": message}, status_markdown([message], error=True), "", "", pd.DataFrame(),
+            empty_figure(message), empty_figure())

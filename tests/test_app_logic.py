@@ -297,7 +297,8 @@ def test_attention_view_escapes_tokens_and_serves_local_libraries() -> None:
         document = html.unescape(re.search(r'srcdoc="([^"]*)"', view).group(1))
         assert len(re.findall(r"<script>", document)) == 1  # bertviz's own code, nothing else inline
         assert re.findall(r'<script src="([^"]+)"', document) == [
-            "gradio_api/file=" + str(vendor_files()[name]).replace(" ", "%20") for name in ("d3", "jquery", "require")]
+            "gradio_api/file=cache/app-static/" + vendor_files()[name].name for name in ("d3", "jquery", "require")]
+        assert not any(str(path.parent) in document for path in vendor_files().values())  # no folder named
     tokens = ["[CLS]", "</script><script>alert(1)</script>", "<!--", "[SEP]"]
     doc = bertviz_document("model", tokens, np.full((2, 2, 4, 4), 0.25, np.float32), b_start=2)
     assert "</script><script>alert(1)" not in doc and "<!--" not in doc

@@ -116,6 +116,7 @@ def bound_queue(demo: gr.Blocks) -> gr.Blocks:
         pending.max_size = RESULTS_KEPT
     else:
         logger.warning("this Gradio keeps unread results its own way; abandoned results are not bounded here")
+    _clear_arity_errors(demo)
     push = getattr(queue, "push", None)
     if push is None:
         logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
@@ -129,3 +130,21 @@ def bound_queue(demo: gr.Blocks) -> gr.Blocks:
 
     queue.push = push_or_busy
     return demo
+
+
+def _clear_arity_errors(demo: gr.Blocks) -> None:
+    """A request with fewer values than the endpoint takes is answered with a sentence naming the count,
+    instead of Gradio's anonymous {"error": null} and a traceback in the log."""
+    validate = getattr(demo, "validate_inputs", None)
+    if validate is None:
+        logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
+        return
+
+    def validate_or_say(block_fn: Any, inputs: list[Any]) -> None:
+        wanted = len(getattr(block_fn, "inputs", []) or [])
+        if isinstance(inputs, list) and len(inputs) < wanted:
+            raise gr.Error(t("api.err.arity", "en", name=getattr(block_fn, "api_name", None) or "this endpoint",
+                             n=wanted, got=len(inputs)), print_exception=False)
+        validate(block_fn, inputs)
+
+    demo.validate_inputs = validate_or_say

@@ -217,6 +217,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                           "该模型会有 {n} 个参数；计算器最多计算到 {limit}。"),
     "app.busy": ("ALBERT Lab is busy ({n} requests are waiting); try again in a few seconds.",
                  "ALBERT 实验室正忙（已有 {n} 个请求在排队）；请几秒后再试。"),
+    "api.err.arity": ("/{name} takes {n} values in \"data\", in the order /gradio_api/info lists them; got {got}.",
+                      "/{name} 需要在 \"data\" 中按 /gradio_api/info 所列顺序给出 {n} 个值；收到 {got} 个。"),
     # ----- masked words -------------------------------------------------------------------------
     "mask.explain": (
         "**Masked-language modelling.** ALBERT learns by filling in blanks: some tokens are hidden behind "

@@ -36,6 +36,12 @@ METRIC_ROWS = (("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"
                ("sop", "sentence order (SOP), the pipeline's held-out pairs", "pairs"),
                ("nsp", "next sentence (NSP), the pipeline's held-out pairs", "pairs"),
                ("sop_runs", "sentence order on sentence-run pairs built independently of the pipeline", "pairs"))
+RESULTS_INTRO = """Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy
+because 10% of targets are left visible); intervals are Wilson 95%. The sentence-run pairs are consecutive runs of
+whole sentences from the held-out text, cut by a splitter of their own, tokenized and scored through
+transformers (`benchmarks/score_models.py`, which re-checks these figures)."""
+
+
 CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
                  "nsp_accuracy", "lr", "tokens_per_second", "elapsed_seconds")
 SUMMARY_COLUMNS = ("run", "sharing", "objective", "embedding_size", "seed", "parameters", "tokens", "steps",
@@ -156,10 +162,7 @@ An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.p
 |---|---|---|---|
 {metric_rows(metrics)}
 
-Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy because 10%
-of targets are left visible); intervals are Wilson 95%. The sentence-run pairs are consecutive runs of
-whole sentences from the held-out text, cut by a splitter of their own, tokenized and scored through
-transformers (`benchmarks/score_models.py`, which re-checks these figures).
+{RESULTS_INTRO}
 
 {notes}
 
@@ -232,6 +235,23 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     return metrics
 
 
+def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> dict[str, Any]:
+    """Re-measure a shipped folder with today's bar: metrics.json gets the new figures (its training facts
+    kept) and the card's results table is replaced, followed by `note` (why the figures changed)."""
+    metrics = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
+    stale = {k for k in metrics if k.endswith(("_accuracy", "_ci95", "_n")) or k in ("eval_examples", "mlm_loss")}
+    metrics = {k: v for k, v in metrics.items() if k not in stale} | held_out_metrics(directory, valid, cache_dir)
+    atomic_write_text(directory / "metrics.json", json.dumps(metrics, indent=2) + "\n")
+    card = (directory / "README.md").read_text(encoding="utf-8")
+    start = card.index("## Held-out results")
+    end = card.index("\n\n", card.index("|---", start))  # the end of the old table
+    end = card.index("\n\n", end + 2) if card[end + 2:].startswith(("1024", "Every")) else end  # and its footnote
+    table = ("## Held-out results (measured on these shipped weights)\n\n| metric | accuracy | 95% interval | n |\n"
+             f"|---|---|---|---|\n{metric_rows(metrics)}\n\n{RESULTS_INTRO}\n\n{note}")
+    atomic_write_text(directory / "README.md", card[:start] + table.rstrip() + card[end:])
+    return metrics
+
+
 def _update_summary(path: Path, row: dict) -> None:
     rows = list(csv.DictReader(path.open())) if path.exists() else []
     rows = [r for r in rows if r["run"] != row["run"]] + [row]
@@ -250,8 +270,13 @@ def main() -> None:
     parser.add_argument("--notes", default="", help="a paragraph for the card (limitations, what more compute buys)")
     parser.add_argument("--curve-only", action="store_true", help="record the curve and summary, ship no weights")
     parser.add_argument("--language", default="en", help="the card's language tag (en, zh)")
+    parser.add_argument("--rescore", action="store_true",
+                        help="RUN_DIR is a shipped folder: re-measure it and rewrite its card's results (--notes)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.rescore:
+        print(json.dumps(rescore(args.run_dir, args.valid, args.notes, Path("runs/cache/valid")), indent=2))
+        return
     metrics = package(args.run_dir, args.name, args.valid, args.assets, args.notes, args.language)
     if args.curve_only:
         shutil.rmtree(args.assets / "models" / args.name)

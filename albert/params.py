@@ -111,7 +111,18 @@ PAPER_TABLE1: dict[str, float] = {
 PAPER_TABLE1_NOTES: dict[str, str] = {
     "albert-xlarge": "The paper reports 60M; the architecture as specified has 58.7M (with pooler).",
     "albert-xxlarge": "The paper reports 235M; the architecture as specified has 222.6M (with pooler).",
+    "bert-base": "The paper reports 108M; the architecture as specified (V = 30,000) has 109.1M with the pooler "
+                 "and 108.5M without it. BERT's own paper, with a 30,522-token vocabulary, says 110M.",
+    "bert-large": "The paper reports 334M; the architecture as specified (V = 30,000) has 334.6M with the pooler "
+                  "and 333.6M without it. BERT's own paper rounds it to 340M.",
 }
+
+PAPER_TABLE2_SPEEDUP: dict[str, float] = {
+    "bert-base": 4.7, "bert-large": 1.0, "albert-base": 5.6,
+    "albert-large": 1.7, "albert-xlarge": 0.6, "albert-xxlarge": 0.3,
+}
+"""Table 2, "Speedup": data throughput at training time on the same number of TPUs, BERT-large = 1.0
+(Section 4.3: "ALBERT-large is about 1.7 times faster ... ALBERT-xxlarge is about 3 times slower")."""
 
 PAPER_TABLE3: dict[tuple[str, int], float] = {
     ("none", 64): 87e6, ("none", 128): 89e6, ("none", 256): 93e6, ("none", 768): 108e6,

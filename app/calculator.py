@@ -96,6 +96,18 @@ def _whole(name: str, value: Any, lang: str) -> int:
     return number
 
 
+def whole_number(name: str, value: Any, lang: str = "en", limit: int = _MAX_FIELD) -> int:
+    """A form value as a whole number from 1 to `limit`; otherwise one sentence naming the field `field.<name>`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, type(None))):  # raw JSON: true, [..]
+        raise CalculatorInputError(t("calc.err.not_number", lang, field=t(f"field.{name}", lang),
+                                     value=safe(value, 40)))
+    number = _whole(name, value, lang)
+    if number > limit:
+        raise CalculatorInputError(t("calc.err.too_big", lang, field=t(f"field.{name}", lang), value=number,
+                                     limit=limit))
+    return number
+
+
 def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
                  num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
                  num_hidden_groups: Any = 1, project_embeddings: bool = True,
@@ -202,15 +214,39 @@ def millions(n: float) -> str:
     return f"{int(n):,}"
 
 
+def ratio_text(other: int, total: int, lang: str = "en") -> str:
+    """How `other` compares with `total`, always as a factor ≥ 1: '×1.23 larger', '×4.00 smaller', 'the same'."""
+    if other == total:
+        return t("calc.ratio.same", lang)
+    if other > total:
+        return t("calc.ratio.larger", lang, r=f"{other / total:.2f}")
+    return t("calc.ratio.smaller", lang, r=f"{total / other:.2f}")
+
+
 def embedding_markdown(calc: Calculation, lang: str = "en") -> str:
-    """V×H against V×E + E×H with the numbers substituted."""
+    """V×H against this model's embedding (V×E + E×H, or V×E without a projection), numbers substituted.
+
+    The verdict never reads '×0.98 smaller': without a projection nothing is factorized, and a
+    factorized form that is not smaller is called larger (or about as large).
+    """
     c = calc.config
     V, E, H = c.vocab_size, c.embedding_size, c.hidden_size
-    untied, factorized = V * H, V * E + E * H
-    ratio = untied / factorized
-    return t("calc.embedding_md", lang, V=f"{V:,}", E=f"{E:,}", H=f"{H:,}", VH=f"{untied:,}",
-             VE=f"{V * E:,}", EH=f"{E * H:,}", fact=f"{factorized:,}", ratio=f"{ratio:.2f}",
-             VHm=millions(untied), factm=millions(factorized))
+    untied = V * H
+    values = dict(V=f"{V:,}", E=f"{E:,}", H=f"{H:,}", VH=f"{untied:,}", VHm=millions(untied))
+    if not c.project_embeddings:  # E = H (the calculator forces the projection otherwise): BERT's table
+        row = t("calc.embedding_row.plain", lang, V=values["V"], E=values["E"], VE=f"{V * E:,}", VEm=millions(V * E))
+        verdict = t("calc.embedding.none", lang)
+    else:
+        factorized = V * E + E * H
+        row = t("calc.embedding_row.factorized", lang, V=values["V"], E=values["E"], H=values["H"],
+                VE=f"{V * E:,}", EH=f"{E * H:,}", fact=f"{factorized:,}", factm=millions(factorized))
+        if round(untied / factorized, 2) > 1:
+            verdict = t("calc.embedding.smaller", lang, ratio=f"{untied / factorized:.2f}")
+        elif round(factorized / untied, 2) > 1:
+            verdict = t("calc.embedding.larger", lang, ratio=f"{factorized / untied:.2f}")
+        else:
+            verdict = t("calc.embedding.even", lang, ratio=f"{factorized / untied:.3f}")
+    return t("calc.embedding_md", lang, **values, row=row, verdict=verdict)
 
 
 def totals_markdown(calc: Calculation, lang: str = "en") -> str:
@@ -222,7 +258,7 @@ def totals_markdown(calc: Calculation, lang: str = "en") -> str:
             ("calc.cmp.neither", calc.without_both)]
     lines.append(t("calc.cmp.header", lang))
     for key, other in rows:
-        lines.append(f"| {t(key, lang)} | {other:,} ({millions(other)}) | ×{other / total:.2f} |")
+        lines.append(f"| {t(key, lang)} | {other:,} ({millions(other)}) | {ratio_text(other, total, lang)} |")
     if calc.paper_figure is not None:
         lines.append("")
         lines.append(t("calc.paper_md", lang, source=calc.paper_source, paper=millions(calc.paper_figure),
@@ -288,3 +324,25 @@ def preset_values(config: AlbertConfig) -> tuple[int, int, int, int, int, int, s
     return (config.vocab_size, config.embedding_size, config.hidden_size, config.num_hidden_layers,
             config.num_attention_heads, config.intermediate_size, config.sharing,
             config.num_hidden_groups, config.project_embeddings, config.max_position_embeddings)
+
+
+def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
+    """The name of the preset whose form values equal `values`, else 'custom'.
+
+    Shows an edited form as '(custom)', so choosing a preset again is a change that refills it.
+    Numbers compare as numbers (the form sends 768.0 for 768); unreadable values match nothing.
+    """
+    def norm(value: Any) -> Any:
+        if isinstance(value, bool) or value is None or isinstance(value, str):
+            return value
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return value
+        return int(number) if math.isfinite(number) and number == int(number) else number
+
+    wanted = tuple(norm(v) for v in values)
+    for name, fields in presets.items():
+        if fields is not None and tuple(norm(v) for v in fields) == wanted:
+            return name
+    return "custom"

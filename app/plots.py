@@ -130,3 +130,21 @@ def _short(n: float) -> str:
     return millions(n)
 
 
+
+
+def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
+    """Per sharing mode: parameters and measured forward time, both relative to no sharing (= 1)."""
+    modes = [row["sharing"] for row in result["modes"]]
+    names = [t(f"sharing.short.{mode}", lang) for mode in modes]
+    figure = go.Figure()
+    for key, label, color in (("parameters_vs_none", "compute.chart.parameters", "#a5b4fc"),
+                              ("time_vs_none", "compute.chart.time", "#d97706")):
+        values = [row[key] for row in result["modes"]]
+        figure.add_bar(x=names, y=values, name=t(label, lang), marker_color=color, text=[f"{v:.2f}" for v in values],
+                       textposition="outside", hovertemplate="%{x}: %{y:.2f}<extra></extra>")
+    top = max(max(row["time_vs_none"], row["parameters_vs_none"]) for row in result["modes"])
+    figure.add_hline(y=1, line_dash="dot", line_color="#9ca3af")
+    figure.update_layout(**base_layout(barmode="group", title=t("compute.chart.title", lang), height=360,
+                                       yaxis=dict(title=t("compute.axis.relative", lang), range=[0, top * 1.2]),
+                                       legend=dict(orientation="h", y=-0.2)))
+    return figure

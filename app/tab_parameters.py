@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 
 from albert.config import PRESETS, SHARING_MODES
-from app import queues
-from app.calculator import preset_values
+from app import costs, queues
+from app.calculator import matching_preset, preset_values
 from app.i18n import Translations, t
 
 
@@ -17,8 +18,16 @@ def sharing_choices(lang: str) -> list[tuple[str, str]]:
 
 
 def build(tr: Translations, lang: gr.Radio, parameters_view: Callable, preset_view: Callable,
-          preset_choices: Callable[[str], list[tuple[str, str]]]) -> None:
-    """The calculator tab; call inside a `gr.Tab`. `/parameters` and `/preset` are its endpoints."""
+          preset_choices: Callable[[str], list[tuple[str, str]]], preset_fields: Callable | None = None,
+          compute_view: Callable = costs.compute_view, measure_view: Callable = costs.measure_view) -> None:
+    """The calculator tab; call inside a `gr.Tab`.
+
+    Endpoints: `/parameters`, `/preset`, `/preset_match` (an edited form shows '(custom)'), `/compute`
+    (FLOPs and memory) and `/measure_speed` (times the four sharing modes on this computer).
+    `preset_fields(name)` gives a preset's form values (default: `app.views.preset_fields`).
+    """
+    if preset_fields is None:
+        from app.views import preset_fields
     tr.add(gr.Markdown(t("calc.explain", "en")), value="calc.explain")
     start = preset_values(PRESETS["albert-base"])
     # Filled at start-up so the tab is never empty (no load event needed).
@@ -67,8 +76,64 @@ def build(tr: Translations, lang: gr.Radio, parameters_view: Callable, preset_vi
           parameters_view, inputs=[*fields, lang], outputs=outputs, api_name="parameters",
           trigger_mode="always_last", **queues.LIGHT)
     tr.refresh("parameters", parameters_view, [*fields, lang], outputs)
-    preset.input(preset_view, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset",
-                 **queues.LIGHT)
+    preset_event = preset.input(preset_view, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset",
+                                **queues.LIGHT)
+
+    def preset_match(*values: object) -> str:
+        """/preset_match: the preset the form equals, else 'custom' (so re-choosing a preset refills the form)."""
+        names = [value for _, value in preset_choices("en") if value != "custom"]
+        return matching_preset(values, {name: preset_fields(name) for name in names})
+
+    gr.on([f.input for f in fields], preset_match, inputs=fields, outputs=preset, api_name="preset_match",
+          trigger_mode="always_last", **queues.LIGHT)
+
+    _build_costs(tr, lang, fields, button, preset_event, compute_view, measure_view)
+
+
+def _build_costs(tr: Translations, lang: gr.Radio, fields: list, button: gr.Button, preset_event: Any,
+                 compute_view: Callable, measure_view: Callable) -> None:
+    """Compute and memory: FLOPs per token, weight / activation memory, the paper's Table 2, and timing."""
+    tr.add(gr.Markdown(t("compute.title", "en")), value="compute.title")
+    with gr.Row():
+        batch = _number(tr, "batch_size", 8)
+        seq = _number(tr, "seq_len", 512)
+        mlm = tr.add(gr.Checkbox(False, label=t("field.count_mlm_head", "en"),
+                                 info=t("field.count_mlm_head.info", "en")),
+                     label="field.count_mlm_head", info="field.count_mlm_head.info")
+    first = compute_view(*preset_values(PRESETS["albert-base"]), 8, 512, False, lang="en")
+    status = gr.Markdown(first[1], elem_id="compute-status")
+    with gr.Row():
+        flops_md = gr.Markdown(first[2], elem_id="compute-flops")
+        memory_md = gr.Markdown(first[3], elem_id="compute-memory")
+    paper_md = gr.Markdown(first[4], elem_id="compute-paper")
+    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+        raw = gr.JSON(first[0], show_label=False)
+    tr.add(raw_box, label="common.raw")
+    inputs = [*fields, batch, seq, mlm, lang]
+    outputs = [raw, status, flops_md, memory_md, paper_md]
+    triggers = [button.click, *(c.input for c in (*fields, batch, seq, mlm)),
+                *(c.submit for c in (*fields, batch, seq) if hasattr(c, "submit"))]
+    gr.on(triggers, compute_view, inputs=inputs, outputs=outputs, api_name="compute", trigger_mode="always_last",
+          **queues.LIGHT)
+    preset_event.then(compute_view, inputs=inputs, outputs=outputs, api_name="compute_after_preset",
+                      api_visibility="undocumented", **queues.LIGHT)
+    tr.refresh("compute", compute_view, inputs, outputs)
+
+    explain = gr.Markdown(costs.measure_explain("en"), elem_id="measure-explain")
+    tr.refresh("measure_explain", costs.measure_explain, [lang], [explain])
+    measure_button = tr.add(gr.Button(t("compute.measure.button", "en")), value="compute.measure.button")
+    measure_status = gr.Markdown(t("compute.measure.pending", "en"), elem_id="measure-status")
+    measured_md = gr.Markdown("", elem_id="measure-result")
+    measured_plot = gr.Plot(show_label=False)
+    with gr.Accordion(t("common.raw", "en"), open=False) as measured_box:
+        measured_raw = gr.JSON({}, show_label=False)
+    tr.add(measured_box, label="common.raw")
+    measure_button.click(measure_view, inputs=[*fields, seq, lang],
+                         outputs=[measured_raw, measure_status, measured_md, measured_plot], api_name="measure_speed",
+                         **queues.MODEL)
+    # The language switch redraws the last timing from its JSON instead of timing again.
+    tr.refresh("measure_render", costs.measure_render, [measured_raw, lang],
+               [measure_status, measured_md, measured_plot])
 
 
 def _number(tr: Translations, name: str, value: int) -> gr.Number:

@@ -399,3 +399,56 @@ def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -
     assert list(mlm.error_y.array) == pytest.approx([0.005, 0.005]) and mlm.error_y.type == "data"
     assert "Sentence order on independent sentence-run pairs" in bars
     assert any(shape.y0 == 0.5 for shape in figure.layout.shapes)  # the chance line
+
+
+# ----- calculator slips (issue 17, item 9) and the compute panel wiring (item 7) ------------------------
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
+    from app.calculator import calculate, embedding_markdown, totals_markdown
+
+    bert = calculate(*_form(PRESETS["bert-base"]), lang=lang)
+    text = embedding_markdown(bert, lang)
+    assert "768 × 768" not in text.split("|")[-2] and "589,824" not in text  # no E×H without a projection
+    assert ("No E→H projection" if lang == "en" else "没有 E→H 投影") in text
+    albert_768 = calculate(30000, 768, 768, 12, 12, 3072, "all", 1, True, 512, lang)  # Table 3's E = H, projected
+    assert ("×1.03 larger" if lang == "en" else "1.03 倍") in embedding_markdown(albert_768, lang)
+    assert ("×5.85 smaller" if lang == "en" else "1/5.85") in embedding_markdown(
+        calculate(*_form(PRESETS["albert-base"]), lang=lang), lang)
+    for calc in (bert, albert_768, *(calculate(*_form(PRESETS[n]), lang=lang) for n in PRESETS)):
+        page = embedding_markdown(calc, lang) + totals_markdown(calc, lang)
+        assert not re.search(r"×0\.\d", page) and "1/0." not in page, page
+    assert ("the same" if lang == "en" else "相同") in totals_markdown(bert, lang)
+
+
+def test_bert_base_and_large_carry_the_papers_rounding_note() -> None:
+    from app.calculator import calculate, totals_markdown
+
+    base = calculate(*_form(PRESETS["bert-base"]))
+    assert "108M" in base.paper_note and "109.1M" in base.paper_note and "108.5M" in base.paper_note
+    assert "> The paper reports 108M" in totals_markdown(base)
+    assert "334.6M" in calculate(*_form(PRESETS["bert-large"]), lang="zh").paper_note
+
+
+def test_edited_form_shows_custom_and_a_preset_refills_it(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from app import build_app
+    from app.calculator import matching_preset
+
+    presets = {name: _form(PRESETS[name]) for name in ("albert-base", "bert-base")}
+    assert matching_preset(_form(PRESETS["bert-base"]), presets) == "bert-base"
+    as_floats = tuple(float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                      for v in _form(PRESETS["albert-base"]))
+    assert matching_preset(as_floats, presets) == "albert-base"  # the form sends 768.0
+    edited = list(_form(PRESETS["albert-base"]))
+    edited[1] = 64
+    assert matching_preset(edited, presets) == "custom" and matching_preset([None] * 10, presets) == "custom"
+
+    monkeypatch.setenv("ALBERT_LAB_MODELS", str(tmp_path))
+    monkeypatch.setenv("ALBERT_LAB_RUNS", str(tmp_path))
+    demo = build_app()
+    fns = {d.api_name: d for d in demo.fns.values()}
+    assert {"preset_match", "compute", "measure_speed"} <= set(fns)
+    assert fns["preset_match"].fn(*edited) == "custom"
+    assert fns["preset_match"].fn(*_form(PRESETS["bert-large"])) == "bert-large"
+    # choosing a preset (now a change from "(custom)") refills every field
+    filled = fns["preset"].fn("bert-base", "en")
+    assert tuple(filled[:10]) == _form(PRESETS["bert-base"])

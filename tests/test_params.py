@@ -206,8 +206,15 @@ def test_table1_xlarge_and_xxlarge_are_pinned_exactly(name, exact):
     assert f"{exact / 1e6:.1f}M" in PAPER_TABLE1_NOTES[name]
 
 
-def test_only_xlarge_and_xxlarge_carry_a_note():
-    assert set(PAPER_TABLE1_NOTES) == {"albert-xlarge", "albert-xxlarge"}
+def test_notes_where_the_paper_rounds_differently():
+    """xlarge/xxlarge are off by more than rounding; BERT-base (108M against 109.1M) and BERT-large get a
+    note too, with and without the pooler (issue 17)."""
+    assert set(PAPER_TABLE1_NOTES) == {"albert-xlarge", "albert-xxlarge", "bert-base", "bert-large"}
+    for name in ("bert-base", "bert-large"):
+        count = count_parameters(PRESETS[name])
+        note = PAPER_TABLE1_NOTES[name]
+        assert f"{PAPER_TABLE1[name] / 1e6:.0f}M" in note and f"{count.total / 1e6:.1f}M" in note
+        assert f"{(count.total - count.pooler) / 1e6:.1f}M" in note
 
 
 @pytest.mark.parametrize(("sharing", "embedding_size"), sorted(PAPER_TABLE3))

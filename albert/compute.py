@@ -133,8 +133,8 @@ def inference_working_values(config: AlbertConfig, batch_size: int, seq_len: int
     return batch_size * seq_len * max(6 * H, 2 * H + 2 * I)
 
 
-def time_forward(config: AlbertConfig, batch_size: int, seq_len: int, repeats: int = 3,
-                 max_seconds: float = 1.5) -> float:
+def time_forward(config: AlbertConfig, batch_size: int, seq_len: int, repeats: int = 5,
+                 max_seconds: float = 1.0) -> float:
     """Seconds for one forward pass of a freshly initialised `AlbertModel(config)` (best of `repeats`,
     after one warm-up pass; the repeats stop early once `max_seconds` are spent). Inference mode, this
     process's thread setting, random token ids."""

@@ -30,7 +30,8 @@ MEASURE_MAX_TOKENS = 128
 MEASURE_MIN_TOKENS = 8
 """Below this the timing says little; a model that needs fewer tokens to fit the budget is refused."""
 MEASURE_FLOP_BUDGET = 3e9
-"""FLOPs of one timed forward pass: four modes × (warm-up + 3) passes ≈ 48 GFLOPs, a few seconds on 2 cores."""
+"""FLOPs of one timed forward pass. Four modes × (warm-up + up to 5 repeats, stopped after ~1 s a mode): a few
+seconds on one core of a small CPU, and never much more than 4 × 1 s of forward passes plus building the models."""
 MEASURE_MAX_PARAMETERS = 150_000_000
 """The unshared variant is built for real (600 MB in fp32): BERT-base fits, BERT-large does not."""
 MAX_BATCH = 1_000_000

@@ -276,9 +276,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "**Measure on this computer:** builds the configured model once per sharing mode (random weights) and times one "
         "forward pass of 1 × T tokens (best of a few). So that the four timings take a few seconds, at most {tokens} "
         "tokens are timed, one forward pass may cost at most {budget} GFLOPs, and the unshared model at most {params} "
-        "parameters.",
+        "parameters. When other programs share the processor, timings vary by tens of percent from press to press; "
+        "the FLOPs do not.",
         "**在本机实测：**按每种共享方式各构建一次所配置的模型（随机权重），测量 1 × T 个词元的一次前向传播时间（取几次中最快的）。"
-        "为了让四次测量在几秒内完成，最多测 {tokens} 个词元，一次前向最多 {budget} GFLOPs，不共享时的模型最多 {params} 个参数。"),
+        "为了让四次测量在几秒内完成，最多测 {tokens} 个词元，一次前向最多 {budget} GFLOPs，不共享时的模型最多 {params} 个参数。"
+        "当其他程序同时占用处理器时，每次按下得到的用时会相差几十个百分点；FLOPs 则不会变。"),
     "compute.measure.scaled": (
         "Timed 1 × {T} tokens instead of 1 × {asked}, to keep one forward pass under {budget} GFLOPs.",
         "为使一次前向不超过 {budget} GFLOPs，实测的是 1 × {T} 个词元，而不是 1 × {asked}。"),

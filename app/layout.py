@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from typing import Any
@@ -81,11 +82,13 @@ def build_app() -> gr.Blocks:
 
 MAX_UPLOAD = "1mb"
 """No tab takes a file; Gradio's upload route still exists, so anything bigger is refused (HTTP 413)."""
-SESSIONS_KEPT = 256
-"""Sessions whose component values Gradio keeps in memory (its default is 10,000: a leak under load)."""
-RESULTS_KEPT = 256
-"""Sessions whose unread results Gradio keeps (its default is 2,000): an abandoned request's answer is
-dropped once this many newer sessions have come, instead of staying in memory for good."""
+SESSIONS_KEPT = 64
+"""Sessions whose last output values Gradio keeps in memory (its default is 10,000, and every request over
+the HTTP API is a session of its own: a leak under load). The least recently used go first; this app keeps
+nothing a session needs there (no gr.State), so a page whose values went simply sends its inputs again."""
+UNREAD_SECONDS = 30.0
+"""An answer nobody has read for this long (two sweeps apart; a request abandoned over the HTTP API) is
+dropped. Gradio would keep the unread answers of its last 2,000 sessions for good."""
 
 
 def launch_options() -> dict[str, Any]:
@@ -106,23 +109,23 @@ def launch_options() -> dict[str, Any]:
 
 
 def bound_queue(demo: gr.Blocks) -> gr.Blocks:
-    """Queue at most `queues.MAX_QUEUED` requests, answer a full queue with our "busy" sentence, and keep
-    unread results of at most RESULTS_KEPT sessions. The last two adjust Gradio's queue object, which has
-    no option for them; each is skipped (with a warning) if a Gradio version lays it out differently."""
+    """Queue at most `queues.MAX_QUEUED` requests, answer a full queue with our "busy" sentence, drop answers
+    left unread (UNREAD_SECONDS) and name the count of values an endpoint takes. The last three adjust
+    Gradio's queue object, which has no option for them; each is skipped (with a warning) if a Gradio
+    version lays it out differently."""
     demo.queue(max_size=queues.MAX_QUEUED, default_concurrency_limit=2)
     queue = getattr(demo, "_queue", None)
-    pending = getattr(queue, "pending_messages_per_session", None)
-    if isinstance(getattr(pending, "max_size", None), int):
-        pending.max_size = RESULTS_KEPT
-    else:
-        logger.warning("this Gradio keeps unread results its own way; abandoned results are not bounded here")
     _clear_arity_errors(demo)
     push = getattr(queue, "push", None)
     if push is None:
         logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
         return demo
 
+    sweeper: list[asyncio.Task] = []
+
     async def push_or_busy(*args: Any, **kwargs: Any) -> Any:
+        if not sweeper:  # the first request: now there is a running event loop to sweep in
+            sweeper.append(asyncio.get_running_loop().create_task(drop_unread_results(queue)))
         success, detail, state = await push(*args, **kwargs)
         if state == "queue_full":
             detail = t("app.busy", "en", n=queues.MAX_QUEUED)
@@ -148,3 +151,29 @@ def _clear_arity_errors(demo: gr.Blocks) -> None:
         validate(block_fn, inputs)
 
     demo.validate_inputs = validate_or_say
+
+
+async def drop_unread_results(queue: Any, every: float = UNREAD_SECONDS) -> None:
+    """Every `every` seconds, drop the messages of sessions whose waiting messages nobody read since the last
+    sweep. A listening page or client empties its session's messages within milliseconds (heartbeats
+    included), so only answers of requests sent and never collected stay unchanged that long."""
+    pending, events = getattr(queue, "pending_messages_per_session", None), getattr(
+        queue, "pending_event_ids_session", None)
+    if not isinstance(pending, dict) or not isinstance(events, dict):
+        logger.warning("this Gradio keeps unread answers its own way; abandoned answers are not dropped")
+        return
+    last: dict[str, int] = {}
+    while True:
+        await asyncio.sleep(every)
+        waiting, dropped = {}, 0
+        for session, messages in list(pending.items()):
+            size = messages.qsize() if hasattr(messages, "qsize") else 0
+            if size and last.get(session) == size:
+                pending.pop(session, None)
+                events.pop(session, None)
+                dropped += 1
+            elif size:
+                waiting[session] = size
+        last = waiting
+        if dropped:
+            logger.info("dropped the unread answers of %d abandoned request session(s)", dropped)

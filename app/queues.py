@@ -1,9 +1,11 @@
 """How many requests of each kind run at once (Gradio concurrency groups).
 
 On a small CPU machine (a free Space has 2 cores), letting every event run its own threads in
-parallel makes all of them slow and grows memory with every thread; so model inference runs one
-request at a time (torch already uses every core for it) and the formula-only views two at a time.
-The queue absorbs bursts; each request still takes tens of milliseconds.
+parallel makes all of them slow and grows memory with every thread; so model inference runs two
+requests at a time (one torch thread each, `app.models.configure_torch_threads`: one per core) and the
+formula-only views two at a time. Measured on 2 busy cores (benchmarks/load_check.py, README): two
+model workers against one, p95 of 32 clients' mixed requests 4.4 s against 4.9 s, of 40 clients on
+/attention 7.6 s against 10.2 s. The queue absorbs bursts, up to MAX_QUEUED requests.
 
 Every event runs with `preprocess=False`: the functions receive exactly what was sent and check it
 themselves (`app.inputs`), so a wrong-typed or out-of-range value gets one sentence in the user's
@@ -12,9 +14,19 @@ language instead of a component's exception and a traceback in the log.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-MODEL: dict[str, Any] = {"concurrency_id": "model", "concurrency_limit": 1, "preprocess": False}
+
+def _workers(default: int = 2) -> int:
+    """`ALBERT_LAB_MODEL_WORKERS` (1–4): model requests run at once; for measuring, see the README."""
+    try:
+        return min(max(int(os.environ.get("ALBERT_LAB_MODEL_WORKERS", default)), 1), 4)
+    except ValueError:
+        return default
+
+
+MODEL: dict[str, Any] = {"concurrency_id": "model", "concurrency_limit": _workers(), "preprocess": False}
 """Events that run a model: masked words, sentence order, attention, layer transitions."""
 LIGHT: dict[str, Any] = {"concurrency_id": "light", "concurrency_limit": 2, "preprocess": False}
 """Events computed from formulas and small files: calculator, presets, sharing modes, language."""

@@ -78,15 +78,18 @@ def free_port() -> int:
 class AppServer:
     """`python app.py` on a free loopback port; `startup_s` is the time until it served its page."""
 
-    def __init__(self, models: Models, log_path: Path | None = None) -> None:
+    def __init__(self, models: Models, log_path: Path | None = None, repo: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         env = {**os.environ, "ALBERT_LAB_MODELS": str(models.directory), "ALBERT_LAB_RUNS": str(models.runs),
                "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(self.port), "HF_HUB_OFFLINE": "1",
-               "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false"}
+               "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false",
+               **(env or {})}
         self.log = open(log_path or os.devnull, "w", encoding="utf-8")  # noqa: SIM115 — closed in stop()
         start = time.perf_counter()
-        self.process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=self.log,
+        # `repo`: serve another copy of the project (e.g. an older commit, for before/after figures).
+        self.process = subprocess.Popen([sys.executable, "app.py"], cwd=repo or REPO, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT)
         self.startup_s = self._wait(start)
 

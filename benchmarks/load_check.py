@@ -1,8 +1,10 @@
-"""Load check of the app: 32 concurrent gradio_client clients × 20 requests across the endpoints, then more
-requests up to 1,000, with every answer checked and the server's memory watched.
+"""Load check of the app: 32 concurrent gradio_client clients × 20 requests across the endpoints, then 40
+clients on /attention, then more requests up to 1,000 (one in four abandoned: sent over HTTP and never
+read), with every answer checked and the server's memory watched.
 
-    python benchmarks/load_check.py                  # 32 × 20, then up to 1,000 requests in all
+    python benchmarks/load_check.py                  # 32 × 20, 40 × 5 /attention, then up to 1,000 requests
     python benchmarks/load_check.py --clients 8 --per-client 5 --total 200   # a quick look
+    python benchmarks/load_check.py --repo /tmp/before   # the same load on another copy of the project
 
 `python app.py` runs on a free loopback port (shipped models, or the labelled stand-in of
 benchmarks/app_server.py). Each request's answer is compared with a reference answer fetched
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import sys
 import threading
 import time
@@ -120,12 +123,62 @@ def run_clients(clients: list, per_client: int, references: dict[int, Any], reco
     return time.perf_counter() - start
 
 
+def run_attention(clients: list, per_client: int, reference: Any, recorder: Recorder) -> float:
+    """Every client sends `per_client` /attention requests at once; returns wall seconds."""
+    slot = next(i for i, (endpoint, _, _) in enumerate(REQUESTS) if endpoint == "/attention")
+    endpoint, arguments, kind = REQUESTS[slot]
+
+    def work(index: int) -> None:
+        for _ in range(per_client):
+            start = time.perf_counter()
+            failure = None
+            try:
+                answer = clients[index].predict(*arguments, api_name=endpoint)
+                if not _close(_key(endpoint, kind, answer), reference):
+                    failure = f"{endpoint}: answer differs from the reference"
+            except Exception as error:  # any failure counts; the report lists them
+                failure = f"{endpoint}: {type(error).__name__}: {error}"
+            recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=len(clients)) as pool:
+        list(pool.map(work, range(len(clients))))
+    return time.perf_counter() - start
+
+
+def abandon(url: str, count: int, interval: float = 0.1) -> int:
+    """`count` requests sent over Gradio's HTTP API, one every `interval` seconds (a steady trickle, as users
+    closing their tab), whose results are never read; returns how many the queue took."""
+    import httpx
+
+    taken = 0
+    with httpx.Client(timeout=30) as http:
+        for i in range(count):
+            time.sleep(interval)
+            endpoint, arguments, _ = REQUESTS[(i * 5) % len(REQUESTS)]
+            response = http.post(f"{url.rstrip('/')}/gradio_api/call/{endpoint.lstrip('/')}",
+                                 json={"data": list(arguments)})
+            taken += response.status_code == 200
+    return taken
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--per-client", type=int, default=20)
     parser.add_argument("--total", type=int, default=1000, help="requests in all, for the memory check")
     parser.add_argument("--max-growth-mb", type=float, default=50.0)
+    parser.add_argument("--attention-clients", type=int, default=40)
+    parser.add_argument("--attention-per-client", type=int, default=5)
+    parser.add_argument("--abandon-every", type=int, default=4,
+                        help="in the run up to --total, one request in this many is abandoned (0: none)")
+    parser.add_argument("--abandon-interval", type=float, default=0.15, help="seconds between abandoned requests")
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds to wait before the last memory reading (the app drops unread answers "
+                             "after 30–60 s: 65 shows them gone)")
+    parser.add_argument("--repo", type=Path, default=None, help="serve this copy of the project instead")
+    parser.add_argument("--server-log", type=Path, default=None, help="write the server's log here")
+    parser.add_argument("--workers", type=int, default=None, help="ALBERT_LAB_MODEL_WORKERS for the server")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -133,7 +186,8 @@ def main() -> None:
     logger.info("serving: %s", models.label)
     from gradio_client import Client
 
-    with AppServer(models) as server:
+    env = {"ALBERT_LAB_MODEL_WORKERS": str(args.workers)} if args.workers else {}
+    with AppServer(models, log_path=args.server_log, repo=args.repo, env=env) as server:
         reference_client = Client(server.url, verbose=False, analytics_enabled=False)
         references = {}
         for slot, (endpoint, arguments, kind) in enumerate(REQUESTS):  # alone: the answers to expect
@@ -163,9 +217,21 @@ def main() -> None:
         load_latencies = [ms for values in recorder.latencies.values() for ms in values]
         load_done, load_failures = recorder.done, len(recorder.failures)
         rss_after_load = server.rss_mb()
-        remaining = max(args.total - recorder.done, 0)
-        if remaining:  # the same clients (sessions) go on up to `total` requests
-            run_clients(clients, math.ceil(remaining / len(clients)), references, recorder, offset=9)
+        attention = Recorder()
+        attention_clients = connect(server.url, args.attention_clients)
+        attention_wall = run_attention(attention_clients, args.attention_per_client, references[5], attention)
+        for client in attention_clients:
+            client.close()
+        remaining = max(args.total - recorder.done - attention.done, 0)
+        abandoned = remaining // args.abandon_every if args.abandon_every else 0
+        if remaining:  # the same clients (sessions) go on up to `total` requests, some abandoned meanwhile
+            thrower = threading.Thread(target=lambda: abandoned_taken.append(
+                abandon(server.url, abandoned, args.abandon_interval)))
+            abandoned_taken: list[int] = []
+            thrower.start()
+            run_clients(clients, math.ceil((remaining - abandoned) / len(clients)), references, recorder, offset=9)
+            thrower.join()
+        time.sleep(args.settle)  # the abandoned requests finish computing (and their answers are dropped)
         stop.set()
         watcher.join()
         rss_end = server.rss_mb()
@@ -173,6 +239,8 @@ def main() -> None:
             client.close()
 
     growth = rss_end - rss_start
+    attention_ms = attention.latencies.get("/attention", [])
+    taken = abandoned_taken[0] if remaining else 0
     lines = [
         "ALBERT Lab load check",
         f"  serving: {models.label}",
@@ -185,17 +253,24 @@ def main() -> None:
         lines.append(f"    {endpoint:<20} {len(values):4d} requests, p50 {percentile(values, 50):6.0f} ms, "
                      f"p95 {percentile(values, 95):6.0f} ms")
     lines += [
+        f"  /attention alone: {args.attention_clients} concurrent clients × {args.attention_per_client} = "
+        f"{attention.done} requests in {attention_wall:.1f} s; p50 {percentile(attention_ms, 50):.0f} ms, "
+        f"p95 {percentile(attention_ms, 95):.0f} ms; wrong or failed: {len(attention.failures)}",
+        f"  abandoned: {taken} of {abandoned} requests sent over HTTP were queued and never read",
+        f"  server: {args.repo or 'this checkout'}, model workers {args.workers or 'default'}; "
+        f"load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)",
         f"  memory: RSS {rss_before_sessions:.0f} MB before the {args.clients} sessions, {rss_start:.0f} MB after "
         f"their warm-up ({warm.done} requests, every kind once per session): "
         f"{(rss_start - rss_before_sessions) / args.clients:.1f} MB per session, which Gradio keeps while "
         f"the session lives",
-        f"  over the next {recorder.done} requests: {rss_start:.0f} MB → {rss_after_load:.0f} MB after "
-        f"the load → {rss_end:.0f} MB at the end (peak {peak[0]:.0f} MB); growth {growth:+.1f} MB "
+        f"  over the next {recorder.done + attention.done + taken} requests ({taken} abandoned): "
+        f"{rss_start:.0f} MB → {rss_after_load:.0f} MB after the mixed load → {rss_end:.0f} MB at the end "
+        f"(peak {peak[0]:.0f} MB); growth {growth:+.1f} MB "
         f"(limit {args.max_growth_mb:.0f} MB)",
-        f"  all answered correctly: {'yes' if not recorder.failures else 'NO'}",
+        f"  all answered correctly: {'yes' if not recorder.failures and not attention.failures else 'NO'}",
     ]
-    lines += [f"    {failure}" for failure in recorder.failures[:10]]
-    ok = not recorder.failures and growth < args.max_growth_mb
+    lines += [f"    {failure}" for failure in (recorder.failures + attention.failures)[:10]]
+    ok = not recorder.failures and not attention.failures and growth < args.max_growth_mb
     lines.append(f"  result: {'PASS' if ok else 'FAIL'}")
     print("\n".join(lines))  # the benchmark's report
     sys.exit(0 if ok else 1)

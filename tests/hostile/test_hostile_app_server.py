@@ -106,7 +106,29 @@ def test_a_full_queue_answers_busy_try_again() -> None:
 
     demo = bound_queue(build_app())
     queue = demo._queue
-    assert queue.max_size == queues.MAX_QUEUED and queue.pending_messages_per_session.max_size == 256
+    assert queue.max_size == queues.MAX_QUEUED
     queue.max_size = 0
     success, detail, state = asyncio.run(queue.push(SimpleNamespace(fn_index=0), None, None))
     assert (success, state) == (False, "queue_full") and "busy" in detail and "try again" in detail
+
+
+def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
+    from app.layout import drop_unread_results
+
+    async def scenario() -> tuple[set, set]:
+        queue = SimpleNamespace(pending_messages_per_session={}, pending_event_ids_session={})
+        for session in ("abandoned", "listening", "idle-client"):
+            queue.pending_messages_per_session[session] = asyncio.Queue()
+            queue.pending_event_ids_session[session] = {"event"}
+        queue.pending_messages_per_session["abandoned"].put_nowait("process_completed")
+        sweeper = asyncio.create_task(drop_unread_results(queue, every=0.05))
+        for _ in range(10):  # the listening page gets a message and reads it within a millisecond, as a stream does
+            queue.pending_messages_per_session["listening"].put_nowait("heartbeat")
+            await asyncio.sleep(0.001)
+            queue.pending_messages_per_session["listening"].get_nowait()
+            await asyncio.sleep(0.02)
+        sweeper.cancel()
+        return set(queue.pending_messages_per_session), set(queue.pending_event_ids_session)
+
+    messages, events = asyncio.run(scenario())
+    assert messages == events == {"listening", "idle-client"}

@@ -1,9 +1,19 @@
-"""Helpers of the hostile-input tests: tiny task tables and fine-tuning command lines."""
+"""Helpers of the hostile-input tests: tiny task tables, fine-tuning command lines, and the `models` fixture
+(a tiny tokenizer and two tiny 'pretrained' ALBERTs of different widths, made here, never from ../shared).
+
+The fixture lives here, imported by the modules that use it, not in a tests/hostile/conftest.py: pytest puts
+this folder on sys.path, and a second module named `conftest` would shadow tests/conftest.py for every
+`from conftest import ...` in the suite."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+
+import pytest
+import torch
+
+from albert import AlbertConfig, AlbertForPreTraining
 
 WORDS = "the a of film story plot was is and very great superb awful dull".split()
 
@@ -20,3 +30,24 @@ def finetune_argv(models: dict[str, Path], out: Path, *extra: str, model: str = 
     return ["--model", str(models[model]), "--train-file", str(models["train"]), "--dev-file", str(models["dev"]),
             "--output-dir", str(out), "--max-seq-length", "16", "--batch-size", "8", "--epochs", "2",
             "--eval-every", "2", "--threads", "1", "--log-every", "2", *extra]
+
+
+@pytest.fixture(scope="session")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from albert.tokenizer import train_tokenizer
+
+    root = tmp_path_factory.mktemp("hostile")
+    rng = random.Random(0)
+    (root / "corpus.txt").write_text("\n".join(" ".join(rng.choice(WORDS) for _ in range(8))
+                                               for _ in range(200)) + "\n")
+    tokenizer = train_tokenizer([root / "corpus.txt"], root / "tokenizer", vocab_size=40)
+    out = {"root": root}
+    for name, hidden in (("narrow", 32), ("wide", 48)):
+        config = AlbertConfig(vocab_size=len(tokenizer), embedding_size=16, hidden_size=hidden, num_hidden_layers=2,
+                              num_attention_heads=4, intermediate_size=64, max_position_embeddings=64)
+        torch.manual_seed(0)
+        out[name] = AlbertForPreTraining(config).save_pretrained(root / name, tokenizer=tokenizer)
+    labels = [str(i % 2) for i in range(48)]
+    out["train"] = write_table(root / "train.tsv", labels)
+    out["dev"] = write_table(root / "dev.tsv", labels[:16])
+    return out

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv
+from hostile_support import finetune_argv, models  # noqa: F401 (a fixture)
 
 from albert import AlbertConfig, AlbertForPreTraining, training
 from albert.finetune import main

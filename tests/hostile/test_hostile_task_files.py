@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_support import finetune_argv, write_table
+from hostile_support import finetune_argv, models, write_table  # noqa: F401 (a fixture)
 
 from albert import task_data
 from albert.finetune import main

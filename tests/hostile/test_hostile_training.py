@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, write_table
+from hostile_support import finetune_argv, models, write_table  # noqa: F401 (a fixture)
 
 from albert import AlbertForSequenceClassification
 from albert.checkpoint import read_state_dict

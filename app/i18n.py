@@ -64,8 +64,10 @@ class Translations:
         self.refreshers.append((name, fn, inputs, outputs))
 
     def add(self, component: Any, label: str | None = None, info: str | None = None,
-            value: str | None = None, choices: Callable[[str], list] | None = None) -> Any:
-        """Register `component`; `label`/`info`/`value` are string keys, `choices` a function of lang."""
+            value: str | None = None, choices: Callable[[str], list] | None = None,
+            samples: Callable[[str], list] | None = None) -> Any:
+        """Register `component`; `label`/`info`/`value` are string keys, `choices` and `samples` (an examples
+        table's rows) functions of lang."""
         import gradio as gr
 
         def update(lang: str) -> Any:
@@ -78,6 +80,8 @@ class Translations:
                 changes["value"] = t(value, lang)
             if choices:
                 changes["choices"] = choices(lang)
+            if samples:
+                changes["samples"] = samples(lang)
             return gr.update(**changes)
 
         self.components.append(component)

@@ -15,9 +15,11 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from albert.chinese import HAN_RANGES
 from app.i18n import t
 from app.inputs import InputError
-from app.models import LoadedModel
+from app.languages import Unknowns, check_readable, unknown_notice
+from app.models import LoadedModel, language_models
 
 __all__ = ["InputError", "MAX_CHARS", "MODEL_TEXT_CHARS"]
 
@@ -40,7 +42,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 # What people type for a mask: [MASK], [mask], [ mask ], full-width ［MASK］, <mask>.
 _MASK_VARIANTS = re.compile(r"[\[［]\s*mask\s*[\]］]|<mask>", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)）]*\s+|(?<=[。！？])")
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
+# A word to offer for masking: one Han character (a character vocabulary predicts one at a time), or a
+# run of other word characters ("don't" included).
+_WORD = re.compile(f"[{HAN_RANGES}]|[^\\W{HAN_RANGES}]+(?:['’][^\\W{HAN_RANGES}]+)*")
 
 
 # ----- text -----------------------------------------------------------------------------------
@@ -147,6 +151,12 @@ def _require_text(text: str, lang: str, key: str = "input.empty") -> None:
         raise InputError(t(key, lang))
 
 
+def readable(lm: LoadedModel, texts: list[str], lang: str = "en") -> Unknowns:
+    """The `<unk>` guard of every model tab: how many tokens of `texts` the model does not know, or
+    InputError (one sentence naming a model that reads them) when it cannot read them (`app.languages`)."""
+    return check_readable(lm.tokenizer, lm.special_ids, texts, lm.name, language_models(), lang)
+
+
 # ----- masked words ---------------------------------------------------------------------------
 @dataclass
 class MaskPrediction:
@@ -162,9 +172,11 @@ class FillMaskResult:
     predictions: list[MaskPrediction]
     filled_text: str
     notices: list[str] = field(default_factory=list)
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
     def as_dict(self) -> dict[str, Any]:
         return {"tokens": self.tokens, "filled_text": self.filled_text, "notices": self.notices,
+                **self.unknown.as_dict(),
                 "masks": [{"position": p.position, "top": [{"token": tok, "probability": round(prob, 6)}
                                                            for tok, prob in p.candidates]}
                           for p in self.predictions]}
@@ -180,6 +192,8 @@ def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> F
     if wanted > MAX_MASKS:
         raise InputError(t("mask.err.too_many", lang, n=wanted, limit=MAX_MASKS))
     top_k = int(min(max(int(top_k or 5), 1), MAX_TOP_K))
+    unknown = readable(lm, [text], lang)
+    notices += unknown_notice(unknown, lang)
     encoded = encode(lm, text)
     positions = [i for i, token_id in enumerate(encoded.input_ids) if token_id == lm.mask_id]
     if encoded.truncated:
@@ -206,7 +220,7 @@ def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> F
                                                      zip(chosen, top.values[row].tolist(), strict=True)]))
     best = iter(prediction.candidates[0][0] for prediction in predictions)
     filled = re.sub(r"\[MASK\]", lambda _: next(best, "[MASK]"), text)
-    return FillMaskResult(encoded.tokens, predictions, filled, notices)
+    return FillMaskResult(encoded.tokens, predictions, filled, notices, unknown)
 
 
 # ----- sentence order -------------------------------------------------------------------------
@@ -217,10 +231,12 @@ class SentenceOrderResult:
     in_order_ba: float
     objective: str
     notices: list[str] = field(default_factory=list)
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
     def as_dict(self) -> dict[str, Any]:
         return {"objective": self.objective, "p_in_order_a_then_b": round(self.in_order_ab, 6),
-                "p_in_order_b_then_a": round(self.in_order_ba, 6), "notices": self.notices}
+                "p_in_order_b_then_a": round(self.in_order_ba, 6), "notices": self.notices,
+                **self.unknown.as_dict()}
 
 
 def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -243,6 +259,8 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
     if not a.strip() or not b.strip():
         raise InputError(t("order.err.empty", lang))
     notices = list(dict.fromkeys(notices_a + notices_b))
+    unknown = readable(lm, [a, b], lang)
+    notices += unknown_notice(unknown, lang)
     ids_a, ids_b = (lm.tokenizer(x, add_special_tokens=False, verbose=False)["input_ids"] for x in (a, b))
     rows = [encode_ids(lm, ids_a, ids_b), encode_ids(lm, ids_b, ids_a)]
     if any(r.truncated for r in rows):
@@ -252,7 +270,8 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
         probs = lm.model(ids, attention_mask=mask, token_type_ids=types).sop_logits.float().softmax(dim=-1)
     if not lm.has_sentence_head:
         notices.append(t("order.note.random_head", lang))
-    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices)
+    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices,
+                               unknown)
 
 
 # ----- attention and layer transitions ----------------------------------------------------------
@@ -263,6 +282,7 @@ class AttentionResult:
     """(L, A, T, T) attention probabilities of every pass, float32."""
     b_start: int | None
     notices: list[str] = field(default_factory=list)
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
 
 def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_tokens: int = ATTENTION_TOKENS,
@@ -272,6 +292,8 @@ def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_toke
     b, notices_b = clean_text(sentence_b, lang) if sentence_b is not None else ("", [])
     _require_text(a, lang)
     notices = list(dict.fromkeys(notices + notices_b))
+    unknown = readable(lm, [a, b], lang)
+    notices += unknown_notice(unknown, lang)
     limit = int(min(max(int(max_tokens or ATTENTION_TOKENS), 8), MAX_ATTENTION_TOKENS))
     encoded = encode(lm, a, b if b.strip() else None, max_tokens=limit)
     if encoded.truncated:
@@ -280,7 +302,7 @@ def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_toke
         out = lm.model.albert(torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids]),
                               output_attentions=True)
     maps = torch.stack([m[0] for m in out.attentions]).float().numpy()  # (L, A, T, T)
-    return AttentionResult(encoded.tokens, maps, encoded.b_start, notices)
+    return AttentionResult(encoded.tokens, maps, encoded.b_start, notices, unknown)
 
 
 def attention_similarity(maps: np.ndarray) -> list[float]:
@@ -297,12 +319,15 @@ class Transitions:
     """Per pass: mean over tokens of cos(input, output) (the paper's Figure 2, right)."""
     tokens: int
     notices: list[str] = field(default_factory=list)
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
 
 def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitions:
     """How much each pass changes its input: L2 distance and cosine similarity, averaged over tokens."""
     text, notices = clean_text(text, lang)
     _require_text(text, lang)
+    unknown = readable(lm, [text], lang)
+    notices += unknown_notice(unknown, lang)
     encoded = encode(lm, text)
     if encoded.truncated:
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
@@ -312,4 +337,4 @@ def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitio
     states = [h[0].float() for h in out.hidden_states]  # L + 1 tensors (T, H)
     l2 = [float((o - i).norm(dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
     cosine = [float(F.cosine_similarity(i, o, dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
-    return Transitions(l2, cosine, len(encoded.input_ids), notices)
+    return Transitions(l2, cosine, len(encoded.input_ids), notices, unknown)

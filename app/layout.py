@@ -24,7 +24,7 @@ from app import (
     views,
 )
 from app.i18n import LANGUAGES, Translations, t
-from app.models import default_model, not_shared_model, shipped_models
+from app.models import AUTO_MODEL, ZH_MODEL, default_model, not_shared_model, shipped_models
 
 logger = logging.getLogger(__name__)
 THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="amber", neutral_hue="slate")
@@ -46,10 +46,7 @@ def build_app() -> gr.Blocks:
             tr.add(gr.Markdown(t("app.intro", "en"), elem_id="lab-header"), value="app.intro")
             lang = gr.Radio(LANGUAGES, value="en", label=t("app.language", "en"), elem_id="language",
                             scale=0, min_width=200)
-        model = tr.add(gr.Dropdown(models, value=default, allow_custom_value=True, label=t("app.model", "en"),
-                                   info=t("app.model.info" if models else "app.model.none", "en"),
-                                   elem_id="model-picker"),
-                       label="app.model", info="app.model.info" if models else "app.model.none")
+        model = _model_picker(tr, models, default)
         with gr.Tabs():
             with gr.Tab(t("tab.parameters", "en"), id="parameters", elem_id="tab-parameters") as tab:
                 tab_parameters.build(tr, lang, views.parameters_view, views.preset_view, views.preset_choices)
@@ -78,6 +75,22 @@ def build_app() -> gr.Blocks:
             event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
                        api_visibility="undocumented", **queues.LIGHT)
     return demo
+
+
+def picker_choices(models: list[str], lang: str = "en") -> list[tuple[str, str]]:
+    """The model picker's entries: "automatic" first when the Chinese model is shipped, then every shipped model."""
+    automatic = [(t("app.model.auto", lang), AUTO_MODEL)] if ZH_MODEL in models else []
+    return automatic + [(name, name) for name in models]
+
+
+def _model_picker(tr: Translations, models: list[str], default: str | None) -> gr.Dropdown:
+    """With albert-lab-zh shipped the picker starts on "automatic" (the model for the text's language,
+    `app.models.model_for`); without it, on the default model, as "automatic" would pick that one anyway."""
+    info = "app.model.none" if not models else "app.model.info.auto" if ZH_MODEL in models else "app.model.info"
+    value = AUTO_MODEL if ZH_MODEL in models else default
+    return tr.add(gr.Dropdown(picker_choices(models), value=value, allow_custom_value=True, label=t("app.model", "en"),
+                              info=t(info, "en"), elem_id="model-picker"),
+                  label="app.model", info=info, choices=lambda lang: picker_choices(models, lang))
 
 
 MAX_UPLOAD = "1mb"

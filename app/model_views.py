@@ -21,7 +21,7 @@ from app import attention_view as bv
 from app import budget, inference, inputs, model_plots, runs
 from app.i18n import safe, t
 from app.inference import InputError
-from app.models import LoadedModel, ModelError, load, not_shared_model, shipped_config, shipped_models
+from app.models import LoadedModel, ModelError, load, model_for, not_shared_model, shipped_config, shipped_models
 from app.plots import empty_figure
 from app.views import status_markdown
 
@@ -84,7 +84,7 @@ def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: st
     lang = inputs.language(lang)
     text = inputs.text(text, lang, "mask.text")
     top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
-    lm = load(model, lang)
+    lm = load(model_for(model, text, lang), lang)
     result = inference.fill_mask(lm, text, top_k, lang)
     words = inference.word_choices(inference.clean_text(text, lang)[0])
     return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
@@ -111,7 +111,7 @@ def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = ""
     """/sentence_order: (JSON, message, verdict, chart)."""
     lang = inputs.language(lang)
     sentence_a, sentence_b = inputs.text(sentence_a, lang, "order.a"), inputs.text(sentence_b, lang, "order.b")
-    lm = load(model, lang)
+    lm = load(model_for(model, f"{sentence_a} {sentence_b}", lang), lang)
     result = inference.sentence_order(lm, sentence_a, sentence_b, lang)
     kind = "nsp" if result.objective == "nsp" else "sop"
     verdict = t(f"order.{kind}.verdict", lang, ab=f"{result.in_order_ab:.1%}", ba=f"{result.in_order_ba:.1%}")
@@ -158,7 +158,7 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     max_tokens = inputs.whole(max_tokens, lang, "attention.max_tokens", inference.MIN_ATTENTION_TOKENS,
                               inference.MAX_ATTENTION_TOKENS, default=inference.ATTENTION_TOKENS)
     compare_model = inputs.name(compare_model, lang, "attention.compare")
-    lm = load(model, lang)
+    lm = load(model_for(model, f"{sentence_a} {sentence_b}", lang), lang)
     result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
     head_index = min(head, heads) - 1
@@ -177,7 +177,7 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
     model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
     raw = {"model": lm.name, "tokens": result.tokens, "layers": layers, "heads": heads, "b_start": result.b_start,
-           "pass_to_pass_similarity": similarity, "notices": result.notices}
+           "pass_to_pass_similarity": similarity, "notices": result.notices, **result.unknown.as_dict()}
     similarity_plot = model_plots.lines_figure(similarity, t("attention.similarity.title", lang),
                                                t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
                                                start=1)
@@ -234,7 +234,7 @@ def layer_transitions_view(text: str, model: str | None = "", compare_model: str
     lang = inputs.language(lang)
     text = inputs.text(text, lang, "sharing.text")
     compare_model = inputs.name(compare_model, lang, "attention.compare")
-    lm = load(model, lang)
+    lm = load(model_for(model, text, lang), lang)
     models = [lm]
     other = _compare_choice(lm, compare_model)
     notices = []
@@ -245,10 +245,16 @@ def layer_transitions_view(text: str, model: str | None = "", compare_model: str
             notices.append(str(error))
     else:
         notices.append(t("attention.no_twin", lang))
-    results = {f"{m.name} ({m.config.sharing})": inference.layer_transitions(m, text, lang) for m in models}
+    results = {f"{lm.name} ({lm.config.sharing})": inference.layer_transitions(lm, text, lang)}
+    for twin in models[1:]:
+        try:  # a twin that cannot read the text (an English one for Chinese) is left out, with its sentence
+            results[f"{twin.name} ({twin.config.sharing})"] = inference.layer_transitions(twin, text, lang)
+        except InputError as error:
+            models.remove(twin)
+            notices.append(str(error))
     notices = [*(model_line(m, lang) for m in models), *notices,
                *(n for r in results.values() for n in r.notices)]
-    raw = {name: {"l2": r.l2, "cosine": r.cosine} for name, r in results.items()}
+    raw = {name: {"l2": r.l2, "cosine": r.cosine, **r.unknown.as_dict()} for name, r in results.items()}
     l2 = model_plots.lines_figure({name: r.l2 for name, r in results.items()}, t("sharing.l2.title", lang),
                                   t("sharing.axis.pass", lang), t("sharing.axis.l2", lang))
     cosine = model_plots.lines_figure({name: r.cosine for name, r in results.items()}, t("sharing.cos.title", lang),

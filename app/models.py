@@ -38,7 +38,12 @@ MODELS_ENV = "ALBERT_LAB_MODELS"
 THREADS_ENV = "ALBERT_LAB_TORCH_THREADS"
 DEFAULT_MODEL = "albert-lab-base"
 NOT_SHARED_MODEL = "albert-lab-none"
-_PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, "albert-lab-attention", "albert-lab-ffn", "albert-lab-nsp")
+ZH_MODEL = "albert-lab-zh"
+"""The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
+AUTO_MODEL = "auto"
+"""The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
+_PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, ZH_MODEL, "albert-lab-attention", "albert-lab-ffn",
+                    "albert-lab-nsp")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4
 MAX_TOKENS = 512
@@ -119,6 +124,26 @@ def not_shared_model() -> str | None:
     return None
 
 
+def language_models() -> dict[str, str | None]:
+    """The shipped model that reads each language ('en', 'zh'), None where none is shipped."""
+    models = shipped_models()
+    english = DEFAULT_MODEL if DEFAULT_MODEL in models else next((m for m in models if m != ZH_MODEL), None)
+    return {"en": english, "zh": ZH_MODEL if ZH_MODEL in models else None}
+
+
+def model_for(choice: str | None, text: str, lang: str = "en") -> str:
+    """The picker value to load for `text`: an explicit choice as it is; "automatic" (AUTO_MODEL or empty)
+    becomes the Chinese model when it is shipped and the text reads as Chinese (`text_language`: mostly Han
+    letters, or no clear script in the 中文 interface), else the default model (empty)."""
+    from app.languages import text_language
+
+    value = choice.strip() if isinstance(choice, str) else choice
+    if value not in ("", None, AUTO_MODEL):
+        return value  # type: ignore[return-value] — resolve() refuses anything but text with one sentence
+    chinese = language_models()["zh"]
+    return chinese if chinese and text_language(text, lang) == "zh" else ""
+
+
 def shipped_config(name: str) -> AlbertConfig | None:
     """The config of a shipped model, or None when it cannot be read."""
     from albert.checkpoint import load_config
@@ -175,6 +200,8 @@ def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
     if choice is not None and not isinstance(choice, str):
         raise ModelError(t("model.err.not_text", lang))
     text = (choice or "").strip()
+    if text == AUTO_MODEL:
+        text = ""
     if len(text) > MAX_NAME_CHARS:
         raise ModelError(t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}",
                            limit=MAX_NAME_CHARS))

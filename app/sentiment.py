@@ -2,7 +2,9 @@
 
 The shipped model is a fine-tuned `AlbertForSequenceClassification` directory in
 `assets/sentiment/albert-lab-sst2/`; `ALBERT_LAB_SENTIMENT` points elsewhere (tests use a tiny
-random one). A missing or unsuitable model is a `ModelError` with one sentence for the user.
+random one). The Chinese one, when shipped, is `assets/sentiment/albert-lab-zh-sentiment/`
+(`ALBERT_LAB_SENTIMENT_ZH`); it reads text that reads as Chinese (`app.languages.text_language`).
+A missing or unsuitable model is a `ModelError` with one sentence for the user.
 
 Which passes the prediction relied on is measured with *attention × gradient* (a first-order form
 of Hao et al. 2021's attention attribution): for pass ℓ, Σ over heads and over query/key pairs of
@@ -25,12 +27,17 @@ import torch
 from albert.config import AlbertConfig, ConfigError
 from app.i18n import safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
+from app.languages import Unknowns, check_readable, text_language, unknown_notice
 from app.models import REPO_ROOT, ModelError, load_tokenizer
 from app.static_files import publish, served_path, unique_name
 
 logger = logging.getLogger(__name__)
 SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
 DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / "albert-lab-sst2"
+ZH_SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT_ZH"
+ZH_SENTIMENT_MODEL = "albert-lab-zh-sentiment"
+"""The Chinese sentiment model (fine-tuned from albert-lab-zh on Chinese reviews)."""
+ZH_DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / ZH_SENTIMENT_MODEL
 CLASSIFIER = "AlbertForSequenceClassification"
 TOP_TOKENS = 5
 """How many tokens the most important pass's [CLS] attended to most are listed."""
@@ -45,8 +52,27 @@ def sentiment_dir() -> Path:
     return Path(override).expanduser() if override else DEFAULT_DIR
 
 
+def zh_sentiment_dir() -> Path:
+    """Where the Chinese sentiment model is looked for (`ALBERT_LAB_SENTIMENT_ZH` overrides the shipped folder)."""
+    override = os.environ.get(ZH_SENTIMENT_ENV, "").strip()
+    return Path(override).expanduser() if override else ZH_DEFAULT_DIR
+
+
 def is_installed(directory: Path | None = None) -> bool:
     return ((directory or sentiment_dir()) / "config.json").is_file()
+
+
+def sentiment_dir_for(text: str, lang: str = "en") -> Path:
+    """The Chinese model's folder for text that reads as Chinese when that model is installed, else the default."""
+    chinese = zh_sentiment_dir()
+    return chinese if text_language(text, lang) == "zh" and is_installed(chinese) else sentiment_dir()
+
+
+def sentiment_readers() -> dict[str, str | None]:
+    """The installed sentiment model that reads each language, for the `<unk>` guard's sentence."""
+    english, chinese = sentiment_dir(), zh_sentiment_dir()
+    return {"en": english.name if is_installed(english) else None,
+            "zh": chinese.name if is_installed(chinese) else None}
 
 
 # ----- the model card's figures ----------------------------------------------------------------
@@ -94,16 +120,19 @@ def card_url(directory: Path | None = None) -> str | None:
 
 def allowed_paths() -> list[str]:
     """The card, for `launch(allowed_paths=…)`: the server serves that one file (and its copy), not the weights."""
-    path = card_path()
-    if path is None:
-        return []
-    card_url()
-    return [str(path.resolve()), served_path(unique_name(path, ".md"))]
+    paths = []
+    for directory in (sentiment_dir(), zh_sentiment_dir()):
+        path = card_path(directory)
+        if path is not None:
+            card_url(directory)
+            paths += [str(path.resolve()), served_path(unique_name(path, ".md"))]
+    return paths
 
 
 def card_markdown(lang: str = "en") -> str:
-    """One line about the model: name, size, held-out accuracy and a link to its card — or why it is missing."""
-    directory = sentiment_dir()
+    """One line about the model: name, size, held-out accuracy and a link to its card — or why it is missing.
+    In the 中文 interface it is the Chinese model's line when that one is installed."""
+    directory = sentiment_dir_for("", lang)
     if not is_installed(directory):
         return "ℹ️ " + t("sentiment.err.missing", lang)
     from albert.checkpoint import CheckpointError, load_config
@@ -145,11 +174,13 @@ class Classifier:
 
 _cache: dict[tuple[str, float], Classifier] = {}
 _lock = threading.Lock()
+_KEPT = 2
+"""Classifiers kept loaded: the English and the Chinese one."""
 
 
-def load_classifier(lang: str = "en") -> Classifier:
-    """The sentiment model, loaded once (and again only when its config.json changes)."""
-    directory = sentiment_dir()
+def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifier:
+    """The sentiment model (or the one in `directory`), loaded once (and again only when its config.json changes)."""
+    directory = directory or sentiment_dir()
     config_file = directory / "config.json"
     try:
         key = (str(directory.resolve()), config_file.stat().st_mtime)
@@ -157,7 +188,10 @@ def load_classifier(lang: str = "en") -> Classifier:
         raise ModelError(t("sentiment.err.missing", lang)) from None
     with _lock:
         if key not in _cache:
-            _cache.clear()
+            for old in [k for k in _cache if k[0] == key[0]]:  # an older version of this model
+                del _cache[old]
+            while len(_cache) >= _KEPT:  # then the least recently loaded
+                del _cache[next(iter(_cache))]
             _cache[key] = _load_uncached(directory, lang)
         return _cache[key]
 
@@ -235,6 +269,7 @@ class SentimentResult:
     notices: list[str] = field(default_factory=list)
     word_starts: list[bool] = field(default_factory=list)
     """Per token: whether it begins a word (SentencePiece's '▁'), so the token view can space words apart."""
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
     @property
     def label(self) -> str:
@@ -255,12 +290,15 @@ class SentimentResult:
                 "most_important_pass": self.top_pass + 1,
                 "top_tokens": [{"token": w.token, "position": w.position, "attention": round(w.attention, 6)}
                                for w in self.top_tokens],
-                "tokens": self.tokens, "notices": self.notices}
+                "tokens": self.tokens, "notices": self.notices, **self.unknown.as_dict()}
 
 
 def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
     """Label probabilities, per-pass attention attribution and [CLS]'s most attended tokens for one sentence."""
     text, notices = clean_sentence(text, lang)
+    unknown = check_readable(clf.tokenizer, clf.special_ids, [text], clf.name, sentiment_readers(), lang,
+                             none_key="lang.hint.none_sentiment")
+    notices += unknown_notice(unknown, lang)
     encoded = encode(clf, text)  # type: ignore[arg-type] — needs only .tokenizer and .max_tokens
     if encoded.truncated:
         notices.append(t("input.truncated", lang, n=clf.max_tokens))
@@ -290,4 +328,4 @@ def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
     return SentimentResult(labels=clf.labels, probabilities=probs, predicted=predicted, pass_scores=pass_scores,
                            cls_pass_scores=cls_scores, tokens=tokens, cls_attention=cls_row,
                            top_tokens=[TokenWeight(i, tokens[i], cls_row[i]) for i in ranked], notices=notices,
-                           word_starts=[p.startswith("▁") for p in encoded.tokens])
+                           word_starts=[p.startswith("▁") for p in encoded.tokens], unknown=unknown)

@@ -11,7 +11,7 @@ import html
 from app.i18n import normalize_lang, safe, t
 from app.model_views import guarded
 from app.plots import PALETTE, FigureJSON, base_layout, plot_text
-from app.sentiment import SentimentResult, classify, load_classifier
+from app.sentiment import SentimentResult, classify, load_classifier, sentiment_dir_for
 from app.views import status_markdown
 
 _KNOWN_LABELS = ("negative", "positive")
@@ -86,7 +86,7 @@ def tokens_html(result: SentimentResult, lang: str = "en") -> str:
 def sentiment_view(text: str, lang: str = "en") -> tuple:
     """/sentiment: (JSON, message, verdict, probability chart, attribution per pass, attended tokens)."""
     lang = normalize_lang(lang)
-    clf = load_classifier(lang)
+    clf = load_classifier(lang, sentiment_dir_for(text, lang))
     result = classify(clf, text, lang)
     verdict = t("sentiment.verdict", lang, label=safe(label_name(result.label, lang)),
                 p=f"{result.probabilities[result.predicted]:.1%}")

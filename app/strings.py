@@ -568,4 +568,27 @@ STRINGS: dict[str, tuple[str, str]] = {
                                "第 {k} 次计算（最重要的一次）中 [CLS] 最关注的词元（各注意力头平均；不含 [CLS] 和 [SEP]）"),
     "sentiment.tokens.none": ("No word tokens to show (the text became special or unknown tokens only).",
                               "没有可显示的词元（文本只变成了特殊词元或未知词元）。"),
+    # ----- languages: text a model cannot read, the Chinese models --------------------------------
+    "lang.err.unreadable": (
+        "{name} cannot read this language: {n} of {total} tokens of this text are unknown to it (an unreadable "
+        "character counts as one); {hint}",
+        "{name} 读不懂这种语言：这段文本的 {total} 个词元中有 {n} 个它不认识（每个无法识别的字符算一个）；{hint}"),
+    "lang.hint.pick": ("for {language} pick {model}.", "{language}文本请选择 {model}。"),
+    "lang.hint.none": ("no shipped model reads {language} yet.", "目前还没有随附的模型能读{language}。"),
+    "lang.hint.same": ("no other shipped model reads it better.", "其他随附的模型也读不好它。"),
+    "lang.hint.none_sentiment": ("no shipped sentiment model reads {language} yet.", "目前还没有随附的情感分类模型能读{language}。"),
+    "lang.hint.unknown": ("no shipped model reads this language yet.", "目前还没有随附的模型能读这种语言。"),
+    "lang.name.en": ("English", "英文"),
+    "lang.name.zh": ("Chinese", "中文"),
+    "lang.note.unknown": (
+        "{n} of {total} tokens of this text are unknown to the model (an unreadable character counts as one); "
+        "it read only the rest.",
+        "这段文本的 {total} 个词元中有 {n} 个模型不认识（每个无法识别的字符算一个），它只读了其余部分。"),
+    "app.model.auto": ("automatic (by the text's language)", "自动（按文本的语言）"),
+    "app.model.info.auto": (
+        "Automatic follows the text: mostly Chinese text gets the Chinese model, mostly English text the English "
+        "one, anything else the interface language's; or pick a shipped model, a local checkpoint folder or a "
+        "Hugging Face hub id (needs internet).",
+        "“自动”按文本选择：以汉字为主的文本用中文模型，以英文为主的文本用英文模型，其他文本按界面语言选择；"
+        "也可以选择随附的模型，或输入本地检查点文件夹、Hugging Face Hub 模型 ID（需要联网）。"),
 }

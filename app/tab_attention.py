@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 
 from app import queues
-from app.i18n import Translations, t
+from app.i18n import Translations, normalize_lang, t
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
+from app.languages import follow_language
+from app.models import language_models
+
+EXAMPLE = "The cat sat on the mat because it was tired."
+EXAMPLE_ZH = "这部电影很精彩，我还想再看一遍。"
+"""Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read it."""
+
+
+def example(lang: str = "en") -> str:
+    """The default sentence for `lang`: the Chinese one in the 中文 interface when albert-lab-zh is shipped."""
+    return EXAMPLE_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLE
+
+
+def example_in_language(text: Any, lang: Any) -> Any:
+    """After a language switch: the new language's sentence if the box still holds a default one."""
+    wanted = follow_language(text, (EXAMPLE, EXAMPLE_ZH), example(lang if isinstance(lang, str) else ""))
+    return gr.skip() if wanted is None else wanted
 
 
 def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices: list[str],
@@ -16,7 +34,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
     """The attention tab; `/attention` is its endpoint."""
     tr.add(gr.Markdown(t("attention.explain", "en")), value="attention.explain")
     with gr.Row():
-        sentence_a = tr.add(gr.Textbox("The cat sat on the mat because it was tired.", lines=2,
+        sentence_a = tr.add(gr.Textbox(EXAMPLE, lines=2,
                                        label=t("attention.a", "en"), elem_id="attention-a"), label="attention.a")
         sentence_b = tr.add(gr.Textbox("", lines=2, label=t("attention.b", "en"), elem_id="attention-b"),
                             label="attention.b")
@@ -41,6 +59,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
 
+    tr.refresh("attention_example", example_in_language, [sentence_a, lang], [sentence_a])
     gr.on([button.click, sentence_a.submit, sentence_b.submit], attention_view,
           inputs=[sentence_a, sentence_b, head, max_tokens, model, compare, lang],
           outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention", **queues.MODEL)

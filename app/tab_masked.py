@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 
 from app import queues
-from app.i18n import Translations, t
+from app.i18n import Translations, normalize_lang, t
+from app.languages import follow_language
+from app.models import language_models
 
 EXAMPLES = [
     "The capital of France is [MASK].",
@@ -15,6 +18,24 @@ EXAMPLES = [
     "It was the best of times, it was the [MASK] of times.",
     "He took off his [MASK] and hung it by the [MASK].",
 ]
+EXAMPLES_ZH = [
+    "我爱自然语言[MASK][MASK]。",  # the classic: 处理 masked, one [MASK] a character
+    "今天天气很[MASK]，我们去公园散步吧。",
+    "北京是中国的首[MASK]。",
+    "他每天早上都要喝一杯[MASK]。",
+]
+"""Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read them."""
+
+
+def examples(lang: str = "en") -> list[str]:
+    """The examples for `lang`: the Chinese ones in the 中文 interface when albert-lab-zh is shipped."""
+    return EXAMPLES_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLES
+
+
+def example_in_language(text: Any, lang: Any) -> Any:
+    """After a language switch: the new language's first example if the box still holds a first example."""
+    wanted = follow_language(text, (EXAMPLES[0], EXAMPLES_ZH[0]), examples(lang if isinstance(lang, str) else "")[0])
+    return gr.skip() if wanted is None else wanted
 
 
 def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: Callable,
@@ -30,8 +51,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
                 top_k = tr.add(gr.Slider(1, 20, value=5, step=1, label=t("mask.top_k", "en")), label="mask.top_k")
                 button = tr.add(gr.Button(t("mask.button", "en"), variant="primary", elem_id="mask-button"),
                                 value="mask.button")
-            examples = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
-            tr.add(examples.dataset, label="common.examples")
+            table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
+            tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox(label=t("mask.filled", "en"), interactive=False, elem_id="mask-filled"),
@@ -43,6 +64,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
 
+    tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
     gr.on([button.click, text.submit], fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
           api_name="fill_mask", **queues.MODEL)

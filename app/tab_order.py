@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 
 from app import queues
-from app.i18n import Translations, t
+from app.i18n import Translations, normalize_lang, t
+from app.languages import follow_language
+from app.models import language_models
 
 EXAMPLES = [
     ["She bought a ticket at the station.", "Then she boarded the train to London."],
@@ -16,6 +19,32 @@ EXAMPLES = [
 ]
 PARAGRAPH = ("The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
              "By noon the market square was full of voices.")
+EXAMPLES_ZH = [
+    ["今天下了一场大雨。", "路上到处都是积水。"],  # a cause, then its effect
+    ["他每天都认真学习。", "所以这次考试他考得很好。"],
+    ["我们到了车站。", "火车已经开走了。"],
+]
+"""Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read them."""
+PARAGRAPH_ZH = "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。"
+
+
+def examples(lang: str = "en") -> list[list[str]]:
+    """The sentence pairs for `lang`: the Chinese ones in the 中文 interface when albert-lab-zh is shipped."""
+    return EXAMPLES_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLES
+
+
+def paragraph_example(lang: str = "en") -> str:
+    return PARAGRAPH_ZH if examples(lang) is EXAMPLES_ZH else PARAGRAPH
+
+
+def examples_in_language(sentence_a: Any, sentence_b: Any, paragraph: Any, lang: Any) -> tuple:
+    """After a language switch: the new language's examples in the boxes that still hold the first examples."""
+    lang = lang if isinstance(lang, str) else ""
+    first = examples(lang)[0]
+    wanted = (follow_language(sentence_a, (EXAMPLES[0][0], EXAMPLES_ZH[0][0]), first[0]),
+              follow_language(sentence_b, (EXAMPLES[0][1], EXAMPLES_ZH[0][1]), first[1]),
+              follow_language(paragraph, (PARAGRAPH, PARAGRAPH_ZH), paragraph_example(lang)))
+    return tuple(gr.skip() if value is None else value for value in wanted)
 
 
 def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_view: Callable,
@@ -29,8 +58,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
                             label="order.b")
     button = tr.add(gr.Button(t("order.button", "en"), variant="primary", elem_id="order-button"),
                     value="order.button")
-    examples = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
-    tr.add(examples.dataset, label="common.examples")
+    table = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
+    tr.add(table.dataset, label="common.examples", samples=examples)
     with gr.Accordion(t("order.paragraph_box", "en"), open=False) as paragraph_box:
         paragraph = tr.add(gr.Textbox(PARAGRAPH, lines=3, label=t("order.paragraph", "en")), label="order.paragraph")
         with gr.Row():
@@ -45,6 +74,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
 
+    tr.refresh("order_examples", examples_in_language, [sentence_a, sentence_b, paragraph, lang],
+               [sentence_a, sentence_b, paragraph])
     outputs = [raw, status, verdict, chart]
     button.click(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang], outputs=outputs,
                  api_name="sentence_order", **queues.MODEL)

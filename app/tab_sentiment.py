@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 
 from app import queues
-from app.i18n import Translations, t
+from app.i18n import Translations, normalize_lang, t
+from app.languages import follow_language
+from app.sentiment import is_installed, zh_sentiment_dir
 
 EXAMPLES = [
     "A warm, funny and beautifully acted film.",
     "The plot is thin and the jokes fall flat.",
     "It is not a bad movie, just a forgettable one.",
-    "这部电影很精彩。",
 ]
+EXAMPLES_ZH = [
+    "这部电影很精彩。",
+    "剧情很无聊，我看到一半就走了。",
+    "质量太差了，用了两天就坏了。",
+    "这本书写得很感人，值得一读。",
+]
+"""Used in the 中文 interface only when the Chinese sentiment model is installed: the English one cannot read them."""
+
+
+def examples(lang: str = "en") -> list[str]:
+    """The examples for `lang`: the Chinese ones in the 中文 interface when the Chinese sentiment model is installed."""
+    return EXAMPLES_ZH if normalize_lang(lang) == "zh" and is_installed(zh_sentiment_dir()) else EXAMPLES
+
+
+def example_in_language(text: Any, lang: Any) -> Any:
+    """After a language switch: the new language's first example if the box still holds a first example."""
+    wanted = follow_language(text, (EXAMPLES[0], EXAMPLES_ZH[0]), examples(lang if isinstance(lang, str) else "")[0])
+    return gr.skip() if wanted is None else wanted
 
 
 def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markdown: Callable) -> None:
@@ -28,8 +48,8 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
                           label="sentiment.text", info="sentiment.text.info")
             button = tr.add(gr.Button(t("sentiment.button", "en"), variant="primary", elem_id="sentiment-button"),
                             value="sentiment.button")
-            examples = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
-            tr.add(examples.dataset, label="common.examples")
+            table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
+            tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")
@@ -42,5 +62,6 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
     tr.add(raw_box, label="common.raw")
 
     tr.refresh("sentiment_card", card_markdown, [lang], [card])
+    tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
     gr.on([button.click, text.submit], sentiment_view, inputs=[text, lang],
           outputs=[raw, status, verdict, probabilities, passes, tokens], api_name="sentiment", **queues.MODEL)

@@ -188,7 +188,8 @@ def test_fill_mask_bad_input_gives_one_sentence(text: str, fragment: str) -> Non
 
 
 @pytest.mark.parametrize("text", [
-    "😀 the [MASK] 🎉", "東京 and 北京 [MASK] 中文", "a\x00b\x07c\x1b[MASK]\x7f", "[mask] and ［ MASK ］ and <mask>",
+    "😀 the [MASK] 🎉", "the old sailor walked to 北京 [MASK]",
+    "a\x00b\x07c\x1b[MASK]\x7f", "[mask] and ［ MASK ］ and <mask>",
     '<script>alert(1)</script> "><img src=x onerror=alert(2)> [MASK]', "[MASK] " + "x" * 99_993,
     "[MASK] " + "word " * 30_000,
 ], ids=["emoji", "cjk", "control", "mask-variants", "html", "100k-chars", "150k-chars"])

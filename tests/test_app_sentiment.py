@@ -107,7 +107,8 @@ def test_empty_input_is_one_sentence(text, lang: str, fragment: str) -> None:
 
 
 @pytest.mark.parametrize("text, notice", [
-    ("😀🎉", ""), ("東京と北京、这部电影很精彩。", ""), ("a\x00b\x07c\x1b d\x7f", "Control characters"),
+    ("😀🎉", ""), ("the old sailor walked along the river in 北京 .", "2 of"),
+    ("a\x00b\x07c\x1b d\x7f", "Control characters"),
     ("good " * 20_001, "only the first 100,000"), ("x" * 99_000 + " bad", "cut off"),
 ], ids=["emoji", "cjk", "control", "over-100k-chars", "past-the-token-limit"])
 def test_odd_input_gives_a_result(text: str, notice: str) -> None:

@@ -120,6 +120,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def use_tiny_assets(monkeypatch, assets: TinyAssets | None = None) -> TinyAssets:
+    """Point the app at the tiny models, runs and sentiment model (as the server's environment does)."""
+    assets = assets or tiny_assets()
+    monkeypatch.setenv("ALBERT_LAB_MODELS", str(assets.models))
+    monkeypatch.setenv("ALBERT_LAB_RUNS", str(assets.runs))
+    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(assets.sentiment))
+    return assets
+
+
 def app_env(assets: TinyAssets, port: int) -> dict[str, str]:
     """Environment for `python app.py` serving the tiny models on loopback, offline."""
     return {**os.environ, "ALBERT_LAB_MODELS": str(assets.models), "ALBERT_LAB_RUNS": str(assets.runs),

@@ -13,7 +13,7 @@ import shutil
 from types import SimpleNamespace
 
 import pytest
-from app_support import TINY_SIZES, save_tiny_classifier, tiny_assets
+from app_support import TINY_SIZES, save_tiny_classifier, tiny_assets, use_tiny_assets
 
 CHINESE = ["我爱自然语言处理", "这部电影很精彩。"]
 """The issue's two sentences: ['▁', '<unk>'] for the English models."""
@@ -30,10 +30,7 @@ SENTENCES_ZH = [
 @pytest.fixture(autouse=True)
 def _english_only(monkeypatch: pytest.MonkeyPatch):
     """Today's shipped models: English only (the tiny ones), no Chinese sentiment model."""
-    assets = tiny_assets()
-    monkeypatch.setenv("ALBERT_LAB_MODELS", str(assets.models))
-    monkeypatch.setenv("ALBERT_LAB_RUNS", str(assets.runs))
-    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(assets.sentiment))
+    assets = use_tiny_assets(monkeypatch)
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT_ZH", str(assets.root / "no-chinese-sentiment-model"))
     return assets
 

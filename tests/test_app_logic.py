@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 import torch
-from app_support import tiny_assets
+from app_support import tiny_assets, use_tiny_assets
 
 from albert import PRESETS, AlbertConfig, count_parameters
 from albert.config import SHARING_MODES
@@ -19,10 +19,7 @@ from albert.config import SHARING_MODES
 
 @pytest.fixture(autouse=True)
 def _tiny_models(monkeypatch: pytest.MonkeyPatch):
-    assets = tiny_assets()
-    monkeypatch.setenv("ALBERT_LAB_MODELS", str(assets.models))
-    monkeypatch.setenv("ALBERT_LAB_RUNS", str(assets.runs))
-    return assets
+    return use_tiny_assets(monkeypatch)
 
 
 @pytest.fixture(scope="module")

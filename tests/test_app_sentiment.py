@@ -9,18 +9,14 @@ import shutil
 
 import pytest
 import torch
-from app_support import tiny_assets
+from app_support import tiny_assets, use_tiny_assets
 
 TEXT = "the old sailor walked along the river near the quiet village ."
 
 
 @pytest.fixture(autouse=True)
 def _tiny_models(monkeypatch: pytest.MonkeyPatch):
-    assets = tiny_assets()
-    monkeypatch.setenv("ALBERT_LAB_MODELS", str(assets.models))
-    monkeypatch.setenv("ALBERT_LAB_RUNS", str(assets.runs))
-    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(assets.sentiment))
-    return assets
+    return use_tiny_assets(monkeypatch)
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-from app_support import running_app, tiny_assets
+from app_support import running_app, use_tiny_assets
 
 from albert import PRESETS, count_parameters
 
@@ -28,9 +28,7 @@ def client(url: str):
 @pytest.fixture(autouse=True)
 def _same_models_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pure functions in this process see the same tiny models as the server."""
-    monkeypatch.setenv("ALBERT_LAB_MODELS", str(tiny_assets().models))
-    monkeypatch.setenv("ALBERT_LAB_RUNS", str(tiny_assets().runs))
-    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(tiny_assets().sentiment))
+    use_tiny_assets(monkeypatch)
 
 
 def test_page_and_local_javascript_are_served(url: str) -> None:

@@ -98,6 +98,20 @@ def connect(url: str, count: int) -> list:
     return [Client(url, verbose=False, analytics_enabled=False, httpx_kwargs={"timeout": 600}) for _ in range(count)]
 
 
+def timed_request(client: Any, request: tuple[str, tuple, str], reference: Any, recorder: Recorder) -> None:
+    """One request, timed and checked against its reference answer; a failure of any kind is recorded."""
+    endpoint, arguments, kind = request
+    start = time.perf_counter()
+    failure = None
+    try:
+        answer = client.predict(*arguments, api_name=endpoint)
+        if not _close(_key(endpoint, kind, answer), reference):
+            failure = f"{endpoint}: answer differs from the reference"
+    except Exception as error:  # any failure counts; the report lists them
+        failure = f"{endpoint}: {type(error).__name__}: {error}"
+    recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
+
+
 def run_clients(clients: list, per_client: int, references: dict[int, Any], recorder: Recorder,
                 offset: int = 0) -> float:
     """The clients in parallel, `per_client` requests each (cycling through REQUESTS); returns wall seconds."""
@@ -106,16 +120,7 @@ def run_clients(clients: list, per_client: int, references: dict[int, Any], reco
         client = clients[index]
         for j in range(per_client):
             slot = (offset + index * 7 + j) % len(REQUESTS)
-            endpoint, arguments, kind = REQUESTS[slot]
-            start = time.perf_counter()
-            failure = None
-            try:
-                answer = client.predict(*arguments, api_name=endpoint)
-                if not _close(_key(endpoint, kind, answer), references[slot]):
-                    failure = f"{endpoint}: answer differs from the reference"
-            except Exception as error:  # any failure counts; the report lists them
-                failure = f"{endpoint}: {type(error).__name__}: {error}"
-            recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
+            timed_request(client, REQUESTS[slot], references[slot], recorder)
 
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=len(clients)) as pool:
@@ -126,19 +131,10 @@ def run_clients(clients: list, per_client: int, references: dict[int, Any], reco
 def run_attention(clients: list, per_client: int, reference: Any, recorder: Recorder) -> float:
     """Every client sends `per_client` /attention requests at once; returns wall seconds."""
     slot = next(i for i, (endpoint, _, _) in enumerate(REQUESTS) if endpoint == "/attention")
-    endpoint, arguments, kind = REQUESTS[slot]
 
     def work(index: int) -> None:
         for _ in range(per_client):
-            start = time.perf_counter()
-            failure = None
-            try:
-                answer = clients[index].predict(*arguments, api_name=endpoint)
-                if not _close(_key(endpoint, kind, answer), reference):
-                    failure = f"{endpoint}: answer differs from the reference"
-            except Exception as error:  # any failure counts; the report lists them
-                failure = f"{endpoint}: {type(error).__name__}: {error}"
-            recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
+            timed_request(clients[index], REQUESTS[slot], reference, recorder)
 
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=len(clients)) as pool:

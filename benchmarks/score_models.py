@@ -160,6 +160,27 @@ def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: 
     return scores
 
 
+def score_model(directory: Path, valid: list[str], examples: int, run_pairs: int, cache_dir: Path,
+                max_tokens: int = 61, pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None
+                ) -> dict[str, Score]:
+    """Every measure of one folder: the pipeline's (MLM, SOP, NSP) and, with a sentence head, the
+    independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given."""
+    import hashlib
+
+    from transformers import AutoTokenizer
+
+    scores = score_pipeline(directory, valid, examples, cache_dir)
+    if "sop" in scores:  # a model with a sentence head
+        vocabulary = directory / "spiece.model"
+        key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
+        cache = pairs_cache if pairs_cache is not None else {}
+        if key not in cache:
+            tokenizer = AutoTokenizer.from_pretrained(str(directory))
+            cache[key] = sentence_run_pairs(Path(valid[0]), tokenizer, max_tokens, run_pairs)
+        scores["sop_runs"] = score_run_pairs(directory, cache[key])
+    return scores
+
+
 def card_mismatches(directory: Path, scores: dict[str, Score]) -> list[str]:
     """Figures in the folder's metrics.json that disagree with the re-scored ones."""
     path = directory / "metrics.json"
@@ -190,21 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     torch.set_num_threads(args.threads)
-    from transformers import AutoTokenizer
-
     results: dict[str, dict[str, Any]] = {}
     pairs_by_tokenizer: dict[str, list[tuple[str, str, int]]] = {}
     problems: list[str] = []
     for directory in args.models:
-        scores = score_pipeline(directory, args.valid_corpus, args.examples, args.cache_dir)
-        if "sop" in scores:
-            key = (directory / "spiece.model").read_bytes().hex()[:64] if (directory / "spiece.model").is_file() \
-                else str(directory)
-            if key not in pairs_by_tokenizer:
-                tokenizer = AutoTokenizer.from_pretrained(str(directory))
-                pairs_by_tokenizer[key] = sentence_run_pairs(Path(args.valid_corpus[0]), tokenizer,
-                                                             args.max_tokens, args.run_pairs)
-            scores["sop_runs"] = score_run_pairs(directory, pairs_by_tokenizer[key])
+        scores = score_model(directory, args.valid_corpus, args.examples, args.run_pairs, args.cache_dir,
+                             args.max_tokens, pairs_by_tokenizer)
         results[directory.name] = {name: score.as_dict() for name, score in scores.items()}
         line = "  ".join(f"{name} {s.accuracy:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
                          for name, s in scores.items())

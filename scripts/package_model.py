@@ -53,14 +53,9 @@ def held_out_metrics(directory: Path, valid: list[str], cache_dir: Path, example
                      run_pairs: int = RUN_PAIRS) -> dict[str, Any]:
     """Held-out MLM (at [MASK]), pipeline SOP / NSP and independent sentence-run SOP of the shipped
     folder, with Wilson 95% intervals: `benchmarks/score_models.py`, the bar that re-checks every card."""
-    from transformers import AutoTokenizer
+    from benchmarks.score_models import score_model
 
-    from benchmarks.score_models import score_pipeline, score_run_pairs, sentence_run_pairs
-
-    scores = score_pipeline(directory, valid, examples, cache_dir)
-    if "sop" in scores:  # a model with a sentence head
-        pairs = sentence_run_pairs(Path(valid[0]), AutoTokenizer.from_pretrained(str(directory)), 61, run_pairs)
-        scores["sop_runs"] = score_run_pairs(directory, pairs)
+    scores = score_model(directory, valid, examples, run_pairs, cache_dir)
     result: dict[str, Any] = {}
     for name, score in scores.items():
         result[f"{name}_accuracy"] = round(score.accuracy, 4)

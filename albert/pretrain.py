@@ -278,7 +278,9 @@ def run(cfg: PretrainConfig) -> PretrainResult:
     eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
     if cfg.valid_corpus:
         valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented)
-        for objective in ("sop", "nsp"):  # both, so an NSP model is also scored on SOP (Table 5)
+        # both, so an NSP model is also scored on SOP (Table 5); an MLM-only model needs only the SOP set,
+        # whose masked positions every objective is scored on
+        for objective in ("sop",) if cfg.data.objective == "none" else ("sop", "nsp"):
             # Held-out masks are piece (character) level whatever the run trains with, so that runs with
             # and without whole-word masking are scored on the same kind of blank.
             data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1,

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 import numpy as np
 from tqdm.auto import tqdm
 
-from albert.chinese import HAN, is_han, segmented_sentences, token_word_starts
+from albert.chinese import is_character_vocabulary, is_han, is_running_text, segmented_sentences, token_word_starts
 from albert.masking import SpecialIds
 
 logger = logging.getLogger(__name__)
@@ -288,10 +288,11 @@ class TokenizedCorpus:
             paths = [paths]
         payload: dict[str, Any] = {"sources": [_source_key(p) for p in paths],
                                    "tokenizer": tokenizer_fingerprint(tokenizer), "format": CACHE_FORMAT_VERSION}
-        # Chinese sentence splitting changed the sentences of text with Han characters, so caches that a
-        # tokenizer able to read Han built before it must not be reused; English keys stay as they were.
-        if any(HAN.search(piece) for piece in tokenizer.get_vocab()):
-            payload["sentences"] = "cjk-1"
+        # Chinese sentence splitting, then dropping Chinese lines that are not running text (cjk-2), changed
+        # what a tokenizer able to read Han keeps, so its older caches must not be reused; English keys stay
+        # as they were.
+        if is_character_vocabulary(tokenizer.get_vocab()):
+            payload["sentences"] = "cjk-2"
         if word_segmented:
             payload["word_segmented"] = True
         return hashlib.sha256(json.dumps(payload).encode("utf-8")).hexdigest()
@@ -329,7 +330,8 @@ class TokenizedCorpus:
                     "tokenizer": tokenizer_fingerprint(tokenizer), "dtype": np.dtype(dtype).name, **counts,
                     "word_segmented": word_segmented,
                     "special_ids": {f: getattr(special_ids, f) for f in
-                                    ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size")}}
+                                    ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size",
+                                     "boundary_id")}}
             (temp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
             try:
                 os.rename(temp, final)
@@ -429,10 +431,14 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
         pending.clear()
         pending_owner.clear()
 
+    # A tokenizer that reads Chinese keeps only running text: no headlines, bylines or captions (is_running_text).
+    running_text_only = is_character_vocabulary(tokenizer.get_vocab())
     with open(raw, "wb") as stream, open(starts_raw, "wb") as starts_stream, \
             tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar:
         for number, document in enumerate(read_documents(paths)):
             for paragraph in document:
+                if running_text_only and not is_running_text(paragraph):
+                    continue
                 if word_segmented:
                     segmented = segmented_sentences(paragraph, split_sentences)
                     sentences = [sentence for sentence, _ in segmented]

@@ -17,7 +17,7 @@ import pytest
 import sentencepiece as spm
 import transformers
 
-from albert.chinese import HAN, join_words, segmented_sentences, token_word_starts
+from albert.chinese import HAN, is_running_text, join_words, segmented_sentences, token_word_starts
 from albert.cli import parse_config
 from albert.corpus import TokenizedCorpus, read_documents, split_sentences
 from albert.data import IGNORE_INDEX, PretrainingDataConfig, PretrainingDataset
@@ -170,6 +170,59 @@ def test_split_chinese_sentences(paragraph: str, sentences: list[str]) -> None:
     assert split_sentences(paragraph) == sentences
 
 
+@pytest.mark.parametrize("paragraph, running", [
+    ("迈向充满希望的新世纪——一九九八年新年讲话（附图片１张）", False),  # a headline
+    ("中共中央总书记、国家主席江泽民", False),  # a byline
+    ("（一九九七年十二月三十一日）", False),  # a dateline
+    ("（新华社记者兰红光摄）", False),  # a photo credit
+    ("同胞们、朋友们、女士们、先生们：", False),
+    ("江泽民发表新年讲话。（新华社记者兰红光摄）", False),  # ends with the caption
+    ("我们就没去。", True), ("真的吗？！", True), ("他说：“今天下雨了。”", True), ("好!", True),
+    ("他 说 ： “ 下雨 了 。 ” ", True),  # word-segmented: spaces among the closing marks
+    ("第一，发展经济；", True), ("我不信……", True),
+    ("CHAPTER ONE", True), ("The end", True), ("", True),  # no Han characters: kept as is
+])
+def test_running_text_drops_headlines_bylines_and_captions(paragraph: str, running: bool) -> None:
+    assert is_running_text(paragraph) is running
+
+
+def test_corpus_for_a_character_vocabulary_keeps_only_running_text(tokenizer, tmp_path: Path) -> None:
+    text = ("人民日报新年献词\n（一九九七年十二月三十一日）\n我们今天学习自然语言处理。他说：“今天发布长城。”\n"
+            "老师喜欢这部电影！\n（新华社记者摄）\n\n新闻标题\n学生们最近完成国际合作。\n")
+    path = tmp_path / "news.txt"
+    path.write_text(text, encoding="utf-8")
+    corpus = TokenizedCorpus.build([path], tokenizer, tmp_path / "cache", progress=False)
+    kept = [tokenizer.decode(corpus.sentence(s).tolist()).replace(" ", "") for s in range(corpus.num_sentences)]
+    assert kept == ["我们今天学习自然语言处理。", "他说:“今天发布长城。”", "老师喜欢这部电影!",
+                    "学生们最近完成国际合作。"]
+    assert corpus.num_documents == 2
+
+
+def test_lone_boundary_piece_of_a_character_vocabulary_is_never_masked(tokenizer, corpus_files: tuple[Path, Path],
+                                                                         tmp_path: Path) -> None:
+    boundary = tokenizer.convert_tokens_to_ids("▁")
+    special = SpecialIds.from_tokenizer(tokenizer)
+    assert special.boundary_id == boundary and special.never_masked[boundary]
+    corpus = TokenizedCorpus.build([corpus_files[1]], tokenizer, tmp_path / "cache", progress=False,
+                                   word_segmented=True)
+    assert corpus.special_ids.boundary_id == boundary  # kept in the cache's meta.json
+    assert (corpus.tokens == boundary).mean() > 0.02  # one before each sentence: worth excluding
+    for whole_word in (True, False):
+        config = PretrainingDataConfig(max_seq_length=128, whole_word_masking=whole_word, masked_lm_prob=0.5)
+        dataset = PretrainingDataset(corpus, config, tokenizer, mask_all=True)
+        labels = np.concatenate([dataset[i]["mlm_labels"].numpy() for i in range(len(dataset))])
+        assert (labels != IGNORE_INDEX).sum() > 500 and not (labels == boundary).any()
+
+
+def test_english_vocabulary_keeps_its_boundary_piece_maskable(tmp_path: Path) -> None:
+    """The English models' protocol masks "▁" like any piece; only a character vocabulary excludes it."""
+    text = "\n".join(f"The {w} of the {v} is here. It was {w} again." for w in LATIN for v in LATIN)
+    (tmp_path / "en.txt").write_text(text, encoding="utf-8")
+    train_tokenizer([tmp_path / "en.txt"], tmp_path / "tok", vocab_size=36)
+    special = SpecialIds.from_tokenizer(load_tokenizer(tmp_path / "tok"))
+    assert special.boundary_id is None and special.never_masked.sum() == 4
+
+
 def test_segmented_sentences_and_token_word_starts() -> None:
     assert join_words("我们 爱 自然 语言") == ("我们爱自然语言", [0, 2, 3, 5])
     # The space in "。 ”" would hide the boundary: sentences are split on the joined text.
@@ -281,6 +334,8 @@ def test_whole_word_masking_masks_whole_segmented_words(tokenizer, corpus_files:
             example = dataset[index]
             masked = example["mlm_labels"].numpy() != IGNORE_INDEX
             units = np.cumsum(_word_starts_of(corpus, example))  # one number per word
+            # A sentence's leading "▁" belongs to its first word but is never masked (SpecialIds.boundary_id).
+            units[example["input_ids"].numpy() == dataset.special.boundary_id] = -1
             for unit in np.unique(units[masked]):
                 if not masked[units == unit].all():
                     cut += 1

@@ -18,7 +18,7 @@ import pandas as pd
 
 from albert.config import PRESETS, AlbertConfig
 from app import attention_view as bv
-from app import budget, inference, inputs, model_plots, runs
+from app import budget, framing, inference, inputs, model_plots, runs
 from app.i18n import safe, t
 from app.inference import InputError
 from app.models import LoadedModel, ModelError, load, model_for, not_shared_model, shipped_config, shipped_models
@@ -66,11 +66,14 @@ def _error_outputs(message: str, outputs: int) -> tuple:
     return ({"error": message}, status_markdown([message], error=True), *([None] * (outputs - 2)))
 
 
-def model_line(lm: LoadedModel, lang: str) -> str:
-    """'Model: albert-lab-base · sharing all · 12 passes · held-out MLM 18.8%, SOP 51.0%'."""
+def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:
+    """'Model: albert-lab-base · sharing all · 12 passes · held-out MLM 18.8%, SOP 51.0%' (without the held-out
+    figures when `metrics` is False: the framing line beside a prediction gives them with chance)."""
     c = lm.config
     text = t("model.line", lang, name=safe(lm.name), sharing=c.sharing, L=c.num_hidden_layers, H=c.hidden_size,
              E=c.embedding_size, V=f"{c.vocab_size:,}")
+    if not metrics:
+        return text
     metrics = lm.metrics or {}
     if isinstance(metrics.get("mlm_accuracy"), (int, float)) and isinstance(metrics.get("sop_accuracy"), (int, float)):
         text += t("model.metrics", lang, mlm=f"{metrics['mlm_accuracy']:.1%}", sop=f"{metrics['sop_accuracy']:.1%}")
@@ -87,8 +90,10 @@ def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: st
     lm = load(model_for(model, text, lang), lang)
     result = inference.fill_mask(lm, text, top_k, lang)
     words = inference.word_choices(inference.clean_text(text, lang)[0])
-    return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
-            result.filled_text, model_plots.topk_figure(result, lang), gr.update(choices=words, value=None))
+    return (result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
+            status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang),
+                             *result.notices]), result.filled_text,
+            model_plots.topk_figure(result, lang), gr.update(choices=words, value=None))
 
 
 def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str | None = "",
@@ -118,8 +123,10 @@ def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = ""
     gap = result.in_order_ab - result.in_order_ba
     verdict += " " + t("order.undecided" if abs(gap) < 0.02 else "order.prefers_ab" if gap > 0 else "order.prefers_ba",
                        lang)
-    return (result.as_dict() | {"model": lm.name}, status_markdown([model_line(lm, lang), *result.notices]),
-            verdict, model_plots.order_figure(result, lang))
+    return (result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "order").as_dict()},
+            status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "order", lang),
+                             *result.notices]), verdict,
+            model_plots.order_figure(result, lang))
 
 
 def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | None = "",
@@ -162,7 +169,7 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
     head_index = min(head, heads) - 1
-    notices = [model_line(lm, lang), *result.notices]
+    notices = [model_line(lm, lang, metrics=False), framing.line(lm, "attention", lang), *result.notices]
     similarity = {f"{lm.name} ({lm.config.sharing})": inference.attention_similarity(result.attentions)}
     other = _compare_choice(lm, compare_model)
     if other is not None:
@@ -177,7 +184,8 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
     model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
     raw = {"model": lm.name, "tokens": result.tokens, "layers": layers, "heads": heads, "b_start": result.b_start,
-           "pass_to_pass_similarity": similarity, "notices": result.notices, **result.unknown.as_dict()}
+           "pass_to_pass_similarity": similarity, "notices": result.notices, **result.unknown.as_dict(),
+           "framing": framing.model_facts(lm, "attention").as_dict()}
     similarity_plot = model_plots.lines_figure(similarity, t("attention.similarity.title", lang),
                                                t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
                                                start=1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from app import framing
 from app.i18n import normalize_lang, safe, t
 from app.model_views import guarded
 from app.plots import PALETTE, FigureJSON, base_layout, plot_text
@@ -90,8 +91,8 @@ def sentiment_view(text: str, lang: str = "en") -> tuple:
     result = classify(clf, text, lang)
     verdict = t("sentiment.verdict", lang, label=safe(label_name(result.label, lang)),
                 p=f"{result.probabilities[result.predicted]:.1%}")
-    raw = result.as_dict() | {"model": clf.name}
+    raw = result.as_dict() | {"model": clf.name, "framing": framing.sentiment_facts_of(clf).as_dict()}
     notices = [t("sentiment.model_line", lang, name=safe(clf.name), L=clf.config.num_hidden_layers,
-                 sharing=clf.config.sharing), *result.notices]
+                 sharing=clf.config.sharing), framing.sentiment_line(clf, lang, label_name), *result.notices]
     return (raw, status_markdown(notices), verdict, probabilities_figure(result, lang), passes_figure(result, lang),
             tokens_html(result, lang))

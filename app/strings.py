@@ -597,3 +597,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "“自动”按文本选择：以汉字为主的文本用中文模型，以英文为主的文本用英文模型，其他文本按界面语言选择；"
         "也可以选择随附的模型，或输入本地检查点文件夹、Hugging Face Hub 模型 ID（需要联网）。"),
 }
+
+# Strings kept in their own modules (the framing beside predictions, the paper's results): one dictionary for t().
+from app.strings_framing import FRAMING_STRINGS  # noqa: E402
+
+STRINGS.update(FRAMING_STRINGS)

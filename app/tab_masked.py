@@ -8,28 +8,27 @@ from typing import Any
 import gradio as gr
 
 from app import queues
+from app.examples import mask_texts
 from app.i18n import Translations, normalize_lang, t
 from app.languages import follow_language
 from app.models import language_models
 
-EXAMPLES = [
-    "The capital of France is [MASK].",
-    "She opened the [MASK] and walked into the garden.",
-    "It was the best of times, it was the [MASK] of times.",
-    "He took off his [MASK] and hung it by the [MASK].",
-]
-EXAMPLES_ZH = [
-    "我爱自然语言[MASK][MASK]。",  # the classic: 处理 masked, one [MASK] a character
-    "今天天气很[MASK]，我们去公园散步吧。",
-    "北京是中国的首[MASK]。",
-    "他每天早上都要喝一杯[MASK]。",
-]
+EXAMPLES = mask_texts("en")
+EXAMPLES_ZH = mask_texts("zh")
 """Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read them."""
+EXAMPLES_FAILS = mask_texts("en", fails=True)
+"""Labelled "where it fails" (app.examples)."""
 
 
 def examples(lang: str = "en") -> list[str]:
     """The examples for `lang`: the Chinese ones in the 中文 interface when albert-lab-zh is shipped."""
     return EXAMPLES_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLES
+
+
+def fail_examples(lang: str = "en") -> list[str]:
+    """The "where it fails" example for `lang` (the English one until the Chinese model has its own)."""
+    chinese = mask_texts("zh", fails=True)
+    return chinese if chinese and examples(lang) is EXAMPLES_ZH else EXAMPLES_FAILS
 
 
 def example_in_language(text: Any, lang: Any) -> Any:
@@ -53,6 +52,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
                                 value="mask.button")
             table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
             tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
+            fails = gr.Examples(EXAMPLES_FAILS, inputs=[text], label=t("examples.fails", "en"))
+            tr.add(fails.dataset, label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox(label=t("mask.filled", "en"), interactive=False, elem_id="mask-filled"),

@@ -8,29 +8,30 @@ from typing import Any
 import gradio as gr
 
 from app import queues
+from app.examples import PARAGRAPH as example_paragraphs
+from app.examples import order_pairs
 from app.i18n import Translations, normalize_lang, t
 from app.languages import follow_language
 from app.models import language_models
 
-EXAMPLES = [
-    ["She bought a ticket at the station.", "Then she boarded the train to London."],
-    ["The storm broke just after midnight.", "By morning the streets were flooded."],
-    ["He finally found the key under the mat.", "He had been searching the house for an hour."],
-]
-PARAGRAPH = ("The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
-             "By noon the market square was full of voices.")
-EXAMPLES_ZH = [
-    ["今天下了一场大雨。", "路上到处都是积水。"],  # a cause, then its effect
-    ["他每天都认真学习。", "所以这次考试他考得很好。"],
-    ["我们到了车站。", "火车已经开走了。"],
-]
+EXAMPLES = order_pairs("en")
+PARAGRAPH = example_paragraphs["en"]
+EXAMPLES_ZH = order_pairs("zh")
 """Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read them."""
-PARAGRAPH_ZH = "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。"
+PARAGRAPH_ZH = example_paragraphs["zh"]
+EXAMPLES_FAILS = order_pairs("en", fails=True)
+"""Labelled "where it fails" (app.examples)."""
 
 
 def examples(lang: str = "en") -> list[list[str]]:
     """The sentence pairs for `lang`: the Chinese ones in the 中文 interface when albert-lab-zh is shipped."""
     return EXAMPLES_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLES
+
+
+def fail_examples(lang: str = "en") -> list[list[str]]:
+    """The "where it fails" pair for `lang` (the English one until the Chinese model has its own)."""
+    chinese = order_pairs("zh", fails=True)
+    return chinese if chinese and examples(lang) is EXAMPLES_ZH else EXAMPLES_FAILS
 
 
 def paragraph_example(lang: str = "en") -> str:
@@ -60,6 +61,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
                     value="order.button")
     table = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
     tr.add(table.dataset, label="common.examples", samples=examples)
+    fails = gr.Examples(EXAMPLES_FAILS, inputs=[sentence_a, sentence_b], label=t("examples.fails", "en"))
+    tr.add(fails.dataset, label="examples.fails", samples=fail_examples)
     with gr.Accordion(t("order.paragraph_box", "en"), open=False) as paragraph_box:
         paragraph = tr.add(gr.Textbox(PARAGRAPH, lines=3, label=t("order.paragraph", "en")), label="order.paragraph")
         with gr.Row():

@@ -8,27 +8,27 @@ from typing import Any
 import gradio as gr
 
 from app import queues
+from app.examples import sentiment_texts
 from app.i18n import Translations, normalize_lang, t
 from app.languages import follow_language
 from app.sentiment import is_installed, zh_sentiment_dir
 
-EXAMPLES = [
-    "A warm, funny and beautifully acted film.",
-    "The plot is thin and the jokes fall flat.",
-    "It is not a bad movie, just a forgettable one.",
-]
-EXAMPLES_ZH = [
-    "这部电影很精彩。",
-    "剧情很无聊，我看到一半就走了。",
-    "质量太差了，用了两天就坏了。",
-    "这本书写得很感人，值得一读。",
-]
+EXAMPLES = sentiment_texts("en")
+EXAMPLES_ZH = sentiment_texts("zh")
 """Used in the 中文 interface only when the Chinese sentiment model is installed: the English one cannot read them."""
+EXAMPLES_FAILS = sentiment_texts("en", fails=True)
+"""Labelled "where it fails" (app.examples)."""
 
 
 def examples(lang: str = "en") -> list[str]:
     """The examples for `lang`: the Chinese ones in the 中文 interface when the Chinese sentiment model is installed."""
     return EXAMPLES_ZH if normalize_lang(lang) == "zh" and is_installed(zh_sentiment_dir()) else EXAMPLES
+
+
+def fail_examples(lang: str = "en") -> list[str]:
+    """The "where it fails" example for `lang` (the English one until the Chinese model has its own)."""
+    chinese = sentiment_texts("zh", fails=True)
+    return chinese if chinese and examples(lang) is EXAMPLES_ZH else EXAMPLES_FAILS
 
 
 def example_in_language(text: Any, lang: Any) -> Any:
@@ -50,6 +50,8 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
                             value="sentiment.button")
             table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
             tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
+            fails = gr.Examples(EXAMPLES_FAILS, inputs=[text], label=t("examples.fails", "en"))
+            tr.add(fails.dataset, label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")

@@ -22,6 +22,7 @@ from albert.cli import command_for
 from albert.tokenizer import load_tokenizer
 from albert.training import replace_directory
 from benchmarks.sst2 import SST2Config, quantized_scores
+from scripts.record_dev_labels import dev_label_counts
 
 TARGET_ACCURACY = 0.80
 TARGET_GAIN_POINTS = 3.0
@@ -319,12 +320,13 @@ def main() -> None:
         model.save_pretrained(temp, tokenizer=load_tokenizer(source), dtype=torch.float16)
         shipped.update(evaluate_shipped(temp, Path(results["budget"]["glue_dir"]),
                                         results["budget"]["max_seq_length"], args.threads, args.latency_rounds))
+        config = json.loads((temp / "config.json").read_text())
+        dev_labels = dev_label_counts(Path(results["budget"]["glue_dir"]) / "dev.tsv", config)  # chance in the app
         (temp / "metrics.json").write_text(json.dumps(
             {"dev_accuracy": results["pretrained"]["accuracy"], "shipped_dev_accuracy": shipped["accuracy"],
              "shipped_quantized": shipped["quantized"], "sst2": results, "replicates": replicates,
-             "learning_rate_choice": rate_choice},
+             "learning_rate_choice": rate_choice, "dev_labels": dev_labels},
             indent=2) + "\n")
-        config = json.loads((temp / "config.json").read_text())
         (temp / "README.md").write_text(card(results, config, shipped, base_mlm, replicates, rate_choice))
 
     replace_directory(args.target, write)

@@ -1,0 +1,112 @@
+"""The example tables of the model tabs, with the answers they are expected to get.
+
+Chosen from what the shipped default model actually gets right: `python -m scripts.choose_examples
+[--corpus held-out.txt.xz]` scores every candidate (and sentences of the held-out books) the way the app does
+and logs which come out right; the ones below are among them. Each tab also has one example labelled
+"where it fails", which the model gets wrong, so a class sees both. `tests/test_app_examples.py` checks every
+one against the shipped models (a retrained model that changes them fails that test: choose again with the
+script).
+
+The Chinese lists are used in the 中文 interface only when the Chinese models are shipped (the English ones
+cannot read them); until then they have no "where it fails" example, since there is no model to find one with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MaskExample:
+    text: str
+    """As the app shows it, one [MASK] per hidden word (per character in Chinese)."""
+    answers: tuple[str, ...]
+    """The hidden words, in order."""
+
+
+@dataclass(frozen=True)
+class OrderExample:
+    a: str
+    b: str
+    """A then B is the original order."""
+
+
+@dataclass(frozen=True)
+class SentimentExample:
+    text: str
+    label: str
+    """The label a reader would give it."""
+
+
+MASK: dict[str, list[MaskExample]] = {
+    "en": [
+        MaskExample("She opened the [MASK] and walked into the garden.", ("door",)),
+        MaskExample("I do not [MASK] what you mean.", ("know",)),
+        MaskExample("He shook his [MASK] and put his [MASK] in his pocket.", ("head", "hand")),
+        # A sentence of one of the 17 held-out books, never seen in training.
+        MaskExample("Lord John lies back with his hands in [MASK] pockets and his eyes closed.", ("his",)),
+    ],
+    "zh": [
+        MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理")),
+        MaskExample("今天天气很[MASK]，我们去公园散步吧。", ("好",)),
+        MaskExample("北京是中国的首[MASK]。", ("都",)),
+        MaskExample("他每天早上都要喝一杯[MASK]。", ("茶",)),
+    ],
+}
+MASK_FAILS: dict[str, list[MaskExample]] = {
+    # A fact, not grammar: a 1.3M-parameter model that read 60M tokens of novels has not stored it.
+    "en": [MaskExample("The capital of France is [MASK].", ("Paris",))],
+    "zh": [],
+}
+ORDER: dict[str, list[OrderExample]] = {
+    "en": [
+        OrderExample("The storm broke just after midnight.", "By morning the streets were flooded."),
+        OrderExample("The door opened slowly.", "A tall man stood on the step."),
+        OrderExample("He picked up the letter and opened it.", "As he read it, his face turned pale."),
+    ],
+    "zh": [
+        OrderExample("今天下了一场大雨。", "路上到处都是积水。"),
+        OrderExample("他每天都认真学习。", "所以这次考试他考得很好。"),
+        OrderExample("我们到了车站。", "火车已经开走了。"),
+    ],
+}
+ORDER_FAILS: dict[str, list[OrderExample]] = {
+    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.")],
+    "zh": [],
+}
+PARAGRAPH: dict[str, str] = {
+    "en": ("The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
+           "By noon the market square was full of voices."),
+    "zh": "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。",
+}
+"""The paragraph the sentence-order tab splits after its first sentence (its default)."""
+SENTIMENT: dict[str, list[SentimentExample]] = {
+    "en": [
+        SentimentExample("A warm, funny and beautifully acted film.", "positive"),
+        SentimentExample("The plot is thin and the jokes fall flat.", "negative"),
+        SentimentExample("It is not a bad movie, just a forgettable one.", "negative"),
+    ],
+    "zh": [
+        SentimentExample("这部电影很精彩。", "positive"),
+        SentimentExample("剧情很无聊，我看到一半就走了。", "negative"),
+        SentimentExample("质量太差了，用了两天就坏了。", "negative"),
+        SentimentExample("这本书写得很感人，值得一读。", "positive"),
+    ],
+}
+SENTIMENT_FAILS: dict[str, list[SentimentExample]] = {
+    # A negated negative word: "not … dull" is praise, but "dull" decides for this small model.
+    "en": [SentimentExample("Not a single moment of this film is dull.", "positive")],
+    "zh": [],
+}
+
+
+def mask_texts(lang: str, fails: bool = False) -> list[str]:
+    return [e.text for e in (MASK_FAILS if fails else MASK)[lang]]
+
+
+def order_pairs(lang: str, fails: bool = False) -> list[list[str]]:
+    return [[e.a, e.b] for e in (ORDER_FAILS if fails else ORDER)[lang]]
+
+
+def sentiment_texts(lang: str, fails: bool = False) -> list[str]:
+    return [e.text for e in (SENTIMENT_FAILS if fails else SENTIMENT)[lang]]

@@ -1,0 +1,322 @@
+"""Which example sentences a shipped model gets right: the app's defaults are chosen from this script's output.
+
+Scores candidate examples for the Masked words, Sentence order and Sentiment tabs with the model the app
+uses, the way the app scores them, and logs which it gets right. With `--corpus` (held-out text the model
+never saw, e.g. `gutenberg-valid.txt.xz`) it also scores sentences sampled from that text: one word of each
+masked in turn, and consecutive sentence pairs, so the chosen examples can be seen against the model's
+rate on plain held-out text.
+
+    python -m scripts.choose_examples                                   # the app's examples and candidates
+    python -m scripts.choose_examples --corpus ../shared/corpus/gutenberg-valid.txt.xz --sample 300
+    python -m scripts.choose_examples --model albert-lab-zh --lang zh   # once the Chinese model is shipped
+
+Right means: every [MASK]'s first guess is the hidden word (case-insensitive); the original order A→B gets a
+higher "in order" probability than B→A by more than `ORDER_MARGIN` (the app's "prefers" rule); the sentiment
+label is the expected one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger("scripts.choose_examples")
+ORDER_MARGIN = 0.02
+"""The sentence-order tab calls a gap below this undecided (app.model_views.sentence_order_view)."""
+_BRACED = re.compile(r"\{([^{}]+)\}")
+
+# Candidates are written as the app shows them, with the hidden word in braces. Short, plain sentences of the kind
+# the held-out books are made of; famous lines of books in the training set are left out (they may be remembered).
+MASK_CANDIDATES: dict[str, list[str]] = {
+    "en": [
+        "The capital of France is {Paris}.",
+        "She opened the {door} and walked into the garden.",
+        "He took off his {hat} and hung it by the {door}.",
+        "I do not {know} what you mean.",
+        "He opened the {door} and went out.",
+        "She said that {she} would come back soon.",
+        "The children {were} playing in the garden.",
+        "He put his {hand} on my shoulder.",
+        "They sat down to {dinner} at seven o'clock.",
+        "The sun rose over the {hills}.",
+        "I have not seen him for many {years}.",
+        "She was the most beautiful {woman} I had ever seen.",
+        "He shook his {head} and said nothing.",
+        "We shall be very glad to {see} you.",
+        "There was a long {silence}.",
+        "The old man lay down on his {bed} and slept.",
+        "It was a cold {night} in December.",
+        "She looked out of the {window} at the rain.",
+        "He could not {help} laughing.",
+        "Thank you very {much}.",
+        "What do you {mean} by that?",
+        "He was a tall man with a black {beard}.",
+        "The ship sailed across the {sea}.",
+        "She had a letter from her {mother}.",
+    ],
+    "zh": [
+        "我爱自然语言{处理}。",
+        "今天天气很{好}，我们去公园散步吧。",
+        "北京是中国的首{都}。",
+        "他每天早上都要喝一杯{茶}。",
+        "我们要努力{学}习。",
+        "中国人民{解}放军。",
+    ],
+}
+ORDER_CANDIDATES: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("She bought a ticket at the station.", "Then she boarded the train to London."),
+        ("The storm broke just after midnight.", "By morning the streets were flooded."),
+        ("He finally found the key under the mat.", "He had been searching the house for an hour."),
+        ("The door opened slowly.", "A tall man stood on the step."),
+        ("I knocked at the door.", "Nobody answered."),
+        ("He picked up the letter and opened it.", "As he read it, his face turned pale."),
+        ("She was very tired when she came home.", "She went to bed at once."),
+        ("At last the rain stopped.", "We went out into the garden."),
+        ("The bell rang.", "The children ran out of the school."),
+        ("He asked her to marry him.", "She said yes."),
+        ("We reached the top of the hill at noon.", "From there we could see the whole valley."),
+        ("He lit a candle.", "Then he sat down to read."),
+    ],
+    "zh": [
+        ("今天下了一场大雨。", "路上到处都是积水。"),
+        ("他每天都认真学习。", "所以这次考试他考得很好。"),
+        ("我们到了车站。", "火车已经开走了。"),
+    ],
+}
+SENTIMENT_CANDIDATES: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("A warm, funny and beautifully acted film.", "positive"),
+        ("The plot is thin and the jokes fall flat.", "negative"),
+        ("It is not a bad movie, just a forgettable one.", "negative"),
+        ("One of the best films of the year.", "positive"),
+        ("A dull, lifeless and boring movie.", "negative"),
+        ("The acting is wonderful and the story is moving.", "positive"),
+        ("I have never been so bored in a cinema.", "negative"),
+        ("Not a single moment of this film is dull.", "positive"),
+        ("A charming and delightful comedy.", "positive"),
+        ("The film is a mess from start to finish.", "negative"),
+    ],
+    "zh": [
+        ("这部电影很精彩。", "positive"),
+        ("剧情很无聊，我看到一半就走了。", "negative"),
+        ("质量太差了，用了两天就坏了。", "negative"),
+        ("这本书写得很感人，值得一读。", "positive"),
+    ],
+}
+
+
+def masked_form(candidate: str, lang: str = "en") -> tuple[str, list[str]]:
+    """'He took off his {hat}.' → ('He took off his [MASK].', ['hat']). In Chinese every braced character is one
+    [MASK] (the model's vocabulary is characters): '自然语言{处理}' → '自然语言[MASK][MASK]', ['处', '理']."""
+    targets: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(1).strip()
+        pieces = list(word) if lang == "zh" else [word]
+        targets.extend(pieces)
+        return "[MASK]" * len(pieces)
+
+    text = _BRACED.sub(replace, candidate)
+    if not targets:
+        raise ValueError(f"candidate {candidate!r} has no {{word}} to mask")
+    return text, targets
+
+
+@dataclass(frozen=True)
+class MaskScore:
+    text: str
+    targets: list[str]
+    guesses: list[str]
+    p_guess: list[float]
+    p_target: list[float | None]
+    """The hidden word's probability when it is among the top `TOP_K`, else None."""
+
+    @property
+    def right(self) -> bool:
+        return all(g.lower() == w.lower() for g, w in zip(self.guesses, self.targets, strict=True))
+
+
+TOP_K = 20
+
+
+def score_mask(lm: Any, text: str, targets: Sequence[str], lang: str = "en") -> MaskScore:
+    """The app's /fill_mask on `text` (which holds one [MASK] per target) against the hidden words."""
+    from app import inference
+
+    result = inference.fill_mask(lm, text, TOP_K, lang)
+    if len(result.predictions) != len(targets):
+        raise ValueError(f"{text!r}: {len(result.predictions)} masks scored for {len(targets)} hidden words")
+    p_target: list[float | None] = []
+    for prediction, target in zip(result.predictions, targets, strict=True):
+        found = [p for token, p in prediction.candidates if token.lower() == target.lower()]
+        p_target.append(found[0] if found else None)
+    return MaskScore(text, list(targets), [p.candidates[0][0] for p in result.predictions],
+                     [p.candidates[0][1] for p in result.predictions], p_target)
+
+
+@dataclass(frozen=True)
+class OrderScore:
+    a: str
+    b: str
+    p_ab: float
+    """P(in order) for A then B — the original order."""
+    p_ba: float
+
+    @property
+    def right(self) -> bool:
+        return self.p_ab - self.p_ba > ORDER_MARGIN
+
+
+def score_order(lm: Any, a: str, b: str, lang: str = "en") -> OrderScore:
+    from app import inference
+
+    result = inference.sentence_order(lm, a, b, lang)
+    return OrderScore(a, b, result.in_order_ab, result.in_order_ba)
+
+
+@dataclass(frozen=True)
+class SentimentScore:
+    text: str
+    expected: str
+    label: str
+    probability: float
+
+    @property
+    def right(self) -> bool:
+        return self.label.lower() == self.expected.lower()
+
+
+def score_sentiment(clf: Any, text: str, expected: str, lang: str = "en") -> SentimentScore:
+    from app.sentiment import classify
+
+    result = classify(clf, text, lang)
+    return SentimentScore(text, expected, result.label, result.probabilities[result.predicted])
+
+
+# ----- held-out text ---------------------------------------------------------------------------------------
+_PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
+
+
+def held_out_sentences(corpus: str | Path, sample: int, seed: int = 0, lang: str = "en",
+                       min_words: int = 5, max_words: int = 14) -> tuple[list[str], list[tuple[str, str]]]:
+    """`sample` short sentences and `sample` consecutive sentence pairs (same paragraph), drawn with `seed`."""
+    from albert.corpus import read_documents, split_sentences
+
+    def short(sentence: str) -> bool:
+        if lang == "zh":
+            return 6 <= len(sentence) <= 30
+        return min_words <= len(sentence.split()) <= max_words and '"' not in sentence and "“" not in sentence
+
+    sentences: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    for document in read_documents([corpus]):
+        for paragraph in document:
+            parts = split_sentences(paragraph)
+            sentences.extend(s for s in parts if short(s))
+            pairs.extend((a, b) for a, b in zip(parts, parts[1:], strict=False) if short(a) and short(b))
+    rng = random.Random(seed)
+    return (rng.sample(sentences, min(sample, len(sentences))), rng.sample(pairs, min(sample, len(pairs))))
+
+
+def mask_one_word(sentence: str, rng: random.Random, lang: str = "en") -> tuple[str, list[str]] | None:
+    """The sentence with one word (English: letters only; Chinese: one Han character) in braces, or None."""
+    if lang == "zh":
+        from albert.chinese import is_han
+
+        spots = [i for i, c in enumerate(sentence) if is_han(c)]
+        if not spots:
+            return None
+        i = rng.choice(spots)
+        return masked_form(sentence[:i] + "{" + sentence[i] + "}" + sentence[i + 1:], lang)
+    words = sentence.split()
+    spots = [i for i, w in enumerate(words) if _PLAIN_WORD.match(w)]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    words[i] = "{" + words[i] + "}"
+    return masked_form(" ".join(words), lang)
+
+
+def _rate(scores: Iterable[Any]) -> str:
+    scores = list(scores)
+    right = sum(s.right for s in scores)
+    return f"{right} of {len(scores)} right ({right / max(len(scores), 1):.1%})"
+
+
+def _log_masks(title: str, scores: list[MaskScore]) -> None:
+    logger.info("== %s: %s", title, _rate(scores))
+    for s in sorted(scores, key=lambda s: (not s.right, -min(s.p_guess))):
+        target = ", ".join(f"{w} {p:.1%}" if p is not None else f"{w} (not in top {TOP_K})"
+                           for w, p in zip(s.targets, s.p_target, strict=True))
+        guess = ", ".join(f"{g} {p:.1%}" for g, p in zip(s.guesses, s.p_guess, strict=True))
+        logger.info("%s %s | first guess: %s | hidden: %s", "RIGHT" if s.right else "wrong", s.text, guess, target)
+
+
+def _log_orders(title: str, scores: list[OrderScore]) -> None:
+    logger.info("== %s: %s", title, _rate(scores))
+    for s in sorted(scores, key=lambda s: s.p_ba - s.p_ab):
+        logger.info("%s A→B %.1f%% vs B→A %.1f%% | %s | %s", "RIGHT" if s.right else "wrong", 100 * s.p_ab,
+                    100 * s.p_ba, s.a, s.b)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="", help="shipped model name or folder (default: the app's default)")
+    parser.add_argument("--sentiment-model", type=Path, default=None,
+                        help="sentiment model folder (default: the app's for --lang)")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en")
+    parser.add_argument("--corpus", default=None, help="held-out text (.txt, .xz, .gz) to sample sentences from")
+    parser.add_argument("--sample", type=int, default=200, help="held-out sentences and pairs to score")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=None, help="write every score to this file")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+
+    from app import models, sentiment
+
+    models.configure_torch_threads()
+    lm = models.load(args.model or None, args.lang)
+    logger.info("model %s (V %d, sharing %s)", lm.name, lm.config.vocab_size, lm.config.sharing)
+    report: dict[str, Any] = {"model": lm.name}
+    masks = [score_mask(lm, *masked_form(c, args.lang), lang=args.lang) for c in MASK_CANDIDATES[args.lang]]
+    _log_masks("masked-word candidates", masks)
+    orders = [score_order(lm, a, b, args.lang) for a, b in ORDER_CANDIDATES[args.lang]]
+    if lm.config.sentence_objective != "none":
+        _log_orders("sentence-order candidates (true order A→B)", orders)
+    report |= {"mask": [asdict(s) | {"right": s.right} for s in masks],
+               "order": [asdict(s) | {"right": s.right} for s in orders]}
+    directory = args.sentiment_model or sentiment.sentiment_dir_for("", args.lang)
+    if sentiment.is_installed(directory):
+        clf = sentiment.load_classifier(args.lang, directory)
+        feelings = [score_sentiment(clf, text, label, args.lang) for text, label in SENTIMENT_CANDIDATES[args.lang]]
+        logger.info("== sentiment candidates (%s): %s", clf.name, _rate(feelings))
+        for s in feelings:
+            logger.info("%s %s → %s %.1f%% (expected %s)", "RIGHT" if s.right else "wrong", s.text, s.label,
+                        100 * s.probability, s.expected)
+        report["sentiment"] = [asdict(s) | {"right": s.right} for s in feelings]
+    if args.corpus:
+        rng = random.Random(args.seed)
+        sentences, pairs = held_out_sentences(args.corpus, args.sample, args.seed, args.lang)
+        held_masks = [score_mask(lm, *form, lang=args.lang) for form in
+                      (mask_one_word(s, rng, args.lang) for s in sentences) if form is not None]
+        _log_masks("held-out sentences, one word masked", held_masks)
+        held_orders = [score_order(lm, a, b, args.lang) for a, b in pairs]
+        if lm.config.sentence_objective != "none":
+            _log_orders("held-out consecutive pairs", held_orders)
+        report |= {"held_out_mask": [asdict(s) | {"right": s.right} for s in held_masks],
+                   "held_out_order": [asdict(s) | {"right": s.right} for s in held_orders]}
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The framing line's rules on made-up metrics: chance per task, the verdict against chance, missing figures."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app import framing
+
+METRICS = {"tokens": 20_192_986, "parameters": 756_098, "mlm_accuracy": 0.1552, "mlm_ci95": [0.15, 0.1591],
+           "mlm_n": 24224, "sop_accuracy": 0.62, "sop_ci95": [0.60, 0.64], "sop_n": 2952,
+           "sop_runs_accuracy": 0.49, "sop_runs_ci95": [0.47, 0.51], "sop_runs_n": 3000,
+           "nsp_accuracy": 0.91, "nsp_ci95": [0.90, 0.92], "nsp_n": 2952}
+
+
+def test_each_tab_gets_its_own_figure_and_chance() -> None:
+    mask = framing.facts("m", METRICS, 8000, 1, "mask")
+    assert [h.key for h in mask.held_out] == ["mlm"] and mask.held_out[0].chance == 1 / 8000
+    assert mask.parameters == 756_098 and mask.tokens == 20_192_986  # the file's figures, not the counted 1
+    order = framing.facts("m", METRICS, 8000, 1, "order")
+    assert [h.key for h in order.held_out] == ["sop", "sop_runs"] and {h.chance for h in order.held_out} == {0.5}
+    nsp = framing.facts("m", METRICS, 8000, 1, "order", objective="nsp")
+    assert [h.key for h in nsp.held_out] == ["nsp"]
+
+
+@pytest.mark.parametrize("low,high,verdict", [(0.6, 0.64, "above"), (0.47, 0.51, "chance"), (0.41, 0.45, "below")])
+def test_verdict_compares_the_interval_with_chance(low: float, high: float, verdict: str) -> None:
+    assert framing.HeldOut("sop", (low + high) / 2, low, high, 100, 0.5).verdict == verdict
+
+
+def test_order_line_warns_only_when_no_figure_beats_chance() -> None:
+    learned = framing.framing_markdown(framing.facts("m", METRICS, 8000, 1, "order"), "order")
+    assert "**62.0%**" in learned and "60.0%–64.0%" in learned and "coin toss" not in learned
+    at_chance = dict(METRICS, sop_accuracy=0.507, sop_ci95=[0.489, 0.525])
+    text = framing.framing_markdown(framing.facts("m", at_chance, 8000, 1, "order"), "order")
+    assert "coin toss" in text and "Chance: 50%" in text
+    zh = framing.framing_markdown(framing.facts("m", at_chance, 8000, 1, "order"), "order", "zh")
+    assert "抛硬币" in zh and not re.search(r"[A-Za-z]{3,}", zh.replace("ALBERT-base", "").replace("BERT-base", ""))
+
+
+def test_mask_line_gives_chance_as_one_in_v() -> None:
+    text = framing.framing_markdown(framing.facts("m", METRICS, 8000, 1, "mask"), "mask")
+    assert "0.0125%" in text and "8,000 tokens" in text and "**15.5%**" in text and "24,224 examples" in text
+    assert "20.2M tokens" in text and "756,098 parameters" in text and "12M" in text and "108M" in text
+
+
+def test_a_model_without_metrics_says_so_and_still_gives_size_and_chance() -> None:
+    facts = framing.facts("local-ckpt", None, 30000, 11_683_584, "mask")
+    text = framing.framing_markdown(facts, "mask")
+    assert not facts.recorded and "No held-out figures" in text and "11,683,584" in text and "0.00333%" in text
+    partial = framing.facts("m", {"tokens": 10}, 100, 5, "order")
+    assert partial.recorded and not partial.held_out
+    assert "record no held-out figure" in framing.framing_markdown(partial, "order")
+    assert framing.held_out({"mlm_accuracy": 1.5}, "mlm", 0.1) is None  # not a fraction: not shown
+    assert framing.held_out({"mlm_accuracy": True}, "mlm", 0.1) is None
+
+
+def test_majority_class_is_read_from_the_counts() -> None:
+    assert framing.majority({"negative": 428, "positive": 444}) == ("positive", pytest.approx(444 / 872))
+    for bad in (None, {}, {"a": -1, "b": 3}, {"a": 0}, {"a": "x"}, [1, 2]):
+        assert framing.majority(bad) is None
+    facts = framing.sentiment_facts("clf", {"dev_accuracy": 0.8, "dev_labels": {"neg": 1, "pos": 3}}, 10, 2)
+    text = framing.sentiment_markdown(facts)
+    assert "75.0%" in text and "(pos)" in text and "**80.0%**" in text
+    assert "50.0% for a guess among 2 labels" in framing.sentiment_markdown(
+        framing.sentiment_facts("clf", {"dev_accuracy": 0.8}, 10, 2))
+
+
+def test_percent_keeps_small_chances_readable() -> None:
+    assert [framing.percent(x) for x in (0.2043, 0.5, 1 / 8000, 1 / 30000, 0)] == [
+        "20.4%", "50.0%", "0.0125%", "0.00333%", "0%"]

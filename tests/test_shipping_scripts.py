@@ -62,17 +62,24 @@ def test_sentiment_verdict_judges_the_gain_on_the_mean_over_seeds() -> None:
     assert "meeting both targets" in verdict(shipped, 0.25, replicates=[_results(0.835, 0.800)])
 
 
-def test_shipped_sentiment_card_matches_its_metrics() -> None:
-    directory = ASSETS / "sentiment" / "albert-lab-sst2"
+@pytest.mark.parametrize("directory", sorted((ASSETS / "sentiment").glob("*/metrics.json")),
+                         ids=lambda p: p.parent.name)
+def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
+    from scripts.ship_sentiment_model import SENTIMENT_TASKS
+
+    directory = directory.parent
     metrics = json.loads((directory / "metrics.json").read_text())
+    task = SENTIMENT_TASKS[metrics.get("task", "sst2")]
+    assert directory.name == task.model_name
     config = json.loads((directory / "config.json").read_text())
-    base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
+    base = json.loads((ASSETS / "models" / task.base_model / "metrics.json").read_text())
     written = (directory / "README.md").read_text()
     shipped = {"accuracy": metrics["shipped_dev_accuracy"], "quantized": metrics["shipped_quantized"]}
-    assert written == card(metrics["sst2"], config, shipped, base["mlm_accuracy"], metrics["replicates"],
-                           metrics.get("learning_rate_choice"))
+    assert written == card(metrics[task.key], config, shipped, base["mlm_accuracy"], metrics["replicates"],
+                           metrics.get("learning_rate_choice"), task, metrics.get("ngram_baseline"),
+                           metrics.get("ngram_baseline_path"))
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
-    assert metrics["sst2"]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
+    assert metrics[task.key]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
 
 
 def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) -> None:
@@ -189,3 +196,47 @@ def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
     assert "| 5e-4 | 84.00% | 78.00% |" in text
     assert "--lr-choice /work/runs/lrsel/lr_choice.json" in text and "scripts/sst2_lr_search.sh ../shared/glue" in text
     assert "held out of" not in card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195)
+
+
+@pytest.mark.parametrize("pretrained, scratch, expected", [
+    (0.895, 0.84, "meeting all 3 targets set for this model (≥ 88%, above the n-gram baseline's 86.4% and above "
+                  "the same architecture trained from scratch"),
+    (0.87, 0.84, "Not met: ≥ 88% dev accuracy."),
+    (0.89, 0.90, "costs 1.0 points here. Not met: above from-scratch."),
+    (0.862, 0.84, "Not met: ≥ 88% dev accuracy and above the n-gram baseline (86.4%)."),
+])
+def test_chinese_sentiment_verdict_judges_the_n_gram_baseline_too(pretrained: float, scratch: float,
+                                                                  expected: str) -> None:
+    from scripts.ship_sentiment_model import ZH_REVIEWS
+
+    baseline = {"dev_accuracy": 0.8643}
+    assert expected in verdict(_results(pretrained, scratch), 0.3, task=ZH_REVIEWS, baseline=baseline)
+
+
+def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None:
+    from scripts.ship_sentiment_model import ZH_REVIEWS
+
+    budget = {"seed": 0, "epochs": 3, "learning_rate": 2e-4, "output_dir": "runs/zh-sentiment",
+              "model": "assets/models/albert-lab-zh", "max_train_examples": 0, "max_seq_length": 128,
+              "batch_size": 32, "glue_dir": "../shared/glue/zh-reviews"}
+    results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 4.0,
+               "pretrained": {"accuracy": 0.89, "train_examples": 13853, "dev_examples": 1732},
+               "from_scratch": {"accuracy": 0.85}}
+    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
+    quantized = {"accuracy": 0.888, "accuracy_change": -0.002, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
+                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
+    config = {"vocab_size": 8000, "embedding_size": 64, "hidden_size": 128, "num_hidden_layers": 6,
+              "max_position_embeddings": 128}
+    baseline = {"task_dir": "../shared/glue/zh-reviews", "analyzer": "char", "ngram_range": [1, 3], "chosen_c": 16.0,
+                "dev_accuracy": 0.8643}
+    text = card(results, config, {"accuracy": 0.89, "quantized": quantized}, 0.31, task=ZH_REVIEWS,
+                baseline=baseline, baseline_path="runs/zh/ngram_baseline.json")
+    assert text.startswith("---\nlanguage: zh\n") and "# albert-lab-zh-sentiment" in text
+    assert "## zh-reviews dev accuracy (all 1732 dev reviews)" in text and "13,853 training reviews" in text
+    assert "| pretrained `albert-lab-zh`, fine-tuned (this model) | 89.00% |" in text
+    assert "| char 1–3-gram TF-IDF + logistic regression (`benchmarks.ngram_baseline`, C 16 by 5-fold CV on train) " \
+           "| 86.43% |" in text
+    assert "python -m benchmarks.ngram_baseline ../shared/glue/zh-reviews --output runs/zh/ngram_baseline.json" in text
+    assert "assets/sentiment/albert-lab-zh-sentiment --task zh-reviews --ngram-baseline runs/zh/ngram_baseline.json" \
+        in text
+    assert "SST-2" not in text and "albert-lab-base" not in text

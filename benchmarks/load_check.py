@@ -9,8 +9,10 @@ read), with every answer checked and the server's memory watched.
 `python app.py` runs on a free loopback port (shipped models, or the labelled stand-in of
 benchmarks/app_server.py). Each request's answer is compared with a reference answer fetched
 alone before the load starts (same input → same JSON, probabilities within 1e-5). Passes when
-every request is answered correctly and the server's RSS grew by less than 50 MB between the
-warm-up and the 1,000th request. Exit code 1 otherwise.
+every request is answered correctly, the server's RSS grew by less than 50 MB between the
+warm-up and the 1,000th request, and it stayed flat (less than 15 MB) over the second half of the
+requests that come after the attention phase (run in `--rounds` rounds, RSS read after each, once the
+abandoned answers of that round had time to be dropped). Exit code 1 otherwise.
 """
 
 from __future__ import annotations
@@ -164,6 +166,10 @@ def main() -> None:
     parser.add_argument("--per-client", type=int, default=20)
     parser.add_argument("--total", type=int, default=1000, help="requests in all, for the memory check")
     parser.add_argument("--max-growth-mb", type=float, default=50.0)
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="the requests after the attention phase run in this many rounds, RSS read after each")
+    parser.add_argument("--max-late-growth-mb", type=float, default=15.0,
+                        help="limit on RSS growth over the second half of those rounds (flat memory)")
     parser.add_argument("--attention-clients", type=int, default=40)
     parser.add_argument("--attention-per-client", type=int, default=5)
     parser.add_argument("--abandon-every", type=int, default=4,
@@ -220,14 +226,21 @@ def main() -> None:
             client.close()
         remaining = max(args.total - recorder.done - attention.done, 0)
         abandoned = remaining // args.abandon_every if args.abandon_every else 0
-        if remaining:  # the same clients (sessions) go on up to `total` requests, some abandoned meanwhile
-            thrower = threading.Thread(target=lambda: abandoned_taken.append(
-                abandon(server.url, abandoned, args.abandon_interval)))
-            abandoned_taken: list[int] = []
+        rounds = max(1, min(args.rounds, remaining)) if remaining else 0
+        abandoned_taken: list[int] = []
+        round_rss = [server.rss_mb()]
+        for number in range(rounds):  # the same clients (sessions) go on up to `total` requests, some abandoned
+            share = abandoned // rounds + (number < abandoned % rounds)
+            thrower = threading.Thread(target=lambda share=share: abandoned_taken.append(
+                abandon(server.url, share, args.abandon_interval)))
             thrower.start()
-            run_clients(clients, math.ceil((remaining - abandoned) / len(clients)), references, recorder, offset=9)
+            run_clients(clients, math.ceil((remaining - abandoned) / len(clients) / rounds), references, recorder,
+                        offset=9 + number)
             thrower.join()
-        time.sleep(args.settle)  # the abandoned requests finish computing (and their answers are dropped)
+            time.sleep(args.settle)  # the abandoned requests finish computing (and their answers are dropped)
+            round_rss.append(server.rss_mb())
+        if not rounds:
+            time.sleep(args.settle)
         stop.set()
         watcher.join()
         rss_end = server.rss_mb()
@@ -235,8 +248,9 @@ def main() -> None:
             client.close()
 
     growth = rss_end - rss_start
+    late_growth = round_rss[-1] - round_rss[len(round_rss) // 2]  # over the second half of the rounds
     attention_ms = attention.latencies.get("/attention", [])
-    taken = abandoned_taken[0] if remaining else 0
+    taken = sum(abandoned_taken)
     lines = [
         "ALBERT Lab load check",
         f"  serving: {models.label}",
@@ -263,10 +277,14 @@ def main() -> None:
         f"{rss_start:.0f} MB → {rss_after_load:.0f} MB after the mixed load → {rss_end:.0f} MB at the end "
         f"(peak {peak[0]:.0f} MB); growth {growth:+.1f} MB "
         f"(limit {args.max_growth_mb:.0f} MB)",
+        f"  after the attention phase, RSS after each of {rounds} rounds: "
+        f"{' → '.join(f'{value:.0f}' for value in round_rss)} MB; over the second half {late_growth:+.1f} MB "
+        f"(limit {args.max_late_growth_mb:.0f} MB: flat)",
         f"  all answered correctly: {'yes' if not recorder.failures and not attention.failures else 'NO'}",
     ]
     lines += [f"    {failure}" for failure in (recorder.failures + attention.failures)[:10]]
-    ok = not recorder.failures and not attention.failures and growth < args.max_growth_mb
+    ok = (not recorder.failures and not attention.failures and growth < args.max_growth_mb
+          and late_growth < args.max_late_growth_mb)
     lines.append(f"  result: {'PASS' if ok else 'FAIL'}")
     print("\n".join(lines))  # the benchmark's report
     sys.exit(0 if ok else 1)

@@ -215,6 +215,14 @@ def majority(counts: Any) -> tuple[str, float] | None:
     return label, values[label] / total
 
 
+def base_model_name(metrics: dict[str, Any] | None) -> str | None:
+    """The pretrained model a classifier was fine-tuned from, by its folder's name (`sst2.model` in its metrics)."""
+    base = _dig(metrics, "sst2", "model")
+    if not isinstance(base, str):
+        return None
+    return base.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or None
+
+
 def sentiment_facts(name: str, metrics: dict[str, Any] | None, parameters: int, num_labels: int,
                     base_metrics: dict[str, Any] | None = None) -> SentimentFacts:
     """The framing figures of a fine-tuned classifier from its metrics.json (and its pretrained start's)."""
@@ -223,16 +231,15 @@ def sentiment_facts(name: str, metrics: dict[str, Any] | None, parameters: int, 
     run = _dig(metrics, "sst2") or {}
     arm = _dig(run, "pretrained") or {}
     top = majority(_dig(metrics, "dev_labels"))
-    base = _dig(run, "model")
+    base = base_model_name(metrics)
     dev = _number(arm.get("dev_examples"))
     train = _number(arm.get("train_examples"))
     tokens = _number(_dig(base_metrics, "tokens"))
     return SentimentFacts(
         name=name, parameters=parameters, accuracy=held_out_accuracy(metrics),
         dev_examples=int(dev) if dev else None, train_examples=int(train) if train else None,
-        epochs=_number(_dig(run, "budget", "epochs")), base_model=str(base).rstrip("/").rsplit("/", 1)[-1] if base
-        else None, base_tokens=int(tokens) if tokens else None, majority_label=top[0] if top else None,
-        majority_share=top[1] if top else None, num_labels=num_labels)
+        epochs=_number(_dig(run, "budget", "epochs")), base_model=base, base_tokens=int(tokens) if tokens else None,
+        majority_label=top[0] if top else None, majority_share=top[1] if top else None, num_labels=num_labels)
 
 
 def sentiment_markdown(f: SentimentFacts, lang: str = "en", label_name: Any = None) -> str:
@@ -260,11 +267,10 @@ def sentiment_facts_of(clf: Any) -> SentimentFacts:
     the shipped models by name."""
     from app.models import shipped_metrics
 
-    base = _dig(clf.metrics, "sst2", "model")
-    base_name = str(base).rstrip("/").rsplit("/", 1)[-1] if base else None
+    base = base_model_name(clf.metrics)
     parameters = sum(p.numel() for p in clf.model.parameters())
     return sentiment_facts(clf.name, clf.metrics, parameters, len(clf.labels),
-                           shipped_metrics(base_name) if base_name else None)
+                           shipped_metrics(base) if base else None)
 
 
 def sentiment_line(clf: Any, lang: str = "en", label_name: Any = None) -> str:

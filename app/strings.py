@@ -600,5 +600,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 # Strings kept in their own modules (the framing beside predictions, the paper's results): one dictionary for t().
 from app.strings_framing import FRAMING_STRINGS  # noqa: E402
+from app.strings_paper import PAPER_STRINGS  # noqa: E402
 
 STRINGS.update(FRAMING_STRINGS)
+STRINGS.update(PAPER_STRINGS)

@@ -7,7 +7,7 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
+from app import paper_views, queues
 from app.examples import PARAGRAPH as example_paragraphs
 from app.examples import order_pairs
 from app.i18n import Translations, normalize_lang, t
@@ -76,6 +76,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
+    paper_views.panel(tr, lang, "order")  # Table 5 beside our runs
 
     tr.refresh("order_examples", examples_in_language, [sentence_a, sentence_b, paragraph, lang],
                [sentence_a, sentence_b, paragraph])

@@ -8,7 +8,7 @@ from typing import Any
 import gradio as gr
 
 from albert.config import PRESETS, SHARING_MODES
-from app import costs, queues
+from app import costs, paper_views, queues
 from app.calculator import matching_preset, preset_values
 from app.i18n import Translations, t
 
@@ -88,6 +88,8 @@ def build(tr: Translations, lang: gr.Radio, parameters_view: Callable, preset_vi
           trigger_mode="always_last", **queues.LIGHT)
 
     _build_costs(tr, lang, fields, button, preset_event, compute_view, measure_view)
+    paper_views.panel(tr, lang, "calc")  # Tables 1, 2 and 6 beside our exact counts
+    paper_views.panel(tr, lang, "misreadings", open=True)
 
 
 def _build_costs(tr: Translations, lang: gr.Radio, fields: list, button: gr.Button, preset_event: Any,

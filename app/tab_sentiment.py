@@ -7,7 +7,7 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
+from app import paper_views, queues
 from app.examples import sentiment_texts
 from app.i18n import Translations, normalize_lang, t
 from app.languages import follow_language
@@ -62,6 +62,7 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
+    paper_views.panel(tr, lang, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
 
     tr.refresh("sentiment_card", card_markdown, [lang], [card])
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
-from app import queues
+from app import paper_views, queues
 from app.i18n import Translations, t
 
 
@@ -30,6 +30,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, config_choices: 
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(first[0], show_label=False)
     tr.add(raw_box, label="common.raw")
+    paper_views.panel(tr, lang, "sharing")  # Tables 4 and 3 beside our ablation runs
 
     tr.add(gr.Markdown(t("sharing.live.explain", "en")), value="sharing.live.explain")
     with gr.Row():

@@ -214,6 +214,11 @@ def millions(n: float) -> str:
     return f"{int(n):,}"
 
 
+def paper_millions(n: float) -> str:
+    """A figure as the paper prints it: 108e6 → '108M', 12e6 → '12M' (never '108.0M', a precision it does not claim)."""
+    return f"{n / 1e6:g}M"
+
+
 def ratio_text(other: int, total: int, lang: str = "en") -> str:
     """How `other` compares with `total`, always as a factor ≥ 1: '×1.23 larger', '×4.00 smaller', 'the same'."""
     if other == total:
@@ -261,7 +266,7 @@ def totals_markdown(calc: Calculation, lang: str = "en") -> str:
         lines.append(f"| {t(key, lang)} | {other:,} ({millions(other)}) | {ratio_text(other, total, lang)} |")
     if calc.paper_figure is not None:
         lines.append("")
-        lines.append(t("calc.paper_md", lang, source=calc.paper_source, paper=millions(calc.paper_figure),
+        lines.append(t("calc.paper_md", lang, source=calc.paper_source, paper=paper_millions(calc.paper_figure),
                        ours=f"{total:,}", oursm=millions(total)))
         if calc.paper_note:
             lines.append(f"> {calc.paper_note}")

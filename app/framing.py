@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from albert.params import PAPER_TABLE1
-from app.calculator import millions
+from app.calculator import millions, paper_millions
 from app.i18n import normalize_lang, safe, t
 
 logger = logging.getLogger(__name__)
@@ -122,11 +122,6 @@ def percent(x: float) -> str:
     if x <= 0:
         return "0%"
     return f"{100 * x:.1f}%" if x >= 0.001 else f"{100 * x:.3g}%"
-
-
-def paper_millions(x: float) -> str:
-    """The paper's rounded sizes as it prints them: 12e6 → '12M', 108e6 → '108M'."""
-    return f"{x / 1e6:g}M"
 
 
 def _detail(h: HeldOut, lang: str) -> str:

@@ -18,7 +18,7 @@ from albert import compute
 from albert.config import PRESETS
 from albert.params import count_parameters
 from app import paper
-from app.calculator import millions
+from app.calculator import millions, paper_millions
 from app.i18n import normalize_lang, safe, t
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def calculator_markdown(lang: str = "en") -> str:
     """Table 1's sizes and Table 2's results and speed for the six configurations, beside our exact counts."""
     rows = []
     for name in PRESET_ORDER:
-        rows.append([name, millions(paper.PAPER_TABLE1[name]).replace(".0M", "M"),
+        rows.append([name, paper_millions(paper.PAPER_TABLE1[name]),
                      f"{count_parameters(PRESETS[name]).total:,}", *_downstream_cells(paper.TABLE2[name]),
                      f"{paper.PAPER_TABLE2_SPEEDUP[name]}×"])
     header = [t("paper.col.model", lang), t("paper.col.params_paper", lang), t("paper.col.params_exact", lang),
@@ -107,7 +107,7 @@ def _mode(mode: str, lang: str) -> str:
 def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
     """Table 4 (sharing) and Table 3 (E) with our ablation runs beside them."""
     lang = normalize_lang(lang)
-    rows = [[_mode(mode, lang), millions(paper.PAPER_TABLE4[(mode, 768)]).replace(".0M", "M"),
+    rows = [[_mode(mode, lang), paper_millions(paper.PAPER_TABLE4[(mode, 768)]),
              *_downstream_cells(paper.TABLE4[(mode, 768)])] for mode in MODES]
     parts = [t("paper.sharing.title4", lang, cite=_cite(lang)),
              _table([t("paper.col.sharing", lang), t("paper.col.params", lang), *DOWNSTREAM_HEADER], rows),
@@ -161,7 +161,7 @@ def _table3(lang: str) -> str:
         cells = [f"{E}"]
         for mode in ("none", "all"):
             avg = paper.TABLE3[(mode, E)].avg
-            cells += [millions(paper.PAPER_TABLE3[(mode, E)]).replace(".0M", "M"),
+            cells += [paper_millions(paper.PAPER_TABLE3[(mode, E)]),
                       f"**{avg}**" if E == best[mode] else f"{avg}"]
         rows.append(cells)
     header = ["E", f"{t('paper.col.not_shared', lang)}: {t('paper.col.params', lang)}",
@@ -275,7 +275,7 @@ def misreadings_markdown(lang: str = "en") -> str:
         t("paper.mis.faster", lang, base=f"{flops('albert-base') / flops('bert-base'):.2f}",
           xx=f"{flops('albert-xxlarge') / flops('bert-large'):.1f}", s_base=paper.PAPER_TABLE2_SPEEDUP["albert-base"],
           s_xx=paper.PAPER_TABLE2_SPEEDUP["albert-xxlarge"]),
-        t("paper.mis.large", lang, paper=millions(paper.PAPER_TABLE1["bert-large"]).replace(".0M", "M"),
+        t("paper.mis.large", lang, paper=paper_millions(paper.PAPER_TABLE1["bert-large"]),
           exact=millions(count_parameters(PRESETS["bert-large"]).total)),
         t("paper.mis.ffn", lang, attention=e768["none"] - e768["attention"], ffn=e768["none"] - e768["ffn"],
           all=e768["none"] - e768["all"], none=e768["none"]),

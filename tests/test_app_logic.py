@@ -424,6 +424,7 @@ def test_bert_base_and_large_carry_the_papers_rounding_note() -> None:
     base = calculate(*_form(PRESETS["bert-base"]))
     assert "108M" in base.paper_note and "109.1M" in base.paper_note and "108.5M" in base.paper_note
     assert "> The paper reports 108M" in totals_markdown(base)
+    assert "(Table 1, bert-base):** 108M ·" in totals_markdown(base)  # as the paper prints it, not "108.0M"
     assert "334.6M" in calculate(*_form(PRESETS["bert-large"]), lang="zh").paper_note
 
 

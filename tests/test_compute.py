@@ -230,3 +230,10 @@ def test_compute_and_measure_through_the_running_app() -> None:
     edited = list(form(PRESETS["albert-base"]))
     edited[2] = 512
     assert client.predict(*edited, api_name="/preset_match") == "custom"
+    assert client.predict(*form(PRESETS["bert-large"]), api_name="/preset_match") == "bert-large"
+    # the bert-base preset: no E×H and no "smaller" without a projection; the paper's 108M beside the exact count
+    fields, (_, _, embedding, totals, *_) = (lambda out: (out[:10], out[10:]))(
+        client.predict("bert-base", "en", api_name="/preset"))
+    assert tuple(fields) == form(PRESETS["bert-base"]) and fields[8] is False
+    assert "smaller" not in embedding and "589,824" not in embedding and "×0." not in embedding  # E×H = 589,824
+    assert "108M" in totals and "109,081,344" in totals and "108.5M without it" in totals

@@ -36,12 +36,12 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
     "frame.sentiment.train": ("It was then fine-tuned on {n} labelled sentences ({epochs} epoch).",
                               "之后用 {n} 个带标签的句子微调（{epochs} 轮）。"),
     "frame.sentiment.accuracy": ("On dev sentences it never saw it is right **{accuracy}** of the time{detail}.",
-                                 "在它从未见过的 dev 句子上，它的正确率是 **{accuracy}**{detail}。"),
+                                 "在它从未见过的开发集句子上，它的正确率是 **{accuracy}**{detail}。"),
     "frame.sentiment.majority": ("Chance: always answering the commoner label ({label}) would be right {p} of the time.",
                                  "随机水平：总是回答更常见的标签（{label}），正确率是 {p}。"),
     "frame.sentiment.uniform": (
         "Chance: {p} for a guess among {k} labels (the dev set's label counts are not recorded).",
-        "随机水平：在 {k} 个标签中随便猜为 {p}（没有记录 dev 集的标签分布）。"),
+        "随机水平：在 {k} 个标签中随便猜为 {p}（没有记录开发集的标签分布）。"),
     # ----- example tables ----------------------------------------------------------------------
     "examples.fails": ("Where it fails", "它出错的地方"),
 }

@@ -9,7 +9,7 @@ PAPER_STRINGS: dict[str, tuple[str, str]] = {
     "paper.setup": (
         "Tables 2–6: dev sets, pretrained 125k steps on BookCorpus + English Wikipedia; Avg averages SQuAD 1.1, "
         "SQuAD 2.0 (each the mean of F1 and EM), MNLI, SST-2 and RACE.",
-        "表 2–6：dev 集成绩，在 BookCorpus + 英文维基百科上预训练 12.5 万步；Avg 是 SQuAD 1.1、SQuAD 2.0（各取 F1 与 EM 的平均）、"
+        "表 2–6：开发集成绩，在 BookCorpus + 英文维基百科上预训练 12.5 万步；Avg 是 SQuAD 1.1、SQuAD 2.0（各取 F1 与 EM 的平均）、"
         "MNLI、SST-2 和 RACE 的平均。"),
     "paper.col.model": ("model", "模型"),
     "paper.col.sharing": ("sharing", "共享方式"),
@@ -86,13 +86,13 @@ PAPER_STRINGS: dict[str, tuple[str, str]] = {
     "paper.downstream.sst2": (
         "**SST-2 dev accuracy.** Table 2 (125k steps): {table2}. Table 9 (ALBERT-xxlarge, 1.5M steps, more data): "
         "{dev}; ensemble on the test set {test}. **Ours:** {ours}.",
-        "**SST-2 dev 准确率。** 表 2（12.5 万步）：{table2}。表 9（ALBERT-xxlarge，150 万步，更多数据）：{dev}；测试集上的集成模型 "
+        "**SST-2 开发集准确率。** 表 2（12.5 万步）：{table2}。表 9（ALBERT-xxlarge，150 万步，更多数据）：{dev}；测试集上的集成模型 "
         "{test}。**我们的：** {ours}。"),
     "paper.downstream.ours": ("{name} {accuracy} ({n} parameters, pretrained on {tokens} tokens of books)",
                               "{name} {accuracy}（{n} 个参数，预训练读过 {tokens} 个书籍词元）"),
     "paper.downstream.ours_missing": ("no sentiment model shipped", "没有随附的情感分类模型"),
     "paper.downstream.table9": ("**Table 9, GLUE, single-task single models on dev:**",
-                                "**表 9，GLUE，单任务单模型，dev 集：**"),
+                                "**表 9，GLUE，单任务单模型，开发集：**"),
     "paper.downstream.table9_test": (
         "Table 9, ensembles on test (leaderboard, Sept. 16, 2019), ALBERT: {scores}, WNLI {wnli}; GLUE score {glue}.",
         "表 9，测试集上的集成模型（排行榜，2019 年 9 月 16 日），ALBERT：{scores}，WNLI {wnli}；GLUE 总分 {glue}。"),
@@ -100,8 +100,8 @@ PAPER_STRINGS: dict[str, tuple[str, str]] = {
     "paper.downstream.table10_ensemble": (
         "Table 10, ensembles (leaderboard, Sept. 23, 2019), ALBERT: SQuAD 2.0 test F1/EM {squad}, RACE test {race}.",
         "表 10，集成模型（排行榜，2019 年 9 月 23 日），ALBERT：SQuAD 2.0 测试集 F1/EM {squad}，RACE 测试集 {race}。"),
-    "paper.col.squad11_dev": ("SQuAD1.1 dev F1/EM", "SQuAD1.1 dev 集 F1/EM"),
-    "paper.col.squad20_dev": ("SQuAD2.0 dev F1/EM", "SQuAD2.0 dev 集 F1/EM"),
+    "paper.col.squad11_dev": ("SQuAD1.1 dev F1/EM", "SQuAD1.1 开发集 F1/EM"),
+    "paper.col.squad20_dev": ("SQuAD2.0 dev F1/EM", "SQuAD2.0 开发集 F1/EM"),
     "paper.col.race_test": ("RACE test", "RACE 测试集"),
     "paper.panel.calc": ("The paper's results: Tables 1, 2 and 6", "论文的结果：表 1、表 2 和表 6"),
     "paper.panel.sharing": ("The paper's Tables 4 and 3 beside our runs", "论文的表 4 和表 3 与我们的训练对照"),

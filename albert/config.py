@@ -22,6 +22,9 @@ SENTENCE_OBJECTIVES: tuple[str, ...] = ("sop", "nsp", "none")
 
 # Keys of ours that ride along in a transformers `config.json`; transformers ignores them.
 _LAB_KEYS = ("sharing", "project_embeddings", "sentence_objective")
+IGNORE_INDEX = -100
+"""The label of a position or an example with no target (PyTorch's cross-entropy default): the one
+convention that the data pipeline's labels and the heads' losses share."""
 # Sizes above this are almost certainly a typo (the largest published ALBERT has H = 4096).
 _MAX_SIZE = 10_000_000
 

@@ -5,7 +5,7 @@
     python -m albert.finetune --eval-only --model runs/sst2/best --dev-file glue/SST-2/dev.tsv --quantize
 
 Data: GLUE TSV (header row), CSV, JSONL, `hf:NAME[:CONFIG]` datasets, CoNLL files for tagging
-(see `albert.task_data`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
+(see `albert.data.tasks`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
 directory with the tokenizer and the label names. One process on CPU or GPU, or
 `torchrun --nproc_per_node K -m albert.finetune ...`. Every option is a field of `FinetuneConfig`.
 """
@@ -27,27 +27,27 @@ from tqdm import tqdm
 from albert.checkpoint import CheckpointError, load_config, resolve_directory
 from albert.cli import run_command
 from albert.config import AlbertConfig, ConfigError
+from albert.data.labels import check_labels
+from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
-from albert.layerwise import freeze_below, layer_decay_scale, unfrozen_from
-from albert.task_data import DataError, collate, encode, label_vocabulary, read_records, subsample
-from albert.task_eval import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
-from albert.task_labels import check_labels
-from albert.training import (
-    DivergedError,
-    MetricsLog,
-    OptimizerConfig,
+from albert.training.distributed import (
     all_reduce_sum,
     autocast,
-    build_optimizer,
-    build_scheduler,
     cleanup_distributed,
     epoch_order,
+    setup_distributed,
+    start_run,
+)
+from albert.training.evaluate import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
+from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
+from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
+from albert.training.state import (
+    DivergedError,
+    MetricsLog,
     replace_directory,
     resume_training_state,
     rng_state,
     save_training_state,
-    setup_distributed,
-    start_run,
 )
 
 logger = logging.getLogger("albert.finetune")
@@ -201,7 +201,7 @@ def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) 
                        split=dev_split) if cfg.dev_file else None
     if known is not None:
         task = cfg.task if cfg.task != "auto" else task_of_config(known)
-    else:  # labels of one kind, no NaN, no stray class (albert.task_labels)
+    else:  # labels of one kind, no NaN, no stray class (albert.data.labels)
         task = check_labels(train or dev, cfg.task, cfg.label_names)
     names: list[str] = []
     values: list[str] = []

@@ -9,11 +9,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from albert.config import AlbertConfig
+from albert.config import IGNORE_INDEX, AlbertConfig
 from albert.model import ACTIVATIONS, AlbertModel, AlbertPreTrainedModel
-
-IGNORE_INDEX = -100
-"""Label value of positions that carry no MLM target (and of ignored tokens)."""
 
 
 @dataclass

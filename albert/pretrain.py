@@ -25,32 +25,22 @@ import torch
 from tqdm import tqdm
 
 from albert.cli import run_command
-from albert.config import PRESETS, AlbertConfig, ConfigError
-from albert.data import (
-    PretrainingDataConfig,
-    PretrainingDataset,
-    TokenizedCorpus,
-    collate_pretraining,
-    make_eval_batches,
-)
-from albert.heads import IGNORE_INDEX, AlbertForPreTraining
-from albert.training import (
+from albert.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
+from albert.data.corpus import TokenizedCorpus
+from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining, make_eval_batches
+from albert.heads import AlbertForPreTraining
+from albert.training.distributed import (
     Distributed,
-    MetricsLog,
-    OptimizerConfig,
     all_reduce_mean,
     all_reduce_sum,
     autocast,
-    build_optimizer,
-    build_scheduler,
     cleanup_distributed,
     epoch_order,
-    resume_training_state,
-    rng_state,
-    save_training_state,
     start_run,
     unwrap,
 )
+from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
+from albert.training.state import MetricsLog, resume_training_state, rng_state, save_training_state
 
 logger = logging.getLogger("albert.pretrain")
 

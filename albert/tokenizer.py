@@ -33,8 +33,8 @@ import sentencepiece as spm
 from tokenizers import normalizers
 from transformers import AlbertTokenizerFast, PreTrainedTokenizerBase
 
-from albert.chinese import HAN, count_han, isolate_han
-from albert.corpus import read_documents, split_sentences
+from albert.data.chinese import HAN, count_han, isolate_han
+from albert.data.corpus import read_documents, split_sentences
 
 logger = logging.getLogger(__name__)
 

@@ -105,8 +105,8 @@ def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
     """A tiny model drives MLM and SOP loss near zero on eight fixed examples."""
     import dataclasses
 
-    from albert.corpus import TokenizedCorpus
-    from albert.data import PretrainingDataConfig, PretrainingDataset, collate_pretraining
+    from albert.data.corpus import TokenizedCorpus
+    from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining
     from albert.tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer(corpus["tokenizer"])
@@ -185,7 +185,7 @@ def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
 
 
 def test_max_minutes_counts_this_invocation_not_the_resumed_time(corpus: dict[str, Path], tmp_path: Path) -> None:
-    from albert.training import STATE_NAME, write_checksums
+    from albert.training.state import STATE_NAME, write_checksums
 
     run(config(corpus, tmp_path, "--stop-after-steps", "5"))
     state_path = tmp_path / "checkpoint" / STATE_NAME

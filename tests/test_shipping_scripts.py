@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from albert.cli import command_for, parse_config
-from albert.data import PretrainingDataConfig
+from albert.data.pretraining import PretrainingDataConfig
 from albert.pretrain import PretrainConfig, _jsonable
-from albert.training import OptimizerConfig
+from albert.training.optim import OptimizerConfig
 from scripts.package_model import command_line
 from scripts.ship_sentiment_model import card, verdict
 
@@ -97,7 +97,7 @@ def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) ->
 def test_packaging_takes_the_weights_of_the_last_recorded_step(tmp_path: Path) -> None:
     import torch
 
-    from albert.training import STATE_NAME
+    from albert.training.state import STATE_NAME
     from scripts.package_model import weights_at_step
 
     (tmp_path / "final").mkdir()

@@ -11,7 +11,7 @@ between sentences. Every bad input (missing column, ragged row, unknown label, e
 bytes that are not UTF-8, a line over `MAX_LINE_CHARS` characters) stops with one `DataError`
 naming the file and the line.
 
-What labels a task accepts, and how `--task auto` decides, is in `albert.task_labels`.
+What labels a task accepts, and how `--task auto` decides, is in `albert.data.labels`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 import torch
 
-from albert.heads import IGNORE_INDEX
+from albert.config import IGNORE_INDEX
 
 logger = logging.getLogger(__name__)
 

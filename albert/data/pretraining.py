@@ -1,7 +1,7 @@
 """Pretraining data: SOP/NSP sentence pairs with n-gram masking, collation, held-out batches.
 
-Reading, sentence splitting and the tokenized cache live in `albert.corpus`, the masking
-rules in `albert.masking`; both are re-exported here, so `albert.data` is the one import.
+Reading, sentence splitting and the tokenized cache live in `albert.data.corpus`, the masking
+rules in `albert.data.masking`.
 
 How an epoch is made (ALBERT's `create_pretraining_data.py`, made lazy):
 1. `set_epoch` walks every document and cuts it into chunks of consecutive sentences, each
@@ -38,9 +38,9 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
-from albert.config import ConfigError
-from albert.corpus import TokenizedCorpus, open_text, read_documents, split_sentences, tokenizer_fingerprint
-from albert.masking import IGNORE_INDEX, SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
+from albert.config import IGNORE_INDEX, ConfigError
+from albert.data.corpus import TokenizedCorpus, open_text, read_documents, split_sentences, tokenizer_fingerprint
+from albert.data.masking import SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
 
 logger = logging.getLogger(__name__)
 

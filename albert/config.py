@@ -30,7 +30,16 @@ _MAX_SIZE = 10_000_000
 
 
 class ConfigError(ValueError):
-    """A configuration that cannot describe a valid model; the message says why."""
+    """A configuration that cannot describe a valid model; the message says why in one English sentence.
+
+    `code` names the rule that failed and `params` holds the values the message quotes, so a user
+    interface can say the same in another language without checking the rule again, e.g.
+    `ConfigError(..., code="heads_divide", hidden_size=100, num_attention_heads=3)`."""
+
+    def __init__(self, message: str, code: str = "invalid", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass

@@ -48,15 +48,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
 
 
+def arguments(corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:
+    return ["--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
+            "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
+            "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
+            "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
+            "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra]
+
+
 def config(corpus: dict[str, Path], out: Path, *extra: str) -> PretrainConfig:
     from albert.cli import parse_config
 
-    return parse_config(PretrainConfig, [
-        "--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
-        "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
-        "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
-        "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
-        "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra])
+    return parse_config(PretrainConfig, arguments(corpus, out, *extra))
 
 
 def test_resume_continues_exactly(corpus: dict[str, Path], tmp_path: Path) -> None:
@@ -251,3 +254,37 @@ def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[st
     monkeypatch.setattr(pretrain, "make_eval_batches", recording)
     run(config(corpus, tmp_path / "wwm", "--data.whole-word-masking", "--max-steps", "2"))
     assert [c.objective for c in seen] == ["sop", "nsp"] and not any(c.whole_word_masking for c in seen)
+
+
+def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_checkpoint(
+        corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18: a diverged pretraining run exits non-zero with one sentence, before the NaN step changes the
+    weights; the last checkpoint stays finite and resumable, and no final model is written."""
+    import dataclasses
+
+    from albert.checkpoint import read_state_dict
+    from albert.pretrain import main
+
+    forward = AlbertForPreTraining.forward
+    calls = {"train": 0}
+
+    def diverging(self, *args, **kwargs):
+        output = forward(self, *args, **kwargs)
+        if self.training:
+            calls["train"] += 1
+            if calls["train"] >= 5:  # steps 1-4 are fine (checkpoint at step 4), step 5 is NaN
+                nan = float("nan")
+                output = dataclasses.replace(output, loss=output.loss * nan, mlm_loss=output.mlm_loss * nan)
+        return output
+
+    monkeypatch.setattr(AlbertForPreTraining, "forward", diverging)
+    with pytest.raises(SystemExit) as error:
+        main(arguments(corpus, tmp_path, "--checkpoint-every", "4"))
+    message = str(error.value.code)  # a string exit code: Python prints it and exits with status 1
+    assert message.startswith("albert.pretrain: the training loss became nan") and "\n" not in message
+    assert "at step 5" in message and "lower --optim.learning-rate" in message
+    assert f"the last checkpoint, step 4, is kept in {tmp_path / 'checkpoint'}" in message
+    weights, _ = read_state_dict(tmp_path / "checkpoint")
+    assert all(torch.isfinite(t).all() for t in weights.values())
+    assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
+    assert not (tmp_path / "final").exists() and not (tmp_path / "summary.json").exists()

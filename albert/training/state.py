@@ -39,10 +39,6 @@ class TrainingStateError(ValueError):
     A ValueError so that every command's `run_command` reports it as one sentence."""
 
 
-class DivergedError(ValueError):
-    """Training whose loss (or gradient) became NaN or infinite; stopped before the weights took the step."""
-
-
 class MetricsLog:
     """Appends metric rows to `metrics.jsonl` and `metrics.csv` (rank 0 only)."""
 

@@ -31,13 +31,11 @@ from typing import Any
 import torch
 
 from albert.config import IGNORE_INDEX
+from albert.data.corpus import DATASET_PREFIX
 
 logger = logging.getLogger(__name__)
 
-TASKS = ("classification", "regression", "token")
-DATASET_PREFIX = "hf:"
 CONLL_SUFFIXES = (".conll", ".bio", ".iob", ".iob2", ".bioes")
-TABLE_SUFFIXES = (".tsv", ".csv", ".jsonl", ".json")
 # (text, pair) column names tried in order, as GLUE and common datasets name them.
 KNOWN_TEXT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("sentence1", "sentence2"), ("question1", "question2"), ("question", "sentence"),

@@ -104,8 +104,11 @@ class PretrainConfig(RunConfig):
     def _one_sentence_objective(self) -> None:
         """The run's sentence objective is `data.objective`; the model's `sentence_objective` is set from it.
         `--model.sentence-objective` alone sets it too; given with a different `--data.objective`, it is refused."""
-        objective = self.model_overrides.pop("sentence_objective", None)
-        if objective is None or objective == self.data.objective:
+        objective = self.model_overrides.get("sentence_objective")
+        if objective is None:
+            return
+        self.model_overrides = {k: v for k, v in self.model_overrides.items() if k != "sentence_objective"}
+        if objective == self.data.objective:
             return
         if self.data.objective != PretrainingDataConfig.objective:
             raise ConfigError(f"--model.sentence-objective {objective} disagrees with --data.objective "

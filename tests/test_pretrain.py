@@ -15,6 +15,7 @@ import torch
 import torch.multiprocessing as mp
 
 from albert import AlbertForPreTraining
+from albert.data.pretraining import PretrainingDataConfig
 from albert.pretrain import PretrainConfig, run
 
 TINY_MODEL = ["--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
@@ -238,6 +239,22 @@ def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], t
         tmp_path / "no-such-model", corpus, tmp_path / "o")], capture_output=True, text=True, timeout=120)
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     assert "no-such-model" in missing.stderr and "not a model directory" in missing.stderr
+
+
+def test_the_sentence_objective_is_given_once(corpus: dict[str, Path], tmp_path: Path) -> None:
+    """--data.objective is the run's objective (the model's is set from it); --model.sentence-objective alone
+    sets it too, and the two disagreeing is refused in one sentence."""
+    from albert.cli import parse_config
+
+    assert config(corpus, tmp_path, "--model.sentence-objective", "nsp").data.objective == "nsp"
+    assert "sentence_objective" not in config(corpus, tmp_path, "--model.sentence-objective", "nsp").model_overrides
+    assert config(corpus, tmp_path, "--data.objective", "none").data.objective == "none"
+    with pytest.raises(SystemExit):
+        parse_config(PretrainConfig, arguments(corpus, tmp_path, "--data.objective", "none",
+                                               "--model.sentence-objective", "nsp"))
+    with pytest.raises(ValueError, match="disagrees with --data.objective none"):
+        PretrainConfig(corpus=("x.txt",), model_overrides={"sentence_objective": "sop"},
+                       data=PretrainingDataConfig(objective="none"))
 
 
 def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[str, Path], tmp_path: Path,

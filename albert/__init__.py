@@ -30,6 +30,17 @@ if TYPE_CHECKING:
     from albert.model import AlbertModel
 
 
+def from_transformers(hf_model: Any) -> AlbertModel:
+    """The ALBERT Lab model (in eval mode) of the same class as a transformers ALBERT model, with its weights."""
+    name = type(hf_model).__name__
+    if name not in _LAZY:
+        from albert.checkpoint import CheckpointError
+
+        raise CheckpointError(f"transformers class {name} has no ALBERT Lab counterpart.", "no_counterpart",
+                              name=name)
+    return __getattr__(name).from_transformers(hf_model)
+
+
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
@@ -39,5 +50,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "PRESETS", "AlbertConfig", "ConfigError", "AlbertModel", "AlbertForPreTraining",
     "AlbertForMaskedLM", "AlbertForSequenceClassification", "AlbertForTokenClassification",
-    "ParameterCount", "count_parameters",
+    "ParameterCount", "count_parameters", "from_transformers",
 ]

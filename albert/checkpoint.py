@@ -1,30 +1,30 @@
-"""`save_pretrained` / `from_pretrained`: Hugging Face directory layout, safetensors weights.
+"""Model directories on disk: `save_pretrained` / `from_pretrained`, safetensors weights, hub ids.
 
-A saved directory holds `config.json`, `model.safetensors` and (when given) the tokenizer
-files. For sharing modes transformers can express (`all`, `none`) the weights use
-transformers' key names, so `transformers.AlbertForPreTraining.from_pretrained(dir)` loads
-them unchanged; `attention`/`ffn` directories use ALBERT Lab's own names, and their `num_hidden_groups`
-holds a sentence instead of a number: transformers' config validation refuses it with that
-sentence, instead of silently building a randomly initialised model.
+A saved directory holds `config.json`, `model.safetensors` and (when given) the tokenizer files.
+For sharing modes transformers can express (`all`, `none`) the weights use transformers' key names,
+so `transformers.AlbertForPreTraining.from_pretrained(dir)` loads them unchanged; `attention`/`ffn`
+directories keep ALBERT Lab's own names and their config.json makes transformers refuse them with
+one sentence. Every name and fix-up of transformers' comes from the adapter (`albert.hf`); this
+module only reads and writes files. It sits below the model classes, which inherit `PretrainedMixin`
+(as transformers' models inherit `PreTrainedModel`), and knows none of them.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any, TypeVar
 
 import torch
 
 from albert.config import AlbertConfig, ConfigError, read_config_json
+from albert.hf import PREFIX, from_hf_state_dict, looks_like_hf, to_hf_state_dict
 from albert.io import atomic_write
 
 logger = logging.getLogger(__name__)
 WEIGHTS_NAME = "model.safetensors"
-REFUSAL = ("this ALBERT Lab checkpoint shares only the {sharing} sublayer across passes, which "
-           "transformers' ALBERT cannot represent; load it with albert.{cls}.from_pretrained")
-"""Written as `num_hidden_groups` for modes transformers cannot represent (a string it rejects)."""
 _HEAD_PREFIXES = ("mlm_head.", "sentence_pair_head.", "classifier.")
 
 M = TypeVar("M", bound="PretrainedMixin")
@@ -32,14 +32,6 @@ M = TypeVar("M", bound="PretrainedMixin")
 
 class CheckpointError(ConfigError):
     """A checkpoint that cannot be loaded; the message names the file and the reason."""
-
-
-def model_class_for_transformers(name: str) -> type:
-    import albert
-
-    if not hasattr(albert, name):
-        raise CheckpointError(f"transformers class {name} has no ALBERT Lab counterpart.")
-    return getattr(albert, name)
 
 
 def resolve_directory(name_or_path: str | os.PathLike) -> Path:
@@ -89,13 +81,12 @@ def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
 
 
 def load_config(directory: Path) -> AlbertConfig:
+    """The config of a model directory; a missing or unreadable file is a `CheckpointError`."""
     path = directory / "config.json"
     try:
         data = read_config_json(path)
     except ConfigError as error:
-        raise CheckpointError(str(error)) from error
-    if isinstance(data.get("num_hidden_groups"), str) and data.get("sharing") in ("attention", "ffn"):
-        data["num_hidden_groups"] = 1  # the refusal sentence written for transformers
+        raise CheckpointError(str(error), error.code, **error.params) from error
     return AlbertConfig.from_dict(data, source=str(path))
 
 
@@ -109,36 +100,20 @@ class PretrainedMixin:
         """Write config, weights (optionally cast, e.g. fp16 to halve the size) and tokenizer."""
         from safetensors.torch import save_file
 
-        from albert.hf import to_hf_state_dict
-
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         state = {k: (v.to(dtype) if dtype is not None and v.is_floating_point() else v).detach().cpu().contiguous()
                  for k, v in self.state_dict().items()}
-        config_dict = self.config.to_dict()
-        config_dict["architectures"] = [type(self).__name__]
-        # The dtype to compute in (what the model had), even when the file stores fp16 to halve
-        # its size: transformers' `dtype="auto"` reads this instead of the stored tensors' dtype.
-        config_dict["dtype"] = str(next(self.parameters()).dtype).removeprefix("torch.")
-        if hasattr(self, "sentence_pair_head") and self.config.num_labels != 2:
-            # transformers sizes its SOP head by num_labels; ours is binary, so say 2 labels
-            # or transformers would refuse the (2, H) head weights of this checkpoint.
-            config_dict["id2label"] = {"0": "LABEL_0", "1": "LABEL_1"}
-            config_dict["label2id"] = {"LABEL_0": 0, "LABEL_1": 1}
+        layout = "transformers" if self.config.transformers_compatible else "albert-lab"
         if self.config.transformers_compatible:
             state = to_hf_state_dict(state, self.config)
-            layout = "transformers"
-        else:
-            config_dict["num_hidden_groups"] = REFUSAL.format(sharing=self.config.sharing,
-                                                              cls=type(self).__name__)
-            layout = "albert-lab"
         atomic_write(directory / WEIGHTS_NAME,
                      lambda temp: save_file(state, str(temp), metadata={"format": "pt", "layout": layout}))
-        import json
-
-        from albert.io import atomic_write_text
-
-        atomic_write_text(directory / "config.json", json.dumps(config_dict, indent=2, sort_keys=True) + "\n")
+        # The dtype to compute in (what the model had), even when the file stores fp16 to halve
+        # its size: transformers' `dtype="auto"` reads this instead of the stored tensors' dtype.
+        self.config.save(directory, architecture=type(self).__name__,
+                         sentence_pair_head=hasattr(self, "sentence_pair_head"),
+                         dtype=str(next(self.parameters()).dtype).removeprefix("torch."))
         if tokenizer is not None:
             tokenizer.save_pretrained(str(directory))
             _copy_sentencepiece_model(tokenizer, directory)
@@ -152,8 +127,6 @@ class PretrainedMixin:
         `config_changes` override config fields (e.g. `num_labels=3` for a new classifier).
         Heads missing from the checkpoint are freshly initialised (and logged).
         """
-        from albert.hf import from_hf_state_dict, looks_like_hf
-
         directory = resolve_directory(name_or_path)
         config = load_config(directory)
         if config_changes:
@@ -185,16 +158,21 @@ class PretrainedMixin:
         if unexpected:
             logger.info("%s: head weights not used by %s: %s", weights_path, cls.__name__, unexpected)
         model.load_state_dict({k: v.to(own[k].dtype) for k, v in state.items() if k in own}, strict=False)
-        model.eval()
-        model.source_directory = directory
-        return model
+        return model.eval()
+
+    @classmethod
+    def from_transformers(cls: type[M], hf_model: Any) -> M:
+        """This class (in eval mode) with the config and weights of a transformers ALBERT model."""
+        config = AlbertConfig.from_transformers(hf_model.config)
+        model = cls(config)
+        model.load_state_dict(from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__),
+                              strict=True)
+        return model.eval()  # as from_pretrained: a converted model is for inference until trained
 
 
 def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:
     """transformers' fast ALBERT tokenizer saves only tokenizer.json; the slow `AlbertTokenizer`
     (and SentencePiece users) need `spiece.model`, so copy it from where the tokenizer came from."""
-    import shutil
-
     target = directory / "spiece.model"
     candidates = [getattr(tokenizer, "vocab_file", None),
                   Path(str(getattr(tokenizer, "name_or_path", ""))) / "spiece.model"]
@@ -207,9 +185,9 @@ def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:
 def _match_prefix(state: dict[str, torch.Tensor], model: torch.nn.Module) -> dict[str, torch.Tensor]:
     """Add or strip the `albert.` prefix so a backbone and a head model load each other's files."""
     wants_prefix = hasattr(model, "albert")
-    has_prefix = any(k.startswith("albert.") for k in state)
+    has_prefix = any(k.startswith(PREFIX) for k in state)
     if wants_prefix and not has_prefix:
-        return {f"albert.{k}": v for k, v in state.items()}
+        return {f"{PREFIX}{k}": v for k, v in state.items()}
     if not wants_prefix and has_prefix:
-        return {k.removeprefix("albert."): v for k, v in state.items() if k.startswith("albert.")}
+        return {k.removeprefix(PREFIX): v for k, v in state.items() if k.startswith(PREFIX)}
     return state

@@ -1,9 +1,9 @@
 """`AlbertConfig`: one typed, validated dataclass describing an ALBERT (or BERT) encoder.
 
-It is the single source of truth for sizes and sharing: the model, the parameter
-calculator, the Hugging Face converter and the CLIs all read it. Conversion to and from
-transformers' `AlbertConfig` / `config.json` lives here too, because the field names are
-the same except for the two ALBERT Lab additions (`sharing`, `project_embeddings`).
+It is the single source of truth for sizes and sharing: the model, the parameter calculator, the
+Hugging Face adapter and the CLIs all read it. Each allowed value is written once, as a `Literal`
+whose values the checks read back. A saved `config.json` is transformers' format plus ALBERT Lab's
+own keys; the translation lives in `albert.hf` (the adapter), and `to_dict` / `from_dict` call it.
 """
 
 from __future__ import annotations
@@ -11,23 +11,31 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from albert.errors import ConfigError
+from albert.hf import config_from_hf, config_to_hf
+
 SharingMode = Literal["all", "attention", "ffn", "none"]
-SHARING_MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
-ACTIVATIONS: tuple[str, ...] = ("gelu_new", "gelu", "relu", "silu")
-SENTENCE_OBJECTIVES: tuple[str, ...] = ("sop", "nsp", "none")
+SHARING_MODES: tuple[str, ...] = typing.get_args(SharingMode)
+Activation = Literal["gelu_new", "gelu", "relu", "silu"]
+ACTIVATIONS: tuple[str, ...] = typing.get_args(Activation)
+SentenceObjective = Literal["sop", "nsp", "none"]
+SENTENCE_OBJECTIVES: tuple[str, ...] = typing.get_args(SentenceObjective)
 
-# Keys of ours that ride along in a transformers `config.json`; transformers ignores them.
-_LAB_KEYS = ("sharing", "project_embeddings", "sentence_objective")
+IGNORE_INDEX = -100
+"""The label of a position or an example with no target (PyTorch's cross-entropy default): the one
+convention that the data pipeline's labels and the heads' losses share."""
 # Sizes above this are almost certainly a typo (the largest published ALBERT has H = 4096).
-_MAX_SIZE = 10_000_000
+MAX_SIZE = 10_000_000
+_SIZES = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+          "intermediate_size", "num_hidden_groups", "max_position_embeddings", "type_vocab_size", "num_labels")
 
-
-class ConfigError(ValueError):
-    """A configuration that cannot describe a valid model; the message says why."""
+__all__ = ["ACTIVATIONS", "IGNORE_INDEX", "PRESETS", "SENTENCE_OBJECTIVES", "SHARING_MODES", "AlbertConfig",
+           "ConfigError", "read_config_json"]
 
 
 @dataclass
@@ -53,7 +61,7 @@ class AlbertConfig:
     `none` is G = L (set automatically); `attention` and `ffn` require G = 1."""
     project_embeddings: bool = True
     """Apply the E→H projection. False only when E = H (BERT: the embeddings feed layer 1)."""
-    hidden_act: str = "gelu_new"
+    hidden_act: Activation = "gelu_new"
     """Activation of the FFN and the MLM head: gelu_new (ALBERT), gelu (BERT), relu, silu."""
     hidden_dropout_prob: float = 0.0
     """Dropout on embeddings and sublayer outputs (ALBERT v2 uses 0)."""
@@ -75,7 +83,7 @@ class AlbertConfig:
     """Id of `[CLS]`."""
     eos_token_id: int = 3
     """Id of `[SEP]`."""
-    sentence_objective: Literal["sop", "nsp", "none"] = "sop"
+    sentence_objective: SentenceObjective = "sop"
     """What the sentence-pair head was (or will be) trained on: sentence order or next sentence;
     "none": pretrained with MLM only, and `AlbertForPreTraining` has no sentence-pair head."""
     num_labels: int = 2
@@ -84,55 +92,75 @@ class AlbertConfig:
     """Other keys read from a `config.json` (labels, architectures…), written back unchanged."""
 
     def __post_init__(self) -> None:
-        for name in ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers",
-                     "num_attention_heads", "intermediate_size", "num_hidden_groups",
-                     "max_position_embeddings", "type_vocab_size", "num_labels"):
+        """Every rule raises `ConfigError(sentence, code, **values)`."""
+        self._check_sizes()
+        self._check_sharing()
+        if not self.project_embeddings and self.embedding_size != self.hidden_size:
+            raise ConfigError("project_embeddings=False needs embedding_size == hidden_size "
+                              f"(got E={self.embedding_size}, H={self.hidden_size}).", "projection",
+                              embedding_size=self.embedding_size, hidden_size=self.hidden_size)
+        if self.hidden_act not in ACTIVATIONS:
+            raise ConfigError(f"hidden_act must be one of {', '.join(ACTIVATIONS)}, got {self.hidden_act!r}.",
+                              "choice", field="hidden_act", value=self.hidden_act, choices=ACTIVATIONS)
+        if self.sentence_objective not in SENTENCE_OBJECTIVES:
+            raise ConfigError(f"sentence_objective must be 'sop', 'nsp' or 'none' (MLM only), "
+                              f"got {self.sentence_objective!r}.", "choice", field="sentence_objective",
+                              value=self.sentence_objective, choices=SENTENCE_OBJECTIVES)
+        self._check_regularisation()
+
+    def _check_sizes(self) -> None:
+        for name in _SIZES:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}.")
+                raise ConfigError(f"{name} must be a whole number, got {value!r}.", "not_whole", field=name,
+                                  value=value)
             if value < 1:
-                raise ConfigError(f"{name} must be at least 1, got {value}.")
-            if value > _MAX_SIZE:
-                raise ConfigError(f"{name} = {value:,} is beyond the supported {_MAX_SIZE:,}.")
+                raise ConfigError(f"{name} must be at least 1, got {value}.", "too_small", field=name, value=value)
+            if value > MAX_SIZE:
+                raise ConfigError(f"{name} = {value:,} is beyond the supported {MAX_SIZE:,}.", "too_big",
+                                  field=name, value=value, limit=MAX_SIZE)
         if self.hidden_size % self.num_attention_heads:
             raise ConfigError(
                 f"hidden_size ({self.hidden_size}) must be divisible by num_attention_heads "
-                f"({self.num_attention_heads}); try {self._nearest_head_counts()}.")
-        if self.sharing not in SHARING_MODES:
-            raise ConfigError(f"sharing must be one of {', '.join(SHARING_MODES)}, got {self.sharing!r}.")
-        if self.sharing == "none":
-            if self.num_hidden_groups not in (1, self.num_hidden_layers):
-                raise ConfigError(
-                    "sharing 'none' gives every pass its own weights (groups = layers); "
-                    f"num_hidden_groups must be 1 or {self.num_hidden_layers}, got {self.num_hidden_groups}.")
-            self.num_hidden_groups = self.num_hidden_layers
-        elif self.sharing in ("attention", "ffn") and self.num_hidden_groups != 1:
-            raise ConfigError(
-                f"sharing {self.sharing!r} shares one sublayer across all passes; "
-                f"num_hidden_groups must be 1, got {self.num_hidden_groups}.")
-        if self.num_hidden_layers % self.num_hidden_groups:
-            raise ConfigError(
-                f"num_hidden_groups ({self.num_hidden_groups}) must divide num_hidden_layers "
-                f"({self.num_hidden_layers}).")
-        if not self.project_embeddings and self.embedding_size != self.hidden_size:
-            raise ConfigError(
-                "project_embeddings=False needs embedding_size == hidden_size "
-                f"(got E={self.embedding_size}, H={self.hidden_size}).")
-        if self.hidden_act not in ACTIVATIONS:
-            raise ConfigError(f"hidden_act must be one of {', '.join(ACTIVATIONS)}, got {self.hidden_act!r}.")
-        if self.sentence_objective not in SENTENCE_OBJECTIVES:
-            raise ConfigError(f"sentence_objective must be 'sop', 'nsp' or 'none' (MLM only), "
-                              f"got {self.sentence_objective!r}.")
-        for name in ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout_prob"):
-            value = getattr(self, name)
-            if not 0.0 <= float(value) < 1.0:
-                raise ConfigError(f"{name} must be in [0, 1), got {value}.")
-        if not self.initializer_range > 0 or not self.layer_norm_eps > 0:
-            raise ConfigError("initializer_range and layer_norm_eps must be positive.")
+                f"({self.num_attention_heads}); try {self._nearest_head_counts()}.", "heads_divide",
+                hidden_size=self.hidden_size, num_attention_heads=self.num_attention_heads)
         for name in ("pad_token_id", "bos_token_id", "eos_token_id"):
             if not 0 <= getattr(self, name) < self.vocab_size:
                 raise ConfigError(f"{name} ({getattr(self, name)}) must be a token id below "
-                                  f"vocab_size ({self.vocab_size}).")
+                                  f"vocab_size ({self.vocab_size}).", "token_id", field=name,
+                                  value=getattr(self, name), vocab_size=self.vocab_size)
+
+    def _check_sharing(self) -> None:
+        """The mode, and the groups it allows (`none` sets groups = layers)."""
+        layers, groups = self.num_hidden_layers, self.num_hidden_groups
+        if self.sharing not in SHARING_MODES:
+            raise ConfigError(f"sharing must be one of {', '.join(SHARING_MODES)}, got {self.sharing!r}.",
+                              "choice", field="sharing", value=self.sharing, choices=SHARING_MODES)
+        if self.sharing == "none":
+            if groups not in (1, layers):
+                raise ConfigError(
+                    "sharing 'none' gives every pass its own weights (groups = layers); "
+                    f"num_hidden_groups must be 1 or {layers}, got {groups}.", "groups_none",
+                    num_hidden_layers=layers, num_hidden_groups=groups)
+            self.num_hidden_groups = groups = layers
+        elif self.sharing in ("attention", "ffn") and groups != 1:
+            raise ConfigError(
+                f"sharing {self.sharing!r} shares one sublayer across all passes; "
+                f"num_hidden_groups must be 1, got {groups}.", "groups_partial", sharing=self.sharing,
+                num_hidden_groups=groups)
+        if layers % groups:
+            raise ConfigError(f"num_hidden_groups ({groups}) must divide num_hidden_layers ({layers}).",
+                              "groups_divide", num_hidden_groups=groups, num_hidden_layers=layers)
+
+    def _check_regularisation(self) -> None:
+        for name in ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout_prob"):
+            value = getattr(self, name)
+            if not 0.0 <= float(value) < 1.0:
+                raise ConfigError(f"{name} must be in [0, 1), got {value}.", "probability", field=name,
+                                  value=value)
+        if not self.initializer_range > 0 or not self.layer_norm_eps > 0:
+            raise ConfigError("initializer_range and layer_norm_eps must be positive.", "not_positive",
+                              initializer_range=self.initializer_range, layer_norm_eps=self.layer_norm_eps)
 
     def _nearest_head_counts(self) -> str:
         divisors = [a for a in range(1, min(self.hidden_size, 128) + 1) if self.hidden_size % a == 0]
@@ -176,63 +204,37 @@ class AlbertConfig:
             changes["num_hidden_groups"] = 1
         return dataclasses.replace(self, **changes)
 
-    # ----- config.json ---------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """A transformers-compatible `config.json` dictionary (plus ALBERT Lab's own keys)."""
-        data = dict(self.extra)
-        data.update({f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                     if f.name not in ("extra", "num_labels")})
-        data["model_type"] = "albert"
-        data["inner_group_num"] = 1
-        data["position_embedding_type"] = "absolute"
-        data.setdefault("architectures", ["AlbertForPreTraining"])
-        labels = data.get("id2label")
-        if not isinstance(labels, dict) or len(labels) != self.num_labels:
-            # Labels read from a config.json ride in `extra`; a changed num_labels must win,
-            # or the next load would build a classifier of the old width.
-            data["id2label"] = {str(i): f"LABEL_{i}" for i in range(self.num_labels)}
-            data["label2id"] = {f"LABEL_{i}": i for i in range(self.num_labels)}
-        return data
+    # ----- config.json (the translation is albert.hf's) ------------------------------------
+    def to_dict(self, architecture: str | None = None, sentence_pair_head: bool = False) -> dict[str, Any]:
+        """A transformers-compatible `config.json` dictionary (plus ALBERT Lab's own keys) for a model of
+        class `architecture` (with a binary sentence-pair head when `sentence_pair_head`)."""
+        ours = {**self.extra, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}}
+        return config_to_hf(ours, architecture, sentence_pair_head)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "config") -> AlbertConfig:
         """Build from a `config.json` dictionary of ours or of transformers' ALBERT."""
-        model_type = data.get("model_type", "albert")
-        if model_type != "albert":
-            raise ConfigError(f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.")
-        if data.get("inner_group_num", 1) != 1:
-            raise ConfigError(f"{source} has inner_group_num={data['inner_group_num']}; ALBERT Lab supports 1 "
-                              "(one layer per group, as every published ALBERT).")
-        if data.get("position_embedding_type", "absolute") != "absolute":
-            raise ConfigError(f"{source} uses position_embedding_type={data['position_embedding_type']!r}; "
-                              "only 'absolute' is supported.")
-        names = {f.name for f in dataclasses.fields(cls)} - {"extra", "num_labels"}
-        kwargs = {k: data[k] for k in names if k in data}
-        extra = {k: v for k, v in data.items() if k not in names and k not in
-                 ("model_type", "inner_group_num", "position_embedding_type", "transformers_version")}
-        id2label = data.get("id2label")
-        if id2label:
-            kwargs["num_labels"] = len(id2label)
-        if "sharing" not in data:
-            # A transformers checkpoint: groups == layers (> 1) is BERT-style; otherwise `all`.
-            # (values are not int()-converted here: a malformed one must reach validation, not crash)
-            layers, groups = data.get("num_hidden_layers", 12), data.get("num_hidden_groups", 1)
-            kwargs["sharing"] = "none" if groups == layers and isinstance(layers, int) and layers > 1 else "all"
+        ours = config_from_hf(data, source)
+        names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         try:
-            return cls(**kwargs, extra=extra)
+            return cls(**{k: v for k, v in ours.items() if k in names},
+                       extra={k: v for k, v in ours.items() if k not in names})
         except TypeError as error:
-            raise ConfigError(f"{source} has a field of the wrong type: {error}.") from error
+            raise ConfigError(f"{source} has a field of the wrong type: {error}.", "field_type",
+                              source=source) from error
         except ConfigError as error:
             if source == "config":
                 raise
-            raise ConfigError(f"{source}: {error}") from error  # say which file holds the bad value
+            raise error.located(source) from error  # say which file holds the bad value
 
-    def save(self, directory: str | os.PathLike) -> Path:
-        """Write `config.json` atomically into `directory`."""
+    def save(self, directory: str | os.PathLike, architecture: str | None = None, sentence_pair_head: bool = False,
+             **keys: Any) -> Path:
+        """Write `config.json` atomically into `directory` (the one writer of it): `to_dict(...)` plus `keys`."""
         from albert.io import atomic_write_text
 
         path = Path(directory) / "config.json"
-        atomic_write_text(path, json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
+        data = {**self.to_dict(architecture, sentence_pair_head), **keys}
+        atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
         return path
 
     @classmethod
@@ -243,15 +245,16 @@ class AlbertConfig:
             path = path / "config.json"
         return cls.from_dict(read_config_json(path), source=str(path))
 
-    def to_transformers(self):  # -> transformers.AlbertConfig
+    def to_transformers(self, sentence_pair_head: bool = False):  # -> transformers.AlbertConfig
         """transformers' `AlbertConfig` for modes it can represent; refuses the others."""
         if not self.transformers_compatible:
             raise ConfigError(
                 f"transformers' ALBERT cannot represent sharing {self.sharing!r} (it shares whole "
-                "layers only); use sharing 'all' or 'none', or load it with ALBERT Lab.")
+                "layers only); use sharing 'all' or 'none', or load it with ALBERT Lab.", "not_transformers_compatible",
+                sharing=self.sharing)
         import transformers
 
-        data = self.to_dict()
+        data = self.to_dict(sentence_pair_head=sentence_pair_head)
         data.pop("model_type")
         return transformers.AlbertConfig(**data)
 
@@ -263,13 +266,13 @@ class AlbertConfig:
 def read_config_json(path: Path) -> dict[str, Any]:
     """The JSON object in `path`; a missing, unreadable or non-object file raises `ConfigError`."""
     if not path.is_file():
-        raise ConfigError(f"No config.json at {path}.")
+        raise ConfigError(f"No config.json at {path}.", "no_config", path=str(path))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path} is not valid JSON ({error}).") from error
+        raise ConfigError(f"{path} is not valid JSON ({error}).", "bad_json", path=str(path)) from error
     if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a JSON object.")
+        raise ConfigError(f"{path} must hold a JSON object.", "not_object", path=str(path))
     return data
 
 

@@ -5,7 +5,7 @@
     python -m albert.finetune --eval-only --model runs/sst2/best --dev-file glue/SST-2/dev.tsv --quantize
 
 Data: GLUE TSV (header row), CSV, JSONL, `hf:NAME[:CONFIG]` datasets, CoNLL files for tagging
-(see `albert.task_data`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
+(see `albert.data.tasks`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
 directory with the tokenizer and the label names. One process on CPU or GPU, or
 `torchrun --nproc_per_node K -m albert.finetune ...`. Every option is a field of `FinetuneConfig`.
 """
@@ -22,41 +22,27 @@ from pathlib import Path
 from typing import Any, Literal
 
 import torch
-from tqdm import tqdm
 
 from albert.checkpoint import CheckpointError, load_config, resolve_directory
 from albert.cli import run_command
 from albert.config import AlbertConfig, ConfigError
+from albert.data.labels import check_labels
+from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
-from albert.layerwise import freeze_below, layer_decay_scale, unfrozen_from
-from albert.task_data import DataError, collate, encode, label_vocabulary, read_records, subsample
-from albert.task_eval import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
-from albert.task_labels import check_labels
-from albert.training import (
-    DivergedError,
-    MetricsLog,
-    OptimizerConfig,
-    all_reduce_sum,
-    autocast,
-    build_optimizer,
-    build_scheduler,
-    cleanup_distributed,
-    epoch_order,
-    replace_directory,
-    resume_training_state,
-    rng_state,
-    save_training_state,
-    setup_distributed,
-    start_run,
-)
+from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
+from albert.training.evaluate import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
+from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
+from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
+from albert.training.optim import OptimizerConfig
+from albert.training.state import replace_directory
 
 logger = logging.getLogger("albert.finetune")
 COLUMNS = ("step", "epoch", "split", "loss", "accuracy", "f1", "matthews", "pearson", "spearman", "mse", "lr",
            "examples_per_second", "trainable_tensors", "elapsed_seconds")
 
 
-@dataclass
-class FinetuneConfig:
+@dataclass(kw_only=True)
+class FinetuneConfig(RunConfig):
     """Fine-tune an ALBERT on sequence classification, regression or token classification."""
 
     model: str
@@ -114,37 +100,25 @@ class FinetuneConfig:
     """Also evaluate an INT8 dynamic-quantized copy on CPU: metric change, size on disk, latency."""
     latency_rounds: int = 20
     """Timed forward passes per model when measuring latency for --quantize."""
-    precision: Literal["fp32", "bf16"] = "fp32"
-    """bf16 autocast (GPU, recent CPUs) or fp32."""
-    device: str = "auto"
-    """auto (CUDA when present), cpu or cuda."""
-    seed: int = 0
-    """Seed for the head's initialisation, data order, subsets and dropout."""
-    threads: int = 0
-    """CPU threads for torch (0: torch's default)."""
-    log_every: int = 20
-    """Training metrics row every N steps."""
-    resume: bool = False
-    """Continue from output_dir/checkpoint exactly (data order, RNG, optimizer, schedule, early stopping)."""
-    stop_after_steps: int | None = None
-    """Stop (checkpoint saved, resumable) after this step, keeping the planned schedule."""
-    max_minutes: float | None = None
-    """Stop (checkpoint saved, resumable) once this invocation has run this many minutes
-    (a resumed run gets a fresh budget; its recorded wall time still adds up across runs)."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if isinstance(self.optim, dict):
             self.optim = OptimizerConfig(**{**asdict(_default_optim()), **self.optim})
         if not self.eval_only and not self.train_file:
             raise ValueError("--train-file is needed to fine-tune (or pass --eval-only with --dev-file).")
         if self.eval_only and not self.dev_file:
             raise ValueError("--eval-only needs --dev-file, the labelled data to evaluate on.")
-        for name in ("max_seq_length", "epochs", "batch_size", "eval_batch_size", "log_every", "latency_rounds"):
+        for name in ("max_seq_length", "epochs", "batch_size", "eval_batch_size", "latency_rounds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
-        for name in ("max_train_examples", "max_dev_examples", "stop_after_steps"):
+        for name in ("max_train_examples", "max_dev_examples"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1 when given, got {getattr(self, name)}.")
+        self._check_schedule()
+
+    def _check_schedule(self) -> None:
+        """Layer decay, unfreezing, dropout, early stopping and the dev metric."""
         if not 0 < self.layer_decay <= 1:
             raise ValueError(f"layer_decay must be in (0, 1], got {self.layer_decay}.")
         if self.unfreeze_every < 0 or self.patience < 0 or self.eval_every < 0:
@@ -162,14 +136,6 @@ class FinetuneConfig:
 
 def _default_optim() -> OptimizerConfig:
     return FinetuneConfig.__dataclass_fields__["optim"].default_factory()  # type: ignore[misc]
-
-
-@dataclass
-class FinetuneResult:
-    model: torch.nn.Module
-    """The model as trained to the last step (the best one is in output_dir/best)."""
-    summary: dict[str, Any]
-    """Task, best dev metrics, history, steps, wall time, quantization report (results.json)."""
 
 
 def model_class(task: str) -> type:
@@ -201,7 +167,7 @@ def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) 
                        split=dev_split) if cfg.dev_file else None
     if known is not None:
         task = cfg.task if cfg.task != "auto" else task_of_config(known)
-    else:  # labels of one kind, no NaN, no stray class (albert.task_labels)
+    else:  # labels of one kind, no NaN, no stray class (albert.data.labels)
         task = check_labels(train or dev, cfg.task, cfg.label_names)
     names: list[str] = []
     values: list[str] = []
@@ -245,172 +211,154 @@ def _build_model(cfg: FinetuneConfig, directory: Path, data: dict[str, Any]) -> 
     return cls(config) if cfg.from_scratch else cls.from_pretrained(directory, **changes)
 
 
-def run(cfg: FinetuneConfig) -> FinetuneResult:
+class FineTuningTask(Task):
+    """Sequence classification, regression or token tagging on a labelled task: what `fit` needs from fine-tuning."""
+
+    summary_name = "results.json"
+    metrics_columns = COLUMNS
+
+    def __init__(self, cfg: FinetuneConfig, run: Run, directory: Path, tokenizer: Any) -> None:
+        data = _load_data(cfg, tokenizer, None)
+        self.task, self.label_names, self.metric = data["task"], data["label_names"], data["metric"]
+        self.train, self.dev = data["train"], data["dev"]
+        model = _build_model(cfg, directory, data).to(run.device)
+        logger.info("%s: %d training and %d dev examples, %s labels, %s parameters%s", self.task, len(self.train),
+                    len(self.dev or []), len(self.label_names) or "no",
+                    f"{sum(p.numel() for p in model.parameters()):,}",
+                    " (random initialisation)" if cfg.from_scratch else "")
+        self.global_batch = cfg.batch_size * run.dist.world_size
+        self.steps_per_epoch = math.ceil(len(self.train) / self.global_batch)
+        super().__init__(run, model, cfg.epochs * self.steps_per_epoch, tokenizer)
+        self.cfg, self.name, self.best_dir = cfg, f"finetune {self.task}", run.out / "best"
+        self.lr_scale = layer_decay_scale(model.config, cfg.layer_decay) if cfg.layer_decay < 1 else None
+        self.unfreeze_steps = max(1, round(cfg.unfreeze_every * self.steps_per_epoch)) if cfg.unfreeze_every else 0
+        self.lowest: int | None = None  # the lowest depth being trained (gradual unfreezing)
+        self.best: dict[str, Any] | None = None  # the dev row of the best checkpoint
+        self.bad_evals, self.history, self.evaluated_at = 0, [], -1
+        self.window = {"loss": 0.0, "steps": 0, "examples": 0}
+
+    def state(self) -> dict[str, Any]:
+        return {"best": self.best, "bad_evals": self.bad_evals, "history": self.history}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.best, self.bad_evals, self.history = state["best"], state["bad_evals"], state["history"]
+
+    def before_step(self, step: int) -> bool:
+        if not self.unfreeze_steps or self.lowest == unfrozen_from(self.model.config, step, self.unfreeze_steps):
+            return False
+        self.lowest = unfrozen_from(self.model.config, step, self.unfreeze_steps)
+        trainable = freeze_below(self.model, self.model.config, self.lowest)
+        logger.info("step %d: training depth %d and up (%d tensors)", step, self.lowest, trainable)
+        return True
+
+    def train_step(self, model: torch.nn.Module, step: int) -> float:
+        dist, device = self.run.dist, self.run.device
+        epoch, index = divmod(step, self.steps_per_epoch)
+        order = epoch_order(len(self.train), self.cfg.seed, epoch)
+        chunk = order[index * self.global_batch:(index + 1) * self.global_batch]
+        share = math.ceil(len(chunk) / dist.world_size)
+        mine = [self.train[i] for i in (chunk + chunk)[dist.rank * share:(dist.rank + 1) * share]]  # pads the last
+        batch = {k: v.to(device, non_blocking=True) for k, v in collate(mine, self.tokenizer.pad_token_id).items()}
+        with autocast(device, self.cfg.precision):
+            loss = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
+                         labels=batch["labels"]).loss
+        loss.backward()
+        value = loss.detach().item()
+        self.window["loss"] += value
+        self.window["steps"] += 1
+        self.window["examples"] += len(chunk)
+        return value
+
+    def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
+        row = {"epoch": step / self.steps_per_epoch, "split": "train",
+               "loss": self.window["loss"] / self.window["steps"], "lr": lr,
+               "examples_per_second": self.window["examples"] / max(seconds, 1e-9),
+               "trainable_tensors": sum(p.requires_grad for p in self.model.parameters())}
+        self.window = {"loss": 0.0, "steps": 0, "examples": 0}
+        return row
+
+    def evaluate(self, step: int) -> str | None:
+        cfg = self.cfg
+        if not ((step % cfg.eval_every == 0 if cfg.eval_every else step % self.steps_per_epoch == 0)
+                or step == self.total_steps):
+            return None
+        self.evaluated_at = step
+        if self.dev:
+            self._evaluate_dev(step)
+        if cfg.patience and self.bad_evals >= cfg.patience:
+            reason = f"early stopping: no better dev {self.metric} in {self.bad_evals} evaluations"
+            logger.info("%s; stopping at step %d", reason, step)
+            return reason
+        return None
+
+    def _evaluate_dev(self, step: int) -> None:
+        """One dev row; a better one replaces output_dir/best.
+
+        Every process evaluates the whole dev set (identical weights, identical result), so all of them
+        take the same early-stopping decision without communicating."""
+        cfg, metric = self.cfg, self.metric
+        row = {"step": step, "epoch": step / self.steps_per_epoch, "split": "dev",
+               "elapsed_seconds": self.run.elapsed(),
+               **evaluate(self.model, self.dev, self.task, self.label_names, cfg.eval_batch_size, self.run.device,
+                          cfg.precision, self.tokenizer.pad_token_id)}
+        self.history.append(row)
+        self.run.metrics.write(row)
+        self.postfix[f"dev_{metric}"] = f"{row[metric]:.4f}"
+        logger.info("dev step %d: %s", step, ", ".join(f"{k} {row[k]:.4f}" for k in METRICS[self.task]))
+        if is_better(row[metric], self.best[metric] if self.best else None, metric):
+            self.best, self.bad_evals = row, 0
+            self._save_best(row)
+        else:
+            self.bad_evals += 1
+
+    def _save_best(self, row: dict[str, Any]) -> None:
+        def write(temp: Path) -> None:
+            self.model.save_pretrained(temp, tokenizer=self.tokenizer)
+            (temp / "eval_results.json").write_text(json.dumps(jsonable(row), indent=2) + "\n")
+
+        if self.run.dist.is_main:
+            replace_directory(self.best_dir, write)
+
+    def checkpoint_due(self, step: int) -> bool:
+        return step == self.evaluated_at
+
+    def divergence_note(self, checkpoint_step: int | None) -> tuple[str, str]:
+        return _kept(self.best_dir), ("fine-tune again with a lower --optim.learning-rate (e.g. a tenth) or check "
+                                      "the scale of the labels")
+
+    def finish(self, step: int, reason: str) -> dict[str, Any]:
+        if not self.dev and self.run.dist.is_main and reason == "finished":
+            logger.warning("no --dev-file: the last model is saved as %s, unselected", self.best_dir)
+            self._save_best({"step": step})
+        return {"task": self.task, "metric": self.metric, "label_names": self.label_names,
+                "train_examples": len(self.train), "dev_examples": len(self.dev or []), "stop_reason": reason,
+                "from_scratch": self.cfg.from_scratch, "best": self.best, "history": self.history}
+
+    def complete(self, step: int, summary: dict[str, Any]) -> None:
+        cfg = self.cfg
+        if cfg.quantize and self.dev and self.best_dir.exists():
+            best_model = type(self.model).from_pretrained(self.best_dir)
+            summary["quantized"] = quantization_report(best_model, self.dev, self.task, self.label_names,
+                                                       summary["best"], cfg.eval_batch_size,
+                                                       self.tokenizer.pad_token_id, cfg.latency_rounds)
+
+
+def run(cfg: FinetuneConfig) -> RunResult:
     """Fine-tune (or, with eval_only, evaluate); returns the model and the summary (results.json)."""
     from albert.tokenizer import load_tokenizer
 
-    started = time.time()
-    budget_started = started  # --max-minutes counts this invocation only; `started` also covers resumed time
-    dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
-    device = dist.device
+    def make_task(run_: Run) -> FineTuningTask:
+        directory = resolve_directory(cfg.model)
+        return FineTuningTask(cfg, run_, directory, load_tokenizer(cfg.tokenizer or directory))
+
+    if not cfg.eval_only:
+        return fit(cfg, make_task)
+    _, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     directory = resolve_directory(cfg.model)
-    tokenizer = load_tokenizer(cfg.tokenizer or directory)
-    pad_id = tokenizer.pad_token_id
-    if cfg.eval_only:
-        return _evaluate_only(cfg, directory, tokenizer, out)
-    data = _load_data(cfg, tokenizer, None)
-    task, names, metric, train, dev = data["task"], data["label_names"], data["metric"], data["train"], data["dev"]
-    model = _build_model(cfg, directory, data).to(device)
-    logger.info("%s: %d training and %d dev examples, %s labels, %s parameters%s", task, len(train),
-                len(dev or []), len(names) or "no", f"{sum(p.numel() for p in model.parameters()):,}",
-                " (random initialisation)" if cfg.from_scratch else "")
-
-    global_batch = cfg.batch_size * dist.world_size
-    steps_per_epoch = math.ceil(len(train) / global_batch)
-    total = cfg.epochs * steps_per_epoch
-    optimizer = build_optimizer(model, cfg.optim, device,
-                                layer_decay_scale(model.config, cfg.layer_decay) if cfg.layer_decay < 1 else None)
-    scheduler = build_scheduler(optimizer, cfg.optim, total)
-    unfreeze_steps = max(1, round(cfg.unfreeze_every * steps_per_epoch)) if cfg.unfreeze_every else 0
-    step, bad_evals, history = 0, 0, []
-    best: dict[str, Any] | None = None  # the dev row of the best checkpoint
-    checkpoint_dir, best_dir = out / "checkpoint", out / "best"
-    if cfg.resume:
-        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler)
-        step, best, bad_evals, history = state["step"], state["best"], state["bad_evals"], state["history"]
-        started -= state["elapsed_seconds"]
-    metrics_log = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0, columns=COLUMNS)
-
-    lowest: int | None = None
-    train_model: torch.nn.Module = model
-
-    def wrap() -> torch.nn.Module:
-        # DDP fixes the set of trainable parameters when it is built, so gradual unfreezing builds
-        # a new wrapper each time that set changes (a handful of times per run).
-        if dist.world_size == 1:
-            return model
-        return torch.nn.parallel.DistributedDataParallel(
-            model, device_ids=[dist.local_rank] if device.type == "cuda" else None)
-
-    def save_checkpoint() -> None:
-        if dist.is_main:
-            save_training_state(checkpoint_dir, model, {
-                "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
-                "step": step, "best": best, "bad_evals": bad_evals, "history": history,
-                "elapsed_seconds": time.time() - started}, tokenizer=tokenizer)
-        dist.barrier()
-
-    def save_best(row: dict[str, Any]) -> None:
-        def write(temp: Path) -> None:
-            model.save_pretrained(temp, tokenizer=tokenizer)
-            (temp / "eval_results.json").write_text(json.dumps(_jsonable(row), indent=2) + "\n")
-
-        if dist.is_main:
-            replace_directory(best_dir, write)
-
-    progress = tqdm(total=total, initial=step, disable=not dist.is_main, desc=f"finetune {task}", unit="step")
-    window = {"loss": 0.0, "steps": 0, "examples": 0, "start": time.time()}
-    postfix: dict[str, str] = {}
-    stop_reason = "finished"
-    model.train()
-    while step < total:
-        epoch, index = divmod(step, steps_per_epoch)
-        if unfreeze_steps and lowest != unfrozen_from(model.config, step, unfreeze_steps):
-            lowest = unfrozen_from(model.config, step, unfreeze_steps)
-            trainable = freeze_below(model, model.config, lowest)
-            train_model = wrap()
-            logger.info("step %d: training depth %d and up (%d tensors)", step, lowest, trainable)
-        elif train_model is model and dist.world_size > 1:
-            train_model = wrap()
-        order = epoch_order(len(train), cfg.seed, epoch)
-        chunk = order[index * global_batch:(index + 1) * global_batch]
-        share = math.ceil(len(chunk) / dist.world_size)
-        mine = [train[i] for i in (chunk + chunk)[dist.rank * share:(dist.rank + 1) * share]]  # pads the last
-        batch = {k: v.to(device, non_blocking=True) for k, v in collate(mine, pad_id).items()}
-        with autocast(device, cfg.precision):
-            loss = train_model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                               labels=batch["labels"]).loss
-        loss.backward()
-        if cfg.optim.max_grad_norm > 0:
-            grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
-        else:
-            grad_norm = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
-        # Checked before the step changes the weights: a diverged run keeps its last good checkpoints.
-        diverged = torch.tensor([float(not (torch.isfinite(loss.detach()) and torch.isfinite(grad_norm)))])
-        if all_reduce_sum(diverged, dist, device).item():
-            raise DivergedError(f"the training loss became {loss.item():.4g} (gradient norm {grad_norm.item():.4g}) at "
-                                f"step {step + 1} with learning rate {max(scheduler.get_last_lr()):.3g}, so the run "
-                                f"stopped before that step changed the weights ({_kept(best_dir)}); fine-tune again "
-                                "with a lower --optim.learning-rate (e.g. a tenth) or check the scale of the labels.")
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
-        step += 1
-        progress.update(1)
-        window["loss"] += loss.detach().item()
-        window["steps"] += 1
-        window["examples"] += len(chunk)
-        if step % cfg.log_every == 0 or step == total:
-            elapsed = time.time() - window["start"]
-            row = {"step": step, "epoch": step / steps_per_epoch, "split": "train",
-                   "loss": window["loss"] / window["steps"], "lr": max(scheduler.get_last_lr()),
-                   "examples_per_second": window["examples"] / max(elapsed, 1e-9),
-                   "trainable_tensors": sum(p.requires_grad for p in model.parameters()),
-                   "elapsed_seconds": time.time() - started}
-            metrics_log.write(row)
-            postfix["loss"] = f"{row['loss']:.3f}"
-            progress.set_postfix(postfix)
-            window = {"loss": 0.0, "steps": 0, "examples": 0, "start": time.time()}
-        at_eval = (step % cfg.eval_every == 0 if cfg.eval_every else step % steps_per_epoch == 0) or step == total
-        if at_eval:
-            if dev:
-                # Every process evaluates the whole dev set (identical weights, identical result),
-                # so all of them take the same early-stopping decision without communicating.
-                row = {"step": step, "epoch": step / steps_per_epoch, "split": "dev", "elapsed_seconds":
-                       time.time() - started, **evaluate(model, dev, task, names, cfg.eval_batch_size, device,
-                                                         cfg.precision, pad_id)}
-                history.append(row)
-                metrics_log.write(row)
-                postfix[f"dev_{metric}"] = f"{row[metric]:.4f}"
-                progress.set_postfix(postfix)
-                logger.info("dev step %d: %s", step, ", ".join(f"{k} {row[k]:.4f}" for k in METRICS[task]))
-                if is_better(row[metric], best[metric] if best else None, metric):
-                    best, bad_evals = row, 0
-                    save_best(row)
-                else:
-                    bad_evals += 1
-            save_checkpoint()
-            if cfg.patience and bad_evals >= cfg.patience:
-                stop_reason = f"early stopping: no better dev {metric} in {bad_evals} evaluations"
-                logger.info("%s; stopping at step %d", stop_reason, step)
-                break
-        out_of_time = cfg.max_minutes is not None and time.time() - budget_started > cfg.max_minutes * 60
-        if (cfg.stop_after_steps and step >= cfg.stop_after_steps) or out_of_time:
-            if not at_eval:
-                save_checkpoint()
-            stop_reason = "stopped early (resumable with --resume)"
-            break
-    progress.close()
-    if not dev and dist.is_main and stop_reason == "finished":
-        logger.warning("no --dev-file: the last model is saved as %s, unselected", best_dir)
-        save_best({"step": step})
-    summary: dict[str, Any] = {
-        "task": task, "metric": metric, "label_names": names, "train_examples": len(train),
-        "dev_examples": len(dev or []), "steps": step, "planned_steps": total, "stop_reason": stop_reason,
-        "from_scratch": cfg.from_scratch, "wall_seconds": round(time.time() - started, 1),
-        "best": best, "history": history, "world_size": dist.world_size, "device": str(device),
-        "config": _jsonable(asdict(cfg))}
-    if cfg.quantize and dev and dist.is_main and best_dir.exists():
-        best_model = type(model).from_pretrained(best_dir)
-        summary["quantized"] = quantization_report(best_model, dev, task, names, summary["best"],
-                                                   cfg.eval_batch_size, pad_id, cfg.latency_rounds)
-    if dist.is_main:
-        (out / "results.json").write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
-    cleanup_distributed()
-    return FinetuneResult(model=model, summary=summary)
+    return _evaluate_only(cfg, directory, load_tokenizer(cfg.tokenizer or directory), out)
 
 
-def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Path) -> FinetuneResult:
+def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Path) -> RunResult:
     config = load_config(directory)
     task = cfg.task if cfg.task != "auto" else task_of_config(config)
     if cfg.task != "auto" and cfg.task != task_of_config(config):
@@ -427,8 +375,8 @@ def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Pa
     if cfg.quantize:
         summary["quantized"] = quantization_report(model, data["dev"], task, data["label_names"], metrics,
                                                    cfg.eval_batch_size, tokenizer.pad_token_id, cfg.latency_rounds)
-    (out / "eval_results.json").write_text(json.dumps(_jsonable(summary), indent=2) + "\n")
-    return FinetuneResult(model=model, summary=summary)
+    (out / "eval_results.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
+    return RunResult(model=model, summary=summary)
 
 
 def _kept(best_dir: Path) -> str:
@@ -436,17 +384,6 @@ def _kept(best_dir: Path) -> str:
         step = json.loads((best_dir / "eval_results.json").read_text()).get("step")
         return f"the best model so far, step {step}, is kept in {best_dir}"
     return "no best model had been saved yet"
-
-
-def _jsonable(value: Any) -> Any:
-    """JSON-safe copy: NaN (an undefined correlation) becomes null, paths become strings."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value if isinstance(value, (int, float, str, bool, type(None))) else str(value)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,11 +9,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from albert.config import AlbertConfig
-from albert.model import ACTIVATIONS, AlbertModel, AlbertPreTrainedModel
-
-IGNORE_INDEX = -100
-"""Label value of positions that carry no MLM target (and of ignored tokens)."""
+from albert.config import IGNORE_INDEX, AlbertConfig
+from albert.model import AlbertModel, AlbertPreTrainedModel, activation
 
 
 @dataclass
@@ -56,7 +53,7 @@ class MaskedLMHead(nn.Module):
     def __init__(self, config: AlbertConfig):
         super().__init__()
         self.dense = nn.Linear(config.hidden_size, config.embedding_size)
-        self.activation = ACTIVATIONS[config.hidden_act]
+        self.activation = activation(config.hidden_act)
         self.norm = nn.LayerNorm(config.embedding_size, eps=config.layer_norm_eps)
         self.bias = nn.Parameter(torch.zeros(config.vocab_size))
 

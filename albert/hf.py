@@ -1,18 +1,104 @@
-"""Conversion between ALBERT Lab's module names and Hugging Face transformers' ALBERT keys.
+"""The adapter between ALBERT Lab and Hugging Face transformers: config keys and tensor names, both ways.
 
-The key names of transformers live only here, in one declarative table (`KEY_MAP`) that
-is read left-to-right for import and right-to-left for export.
+Everything that knows transformers' conventions lives here, and only here, as plain functions on
+dictionaries (no files, no model classes of ours), like torchtitan's state-dict adapters:
+- **config**: `config_to_hf` / `config_from_hf` translate our config dictionary to and from transformers'
+  `config.json` (its fixed keys, labels as `id2label`, sharing read back from the group count);
+- **tensors**: one declarative table (`KEY_MAP`), read left-to-right for import and right-to-left for
+  export, plus the tied copies transformers stores twice;
+- **fix-ups**, each written once: a pretraining model's sentence-pair head is binary, so transformers is
+  told 2 labels (it sizes that head by `num_labels`); a BERT-style model (no E→H projection) exports an
+  identity projection; an MLM-only pretraining model exports as `AlbertForMaskedLM`; and a sharing mode
+  transformers cannot represent (`attention`, `ffn`) is refused there with one sentence (`REFUSAL`).
+
+How transformers is made to refuse: its ALBERT always has one layer per group (`inner_group_num` 1),
+a transformers-only field ALBERT Lab has no use for. A `config.json` of a mode transformers cannot
+represent holds `REFUSAL` in that field instead; transformers' config validation (an integer field)
+rejects the file quoting the sentence, rather than silently building a randomly initialised model.
+ALBERT Lab ignores the field for those modes, so every field it reads keeps its true value.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-import torch
+from albert.errors import ConfigError
 
-from albert.config import AlbertConfig, ConfigError
+if TYPE_CHECKING:  # annotations only: the adapter works on dictionaries and tensors it is given
+    import torch
 
+    from albert.config import AlbertConfig
+
+REFUSAL = ("this ALBERT Lab checkpoint shares only the {sharing} sublayer across passes, which "
+           "transformers' ALBERT cannot represent; load it with albert.{cls}.from_pretrained")
+"""What transformers says when asked to load an `attention`/`ffn` directory (written as `inner_group_num`)."""
+PARTIAL_SHARING = ("attention", "ffn")
+"""Sharing modes transformers' ALBERT cannot represent (it shares whole layers only)."""
+_HF_FIXED = {"model_type": "albert", "inner_group_num": 1, "position_embedding_type": "absolute"}
+"""Keys transformers' ALBERT config always has, with the only values ALBERT Lab supports."""
+_HF_ONLY = (*_HF_FIXED, "transformers_version")
+
+# ----- config ---------------------------------------------------------------------------------------
+
+
+def config_to_hf(ours: Mapping[str, Any], architecture: str | None = None,
+                 sentence_pair_head: bool = False) -> dict[str, Any]:
+    """Our config dictionary (fields, `num_labels` and the `extra` keys) → transformers' `config.json`.
+
+    `architecture` is the class that is saved (recorded in `architectures`); `sentence_pair_head` says
+    it has our binary SOP/NSP head, which transformers sizes by `num_labels`, so it is told 2 labels.
+    """
+    data = {k: v for k, v in ours.items() if k != "num_labels"}
+    data.update(_HF_FIXED)
+    if architecture:
+        data["architectures"] = [architecture]
+    data.setdefault("architectures", ["AlbertForPreTraining"])
+    labels = 2 if sentence_pair_head else ours["num_labels"]
+    id2label = data.get("id2label")
+    if not isinstance(id2label, dict) or len(id2label) != labels:
+        # Labels read from a config.json ride along; a changed num_labels must win, or the next
+        # load would build a classifier of the old width.
+        data["id2label"] = {str(i): f"LABEL_{i}" for i in range(labels)}
+        data["label2id"] = {f"LABEL_{i}": i for i in range(labels)}
+    if data.get("sharing") in PARTIAL_SHARING:
+        data["inner_group_num"] = REFUSAL.format(sharing=data["sharing"], cls=data["architectures"][0])
+    return data
+
+
+def config_from_hf(data: Mapping[str, Any], source: str = "config") -> dict[str, Any]:
+    """transformers' (or our) `config.json` → our config dictionary; what ALBERT Lab cannot build is refused.
+
+    transformers' own configs have no `sharing`: groups == layers (> 1) is BERT-style, otherwise `all`."""
+    ours = dict(data)
+    model_type = ours.get("model_type", "albert")
+    if model_type != "albert":
+        raise ConfigError(f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.",
+                          "model_type", source=source, value=model_type)
+    partial = ours.get("sharing") in PARTIAL_SHARING
+    if partial and isinstance(ours.get("num_hidden_groups"), str):
+        ours["num_hidden_groups"] = 1  # written before the refusal moved to inner_group_num: always 1 here
+    inner = ours.get("inner_group_num", 1)
+    if inner != 1 and not (partial and isinstance(inner, str)):  # a string: the refusal, not a count
+        raise ConfigError(f"{source} has inner_group_num={inner}; ALBERT Lab supports 1 (one layer per group, "
+                          "as every published ALBERT).", "inner_group_num", source=source, value=inner)
+    position = ours.get("position_embedding_type", "absolute")
+    if position != "absolute":
+        raise ConfigError(f"{source} uses position_embedding_type={position!r}; only 'absolute' is supported.",
+                          "position_embedding_type", source=source, value=position)
+    for key in _HF_ONLY:
+        ours.pop(key, None)
+    if ours.get("id2label"):
+        ours["num_labels"] = len(ours["id2label"])
+    if "sharing" not in ours:
+        # (values are not int()-converted here: a malformed one must reach validation, not crash)
+        layers, groups = ours.get("num_hidden_layers", 12), ours.get("num_hidden_groups", 1)
+        ours["sharing"] = "none" if groups == layers and isinstance(layers, int) and layers > 1 else "all"
+    return ours
+
+
+# ----- tensors --------------------------------------------------------------------------------------
 _HF_LAYER = "encoder.albert_layer_groups.{g}.albert_layers.0."
 KEY_MAP: tuple[tuple[str, str], ...] = (
     # (ALBERT Lab, transformers); {g} = block/group index, {p} = weight or bias
@@ -37,9 +123,9 @@ KEY_MAP: tuple[tuple[str, str], ...] = (
     ("classifier.{p}", "classifier.{p}"),
 )
 # transformers keys that duplicate a tied weight: dropped on import, written on export.
-_TIED_HF_KEYS = {"predictions.decoder.weight": "embeddings.word_embeddings.weight",
-                 "predictions.decoder.bias": "predictions.bias"}
-_PREFIX = "albert."
+TIED_HF_KEYS = {"predictions.decoder.weight": "embeddings.word_embeddings.weight",
+                "predictions.decoder.bias": "predictions.bias"}
+PREFIX = "albert."
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -52,7 +138,7 @@ _FROM_HF = [(_compile(theirs), ours) for ours, theirs in KEY_MAP]
 
 
 def _rename(key: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
-    prefix = _PREFIX if key.startswith(_PREFIX) else ""
+    prefix = PREFIX if key.startswith(PREFIX) else ""
     body = key[len(prefix):]
     for pattern, template in table:
         match = pattern.match(body)
@@ -61,27 +147,32 @@ def _rename(key: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
     return None
 
 
+def is_buffer_or_tied(key: str) -> bool:
+    """transformers keys with no information of their own: tied copies and position/type-id buffers."""
+    return key.removeprefix(PREFIX) in TIED_HF_KEYS or key.endswith(("position_ids", "token_type_ids"))
+
+
 def to_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig) -> dict[str, torch.Tensor]:
     """Our state dict → transformers' keys. Refuses sharing modes transformers cannot express."""
     if not config.transformers_compatible:
         raise ConfigError(
             f"A model with sharing {config.sharing!r} cannot be exported to transformers, whose ALBERT "
-            "shares whole layers only; save it with ALBERT Lab's layout instead.")
+            "shares whole layers only; save it with ALBERT Lab's layout instead.", "not_transformers_compatible",
+            sharing=config.sharing)
     converted: dict[str, torch.Tensor] = {}
     for key, tensor in state.items():
         new_key = _rename(key, _TO_HF)
         if new_key is None:
             raise KeyError(f"No transformers name for parameter {key!r}.")
         converted[new_key] = tensor
-    prefix = _PREFIX if any(k.startswith(_PREFIX) for k in state) else ""
+    prefix = PREFIX if any(k.startswith(PREFIX) for k in state) else ""
     if not config.project_embeddings:
         # BERT-style (E = H, no projection): transformers' ALBERT always projects, so an
         # identity projection reproduces the same function exactly.
         reference = state[prefix + "embeddings.word_embeddings.weight"]
-        converted[prefix + "encoder.embedding_hidden_mapping_in.weight"] = torch.eye(
-            config.hidden_size, dtype=reference.dtype)
-        converted[prefix + "encoder.embedding_hidden_mapping_in.bias"] = torch.zeros(
-            config.hidden_size, dtype=reference.dtype)
+        identity = reference.new_zeros((config.hidden_size, config.hidden_size))
+        converted[prefix + "encoder.embedding_hidden_mapping_in.weight"] = identity.fill_diagonal_(1.0)
+        converted[prefix + "encoder.embedding_hidden_mapping_in.bias"] = reference.new_zeros(config.hidden_size)
     return converted
 
 
@@ -90,54 +181,46 @@ def from_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig,
     """transformers' keys → ours. Unknown keys raise a clear error naming `source`."""
     converted: dict[str, torch.Tensor] = {}
     for key, tensor in state.items():
-        body = key[len(_PREFIX):] if key.startswith(_PREFIX) else key
-        if body in _TIED_HF_KEYS or body.endswith(("position_ids", "token_type_ids")):
-            continue  # tied copies and buffers carry no information of their own
+        if is_buffer_or_tied(key):
+            continue
         new_key = _rename(key, _FROM_HF)
         if new_key is None:
-            raise ConfigError(f"{source} holds a tensor {key!r} that is not part of an ALBERT model.")
+            raise ConfigError(f"{source} holds a tensor {key!r} that is not part of an ALBERT model.",
+                              "unknown_tensor", source=source, key=key)
         converted[new_key] = tensor
     if not config.project_embeddings:
         for suffix in ("weight", "bias"):
-            for prefix in ("", _PREFIX):
+            for prefix in ("", PREFIX):
                 converted.pop(f"{prefix}projection.{suffix}", None)
     return converted
 
 
-def looks_like_hf(keys: list[str]) -> bool:
+def looks_like_hf(keys: Iterable[str]) -> bool:
     """Whether a state dict uses transformers' names (checked on the encoder keys)."""
     return any("albert_layer_groups" in k or "embeddings.LayerNorm" in k for k in keys)
 
 
-def from_transformers(hf_model) -> torch.nn.Module:
-    """An ALBERT Lab model (in eval mode) with the weights of a transformers ALBERT model (any head class)."""
-    from albert.checkpoint import model_class_for_transformers
-
-    config = AlbertConfig.from_transformers(hf_model.config)
-    model = model_class_for_transformers(type(hf_model).__name__)(config)
-    state = from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__)
-    model.load_state_dict(state, strict=True)
-    return model.eval()  # as from_pretrained: a converted model is for inference until trained
+# ----- whole models ----------------------------------------------------------------------------------
 
 
-def to_transformers(model) -> torch.nn.Module:
-    """The transformers model (same head class) holding this model's weights."""
+def hf_class_name(class_name: str, has_sentence_head: bool) -> str:
+    """The transformers class that holds a model of ours: the same name, except that an MLM-only
+    pretraining model (no sentence-pair head, and no pooler that anything trained) is a masked LM."""
+    return "AlbertForMaskedLM" if class_name == "AlbertForPreTraining" and not has_sentence_head else class_name
+
+
+def to_transformers(model: Any) -> Any:  # -> transformers.PreTrainedModel
+    """The transformers model (same head class) holding this ALBERT Lab model's weights."""
     import transformers
 
-    hf_config = model.config.to_transformers()
-    if hasattr(model, "sentence_pair_head"):
-        hf_config.num_labels = 2  # transformers sizes its SOP head by num_labels; ours is binary
-    name = type(model).__name__
+    name = hf_class_name(type(model).__name__, getattr(model, "has_sentence_head", True))
+    hf_config = model.config.to_transformers(sentence_pair_head=hasattr(model, "sentence_pair_head"))
     state = to_hf_state_dict(model.state_dict(), model.config)
-    if name == "AlbertForPreTraining" and not model.has_sentence_head:
-        # MLM only: transformers' pretraining class always has an SOP head, its masked-LM class
-        # has none (and no pooler, which nothing trained in an MLM-only model)
-        name = "AlbertForMaskedLM"
-        state = {k: v for k, v in state.items() if not k.removeprefix(_PREFIX).startswith("pooler.")}
+    if name != type(model).__name__:  # AlbertForMaskedLM has no pooler
+        state = {k: v for k, v in state.items() if not k.removeprefix(PREFIX).startswith("pooler.")}
     hf_model = getattr(transformers, name)(hf_config).eval()
     missing, unexpected = hf_model.load_state_dict(state, strict=False)
-    missing = [k for k in missing if k.removeprefix(_PREFIX) not in _TIED_HF_KEYS
-               and not k.endswith(("position_ids", "token_type_ids"))]
+    missing = [k for k in missing if not is_buffer_or_tied(k)]
     if missing or unexpected:
         raise KeyError(f"Conversion to transformers left missing={missing} unexpected={unexpected}.")
     return hf_model

@@ -33,6 +33,3 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> Path
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write(path, lambda temp: temp.write_text(text, encoding="utf-8"))
 
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    return atomic_write(path, lambda temp: temp.write_bytes(data))

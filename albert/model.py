@@ -15,7 +15,9 @@ FFN, `ffn` owns L attention + 1 FFN. A sublayer's LayerNorm travels with it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import torch
 import torch.nn.functional as F
@@ -24,12 +26,11 @@ from torch import nn
 from albert.checkpoint import PretrainedMixin
 from albert.config import AlbertConfig
 
-ACTIVATIONS = {
-    "gelu_new": lambda x: F.gelu(x, approximate="tanh"),
-    "gelu": F.gelu,
-    "relu": F.relu,
-    "silu": F.silu,
-}
+
+def activation(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+    """The function of a `hidden_act` (the names are `albert.config.ACTIVATIONS`): torch's function of that
+    name, except `gelu_new`, the tanh approximation of GELU that ALBERT (and transformers' name) uses."""
+    return partial(F.gelu, approximate="tanh") if name == "gelu_new" else getattr(F, name)
 
 
 @dataclass
@@ -103,7 +104,7 @@ class FeedForward(nn.Module):
         super().__init__()
         self.up = nn.Linear(config.hidden_size, config.intermediate_size)
         self.down = nn.Linear(config.intermediate_size, config.hidden_size)
-        self.activation = ACTIVATIONS[config.hidden_act]
+        self.activation = activation(config.hidden_act)
         self.norm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 

@@ -136,7 +136,3 @@ PAPER_TABLE4: dict[tuple[str, int], float] = {
 }
 """Table 4: ALBERT-base, (sharing, E) → parameters."""
 
-
-def paper_figure(name: str) -> float | None:
-    """The paper's Table 1 figure for a preset name, or None."""
-    return PAPER_TABLE1.get(name)

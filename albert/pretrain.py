@@ -16,47 +16,26 @@ import json
 import logging
 import os
 import platform
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import torch
-from tqdm import tqdm
 
 from albert.cli import run_command
-from albert.config import PRESETS, AlbertConfig, ConfigError
-from albert.data import (
-    PretrainingDataConfig,
-    PretrainingDataset,
-    TokenizedCorpus,
-    collate_pretraining,
-    make_eval_batches,
-)
-from albert.heads import IGNORE_INDEX, AlbertForPreTraining
-from albert.training import (
-    Distributed,
-    MetricsLog,
-    OptimizerConfig,
-    all_reduce_mean,
-    all_reduce_sum,
-    autocast,
-    build_optimizer,
-    build_scheduler,
-    cleanup_distributed,
-    epoch_order,
-    resume_training_state,
-    rng_state,
-    save_training_state,
-    start_run,
-    unwrap,
-)
+from albert.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
+from albert.data.corpus import TokenizedCorpus
+from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining, make_eval_batches
+from albert.heads import AlbertForPreTraining
+from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, epoch_order, unwrap
+from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
+from albert.training.optim import OptimizerConfig
 
 logger = logging.getLogger("albert.pretrain")
 
 
-@dataclass
-class PretrainConfig:
+@dataclass(kw_only=True)
+class PretrainConfig(RunConfig):
     """Pretrain an ALBERT with masked-LM and sentence-order (or next-sentence) prediction."""
 
     corpus: tuple[str, ...]
@@ -74,7 +53,9 @@ class PretrainConfig:
     (default albert-base; not with --init-from)."""
     model_overrides: dict[str, Any] = field(default_factory=dict,
                                             metadata={"overrides": AlbertConfig, "flag_prefix": "model"})
-    """Fields of the model config to change, e.g. --model.hidden-size 256 --model.sharing none."""
+    """Fields of the model config to change, e.g. --model.hidden-size 256 --model.sharing none. The sentence
+    objective is the data's: --model.sentence-objective, when given, sets --data.objective (and must agree
+    with it when both are given)."""
     init_from: str | None = None
     """Continue pretraining a trained model: a from_pretrained directory (ALBERT Lab's or
     transformers') or hub id whose config, weights and tokenizer start the run — e.g. task-adaptive
@@ -88,45 +69,27 @@ class PretrainConfig:
     """Where tokenized corpora are cached (memory-mapped); default output_dir/cache. Share it between runs."""
     data: PretrainingDataConfig = field(default_factory=PretrainingDataConfig)
     """Example construction and masking (--data.*)."""
-    optim: OptimizerConfig = field(default_factory=OptimizerConfig)
-    """Optimizer and schedule (--optim.*)."""
     batch_size: int = 32
     """Sequences per step per process (before gradient accumulation)."""
     gradient_accumulation: int = 1
     """Micro-batches summed into each optimizer step."""
     max_steps: int = 1000
     """Optimizer steps planned; the schedule decays to zero here."""
-    stop_after_steps: int | None = None
-    """Stop early (checkpoint saved, resumable) after this step, keeping the planned schedule."""
-    max_minutes: float | None = None
-    """Stop (checkpoint saved, resumable) once this invocation has run this many minutes
-    (a resumed run gets a fresh budget; its recorded wall time still adds up across runs)."""
-    precision: Literal["fp32", "bf16"] = "fp32"
-    """bf16 autocast (GPU, recent CPUs) or fp32."""
     compile: bool = False
     """Wrap the model in torch.compile."""
-    device: str = "auto"
-    """auto (CUDA when present), cpu or cuda."""
-    seed: int = 0
-    """Seed for initialisation, data order and masking."""
-    log_every: int = 20
-    """Training metrics row every N steps."""
     eval_every: int = 200
     """Held-out evaluation every N steps (and at the end)."""
     eval_examples: int = 512
     """Held-out examples per evaluation."""
     checkpoint_every: int = 500
     """Resumable checkpoint every N steps (and at the end)."""
-    resume: bool = False
-    """Continue from output_dir/checkpoint exactly (data order, RNG, optimizer, schedule)."""
-    threads: int = 0
-    """CPU threads for torch (0: torch's default)."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if not self.corpus:
             raise ValueError("--corpus needs at least one text file (or a datasets name).")
-        for name in ("batch_size", "gradient_accumulation", "max_steps", "log_every", "eval_every",
-                     "checkpoint_every", "eval_examples"):
+        for name in ("batch_size", "gradient_accumulation", "max_steps", "eval_every", "checkpoint_every",
+                     "eval_examples"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
         if self.init_from and (self.model or self.model_overrides or self.tokenizer):
@@ -136,6 +99,22 @@ class PretrainConfig:
             self.data = PretrainingDataConfig(**self.data)
         if isinstance(self.optim, dict):
             self.optim = OptimizerConfig(**self.optim)
+        self._one_sentence_objective()
+
+    def _one_sentence_objective(self) -> None:
+        """The run's sentence objective is `data.objective`; the model's `sentence_objective` is set from it.
+        `--model.sentence-objective` alone sets it too; given with a different `--data.objective`, it is refused."""
+        objective = self.model_overrides.get("sentence_objective")
+        if objective is None:
+            return
+        self.model_overrides = {k: v for k, v in self.model_overrides.items() if k != "sentence_objective"}
+        if objective == self.data.objective:
+            return
+        if self.data.objective != PretrainingDataConfig.objective:
+            raise ConfigError(f"--model.sentence-objective {objective} disagrees with --data.objective "
+                              f"{self.data.objective}; give the objective once, as --data.objective.",
+                              code="objective_conflict", model=objective, data=self.data.objective)
+        self.data = dataclasses.replace(self.data, objective=objective)
 
 
 def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, objective: str) -> AlbertConfig:
@@ -254,175 +233,161 @@ def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Dist
                                                               word_segmented=word_segmented)
 
 
-@dataclass
-class PretrainResult:
-    model: AlbertForPreTraining
-    """The trained model (this process's replica)."""
-    summary: dict[str, Any]
-    """Steps, tokens, wall time, hardware, last held-out metrics, the config (summary.json)."""
-
-
-def run(cfg: PretrainConfig) -> PretrainResult:
-    """Train; returns the model and the summary (also written to output_dir/summary.json)."""
-    started = time.time()
-    budget_started = started  # --max-minutes counts this invocation only; `started` also covers resumed time
-    dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
-    device = dist.device
-    torch.manual_seed(cfg.seed)
-    model, tokenizer = _initial_model_and_tokenizer(cfg, out, dist)
-    model = model.to(device)
-    logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model.config)
-    cache = Path(cfg.cache_dir) if cfg.cache_dir else out / "cache"
-    corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
-
+def _eval_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> dict[str, list[dict[str, torch.Tensor]]]:
+    """Fixed held-out batches: SOP and NSP, so an NSP model is also scored on SOP (Table 5); an MLM-only
+    model needs only the SOP set, whose masked positions every objective is scored on."""
     eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
-    if cfg.valid_corpus:
-        valid = _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented)
-        # both, so an NSP model is also scored on SOP (Table 5); an MLM-only model needs only the SOP set,
-        # whose masked positions every objective is scored on
-        for objective in ("sop",) if cfg.data.objective == "none" else ("sop", "nsp"):
-            # Held-out masks are piece (character) level whatever the run trains with, so that runs with
-            # and without whole-word masking are scored on the same kind of blank.
-            data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1,
-                                              whole_word_masking=False)
-            try:
-                eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id,
-                                                         cfg.eval_examples, batch_size=64)
-            except ValueError as error:
-                if objective in (cfg.data.objective, "sop"):
-                    raise
-                logger.warning("held-out %s evaluation skipped: %s", objective.upper(), error)
+    for objective in ("sop",) if cfg.data.objective == "none" else ("sop", "nsp"):
+        # Held-out masks are piece (character) level whatever the run trains with, so that runs with
+        # and without whole-word masking are scored on the same kind of blank.
+        data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1, whole_word_masking=False)
+        try:
+            eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id, cfg.eval_examples,
+                                                     batch_size=64)
+        except ValueError as error:
+            if objective in (cfg.data.objective, "sop"):
+                raise
+            logger.warning("held-out %s evaluation skipped: %s", objective.upper(), error)
+    return eval_sets
 
-    dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
-    optimizer = build_optimizer(model, cfg.optim, device)
-    scheduler = build_scheduler(optimizer, cfg.optim, cfg.max_steps)
-    step, tokens_seen, epoch, offset = 0, 0, 0, 0
-    checkpoint_dir = out / "checkpoint"
-    if cfg.resume:
-        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler)
-        step, tokens_seen, epoch, offset = state["step"], state["tokens"], state["epoch"], state["offset"]
-        started -= state["elapsed_seconds"]
-    stream = BatchStream(dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id, epoch, offset)
-    metrics = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0)
 
-    train_model: torch.nn.Module = model
-    if dist.world_size > 1:
-        train_model = torch.nn.parallel.DistributedDataParallel(
-            model, device_ids=[dist.local_rank] if device.type == "cuda" else None)
-    if cfg.compile:
-        train_model = torch.compile(train_model)
-    train_model.train()
+_SUMS = ("loss", "mlm_loss", "sop_loss", "mlm_correct", "mlm_total", "sop_correct", "sop_total")
 
-    def checkpoint() -> None:
-        if dist.is_main:
-            save_training_state(checkpoint_dir, model, {
-                "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
-                "step": step, "tokens": tokens_seen, "epoch": stream.epoch, "offset": stream.offset,
-                "elapsed_seconds": time.time() - started}, tokenizer=tokenizer)
-        dist.barrier()
 
-    last_eval: dict[str, float] = {}
+class PretrainingTask(Task):
+    """Masked LM plus SOP/NSP on a tokenized corpus: what `fit` needs from pretraining."""
 
-    def run_eval() -> None:
-        nonlocal last_eval
-        if not eval_sets or not dist.is_main:
-            return
-        row: dict[str, Any] = {"step": step, "tokens": tokens_seen, "split": "eval",
-                               "elapsed_seconds": time.time() - started}
-        for objective, batches in eval_sets.items():
-            result = evaluate(model, batches, device, cfg.precision)
-            if result["pairs"]:  # a model without a sentence head (objective "none") scores no pairs
-                row[f"{objective}_accuracy"] = result["pair_accuracy"]
-            if objective == "sop":  # one MLM set for every objective: the same held-out positions
-                row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
-        metrics.write(row)
-        last_eval = row
-        logger.info("eval step %d: MLM %.3f  SOP %.3f  NSP %.3f", step, row["mlm_accuracy"],
-                    row.get("sop_accuracy", float("nan")), row.get("nsp_accuracy", float("nan")))
+    name = "pretrain"
 
-    stop_at = min(cfg.max_steps, cfg.stop_after_steps or cfg.max_steps)
-    progress = tqdm(total=stop_at, initial=step, disable=not dist.is_main, desc="pretrain", unit="step")
-    window_tokens, window_start = 0, time.time()
-    while step < stop_at:
-        sums = {"loss": 0.0, "mlm_loss": 0.0, "sop_loss": 0.0, "mlm_correct": 0.0, "mlm_total": 0.0,
-                "sop_correct": 0.0, "sop_total": 0.0}
-        micro_batches = [{k: v.to(device, non_blocking=True) for k, v in stream.next().items()}
-                         for _ in range(cfg.gradient_accumulation)]
+    def __init__(self, cfg: PretrainConfig, run: Run) -> None:
+        dist = run.dist
+        torch.manual_seed(cfg.seed)
+        model, tokenizer = _initial_model_and_tokenizer(cfg, run.out, dist)
+        model = model.to(run.device)
+        logger.info("model: %s parameters, %s", f"{sum(p.numel() for p in model.parameters()):,}", model.config)
+        super().__init__(run, model, cfg.max_steps, tokenizer)
+        self.cfg, self.compile = cfg, cfg.compile
+        cache = Path(cfg.cache_dir) if cfg.cache_dir else run.out / "cache"
+        corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
+        self.eval_sets = _eval_sets(cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist,
+                                                       cfg.word_segmented), tokenizer) if cfg.valid_corpus else {}
+        self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
+        self.stream = BatchStream(self.dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id)
+        self.tokens_seen = self.window_tokens = 0
+        self.sums = dict.fromkeys(_SUMS, 0.0)
+        self.last_eval: dict[str, Any] = {}
+
+    def state(self) -> dict[str, Any]:
+        return {"tokens": self.tokens_seen, "epoch": self.stream.epoch, "offset": self.stream.offset}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.tokens_seen = state["tokens"]
+        self.stream = BatchStream(self.dataset, self.cfg.batch_size, self.run.dist, self.cfg.seed,
+                                  self.tokenizer.pad_token_id, state["epoch"], state["offset"])
+
+    def train_step(self, model: torch.nn.Module, step: int) -> float:
+        cfg, dist, device = self.cfg, self.run.dist, self.run.device
+        accumulation = cfg.gradient_accumulation
+        micro_batches = [{k: v.to(device, non_blocking=True) for k, v in self.stream.next().items()}
+                         for _ in range(accumulation)]
         # Normalise the MLM loss by the masked tokens of the whole global step (all micro-batches,
         # all processes), so accumulation and DDP give exactly the gradient of one big batch.
         counts = torch.tensor([sum(int((b["mlm_labels"] != IGNORE_INDEX).sum()) for b in micro_batches),
                                sum(int(b["attention_mask"].sum()) for b in micro_batches)], dtype=torch.float64)
         masked_global, tokens_global = all_reduce_sum(counts, dist, device).tolist()
+        loss = 0.0
         for micro, batch in enumerate(micro_batches):
             # DDP: all-reduce gradients only on the last micro-batch of the step
-            skip_sync = micro < cfg.gradient_accumulation - 1 and hasattr(train_model, "no_sync")
-            context = train_model.no_sync() if skip_sync else contextlib.nullcontext()
+            skip_sync = micro < accumulation - 1 and hasattr(model, "no_sync")
             targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
-            with context, autocast(device, cfg.precision):
-                out_ = train_model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                                   mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+            with model.no_sync() if skip_sync else contextlib.nullcontext(), autocast(device, cfg.precision):
+                out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
+                            mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
                 # DDP averages gradients over processes, hence the world_size factor.
-                mlm_part = out_.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
-                pair_part = out_.sop_loss / cfg.gradient_accumulation if out_.sop_loss is not None else 0.0
+                mlm_part = out.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
+                pair_part = out.sop_loss / accumulation if out.sop_loss is not None else 0.0
                 (mlm_part + pair_part).backward()
-            sums["loss"] += out_.loss.item() / cfg.gradient_accumulation
-            sums["mlm_loss"] += out_.mlm_loss.item() / cfg.gradient_accumulation
-            if out_.sop_loss is not None:
-                sums["sop_loss"] += out_.sop_loss.item() / cfg.gradient_accumulation
-            sums["mlm_correct"] += float((out_.mlm_logits.argmax(-1) == targets).sum())
-            sums["mlm_total"] += targets.numel()
-            if out_.sop_logits is not None:
-                pair_correct, pairs = pair_counts(out_.sop_logits, batch["sentence_order_label"])
-                sums["sop_correct"] += pair_correct
-                sums["sop_total"] += pairs
-        window_tokens += int(tokens_global)
-        tokens_seen += int(tokens_global)
-        grad_norm = (torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
-                     if cfg.optim.max_grad_norm > 0 else torch.tensor(0.0))
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
-        step += 1
-        progress.update(1)
-        if step % cfg.log_every == 0 or step == stop_at:
-            averaged = all_reduce_mean(sums, dist, device)
-            elapsed = time.time() - window_start
-            row = {"step": step, "tokens": tokens_seen, "split": "train", "loss": averaged["loss"],
-                   "mlm_loss": averaged["mlm_loss"],
-                   "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]),
-                   "lr": scheduler.get_last_lr()[0], "tokens_per_second": window_tokens / max(elapsed, 1e-9),
-                   "grad_norm": float(grad_norm), "elapsed_seconds": time.time() - started}
-            if cfg.data.objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
-                row["sop_loss"] = averaged["sop_loss"]
-                row[f"{cfg.data.objective}_accuracy"] = averaged["sop_correct"] / max(1.0, averaged["sop_total"])
-            metrics.write(row)
-            progress.set_postfix(loss=f"{row['loss']:.3f}", tok_s=f"{row['tokens_per_second']:.0f}")
-            window_tokens, window_start = 0, time.time()
-        if step % cfg.eval_every == 0:
-            run_eval()
-        out_of_time = cfg.max_minutes is not None and time.time() - budget_started > cfg.max_minutes * 60
-        if step % cfg.checkpoint_every == 0 or step == stop_at or out_of_time:
-            checkpoint()
-        if out_of_time:
-            logger.info("time budget of %.1f minutes reached at step %d; resume with --resume", cfg.max_minutes, step)
-            break
-    progress.close()
-    if step % cfg.eval_every:
-        run_eval()
-    summary = {"steps": step, "planned_steps": cfg.max_steps, "tokens": tokens_seen,
-               "wall_seconds": round(time.time() - started, 1),
-               "parameters": sum(p.numel() for p in model.parameters()),
-               "world_size": dist.world_size, "device": str(device), "hardware": _hardware(device),
-               "held_out": last_eval, "config": _jsonable(dataclasses.asdict(cfg))}
-    if dist.is_main and step >= cfg.max_steps:
-        final = out / "final"
-        model.save_pretrained(final, tokenizer=tokenizer)
-        (final / "training_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-        logger.info("final model saved to %s", final)
-    if dist.is_main:
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    cleanup_distributed()
-    return PretrainResult(model=model, summary=summary)
+            part = out.loss.item() / accumulation
+            loss += part
+            self._count(out, targets, batch["sentence_order_label"], part)
+        self.window_tokens += int(tokens_global)
+        self.tokens_seen += int(tokens_global)
+        return loss
+
+    def _count(self, out: Any, targets: torch.Tensor, pair_labels: torch.Tensor, loss: float) -> None:
+        """Add one micro-batch to the sums behind the next training row."""
+        accumulation = self.cfg.gradient_accumulation
+        self.sums["loss"] += loss
+        self.sums["mlm_loss"] += out.mlm_loss.item() / accumulation
+        if out.sop_loss is not None:
+            self.sums["sop_loss"] += out.sop_loss.item() / accumulation
+        self.sums["mlm_correct"] += float((out.mlm_logits.argmax(-1) == targets).sum())
+        self.sums["mlm_total"] += targets.numel()
+        if out.sop_logits is not None:
+            pair_correct, pairs = pair_counts(out.sop_logits, pair_labels)
+            self.sums["sop_correct"] += pair_correct
+            self.sums["sop_total"] += pairs
+
+    def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
+        averaged = all_reduce_mean(self.sums, self.run.dist, self.run.device)
+        row = {"tokens": self.tokens_seen, "split": "train", "loss": averaged["loss"], "mlm_loss": averaged["mlm_loss"],
+               "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]), "lr": lr,
+               "tokens_per_second": self.window_tokens / max(seconds, 1e-9), "grad_norm": grad_norm}
+        objective = self.cfg.data.objective
+        if objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
+            row["sop_loss"] = averaged["sop_loss"]
+            row[f"{objective}_accuracy"] = averaged["sop_correct"] / max(1.0, averaged["sop_total"])
+        self.postfix["tok_s"] = f"{row['tokens_per_second']:.0f}"
+        self.sums, self.window_tokens = dict.fromkeys(_SUMS, 0.0), 0
+        return row
+
+    def evaluate(self, step: int) -> str | None:
+        if step % self.cfg.eval_every == 0:
+            self._held_out(step)
+        return None
+
+    def _held_out(self, step: int) -> None:
+        """Held-out MLM and sentence-pair accuracy (main process), one `eval` metrics row."""
+        if not self.eval_sets or not self.run.dist.is_main:
+            return
+        row: dict[str, Any] = {"step": step, "tokens": self.tokens_seen, "split": "eval",
+                               "elapsed_seconds": self.run.elapsed()}
+        for objective, batches in self.eval_sets.items():
+            result = evaluate(self.model, batches, self.run.device, self.cfg.precision)
+            if result["pairs"]:  # a model without a sentence head (objective "none") scores no pairs
+                row[f"{objective}_accuracy"] = result["pair_accuracy"]
+            if objective == "sop":  # one MLM set for every objective: the same held-out positions
+                row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
+        self.run.metrics.write(row)
+        self.last_eval = row
+        logger.info("eval step %d: MLM %.3f  SOP %.3f  NSP %.3f", step, row["mlm_accuracy"],
+                    row.get("sop_accuracy", float("nan")), row.get("nsp_accuracy", float("nan")))
+
+    def checkpoint_due(self, step: int) -> bool:
+        return step % self.cfg.checkpoint_every == 0
+
+    def divergence_note(self, checkpoint_step: int | None) -> tuple[str, str]:
+        kept, _ = super().divergence_note(checkpoint_step)
+        return kept, ("pretrain again with a lower --optim.learning-rate (e.g. a tenth) or a longer warm-up "
+                      "(--optim.warmup-fraction)")
+
+    def finish(self, step: int, reason: str) -> dict[str, Any]:
+        if step % self.cfg.eval_every:
+            self._held_out(step)
+        return {"tokens": self.tokens_seen, "parameters": sum(p.numel() for p in self.model.parameters()),
+                "hardware": _hardware(self.run.device), "held_out": self.last_eval}
+
+    def complete(self, step: int, summary: dict[str, Any]) -> None:
+        if step >= self.cfg.max_steps:
+            final = self.run.out / "final"
+            self.model.save_pretrained(final, tokenizer=self.tokenizer)
+            (final / "training_summary.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
+            logger.info("final model saved to %s", final)
+
+
+def run(cfg: PretrainConfig) -> RunResult:
+    """Train; returns the model and the summary (also written to output_dir/summary.json)."""
+    return fit(cfg, lambda run_: PretrainingTask(cfg, run_))
 
 
 def _hardware(device: torch.device) -> str:
@@ -435,10 +400,6 @@ def _hardware(device: torch.device) -> str:
                   if line.startswith("model name")]
         name = models[0] if models else name
     return f"{name} ({os.cpu_count()} cores), torch using {torch.get_num_threads()} threads"
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
 
 
 def main(argv: list[str] | None = None) -> None:

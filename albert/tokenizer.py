@@ -33,8 +33,8 @@ import sentencepiece as spm
 from tokenizers import normalizers
 from transformers import AlbertTokenizerFast, PreTrainedTokenizerBase
 
-from albert.chinese import HAN, count_han, isolate_han
-from albert.corpus import read_documents, split_sentences
+from albert.data.chinese import HAN, count_han, isolate_han
+from albert.data.corpus import read_documents, split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +128,45 @@ def _train_sentencepiece(sentences: Callable[[], Iterator[str]], vocab_size: int
     return model.getvalue()
 
 
+def _retrain_as_characters(model_bytes: bytes, sentences: Callable[[], Iterator[str]], vocab_size: int,
+                           max_sentences: int, seed: int, options: dict[str, Any]) -> bytes:
+    """The character vocabulary of exactly `vocab_size` pieces. Dropping the pieces that mix Han with other
+    text leaves fewer: train again with as many more as were dropped (twice is enough in practice), then trim."""
+    size, trained = 0, vocab_size
+    for _ in range(4):
+        character_model, size = _character_vocabulary(model_bytes, vocab_size)
+        if size >= vocab_size:
+            break
+        trained += vocab_size - size
+        model_bytes = _train_sentencepiece(sentences, trained, max_sentences, seed, options)
+    if size < vocab_size:
+        raise RuntimeError(f"value <= {size}")  # reported as "too large" by _training_error
+    logger.info("Character vocabulary: %d single Han characters among %d pieces (SentencePiece trained "
+                "with %d)", _count_han_pieces(character_model), vocab_size, trained)
+    return character_model
+
+
+def _training_error(message: str, vocab_size: int, han_characters: bool, counted: int,
+                    files: Sequence[str | Path]) -> ValueError:
+    """SentencePiece's RuntimeError as one sentence that says what to change."""
+    limit = re.search(r"value <= (\d+)", message)
+    required = re.search(r"smaller than required_chars\. (\d+) vs (\d+)", message)
+    if required:
+        return ValueError(f"vocab_size={vocab_size} is smaller than the {required.group(2)} distinct characters "
+                          "and special pieces of this corpus, which han_characters keeps every one of; use a "
+                          "larger vocab_size.")
+    if limit and han_characters:
+        return ValueError(f"vocab_size={vocab_size} is too large for this corpus with han_characters: SentencePiece "
+                          f"can make at most {limit.group(1)} pieces from it, fewer once those mixing Han "
+                          "characters with other text are removed; use a smaller vocab_size or more text.")
+    if limit:
+        return ValueError(f"vocab_size={vocab_size} is too large for this corpus: SentencePiece can make at most "
+                          f"{limit.group(1)} pieces from it; use a smaller vocab_size or more text.")
+    if counted == 0:
+        return ValueError(f"No text found in {', '.join(map(str, files))}.")
+    return ValueError(f"SentencePiece training failed: {message}")
+
+
 def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_size: int = 16000,
                     max_sentences: int = 2_000_000, seed: int = 0, *,
                     han_characters: bool = False) -> PreTrainedTokenizerBase:
@@ -171,39 +210,10 @@ def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_s
     try:
         spm_model_bytes = _train_sentencepiece(sentences, vocab_size, max_sentences, seed, options)
         if han_characters:
-            # Dropping the pieces that mix Han with other text leaves fewer than vocab_size: train again
-            # with as many more as were dropped (twice is enough in practice), then trim to the size.
-            size, trained = 0, vocab_size
-            for _ in range(4):
-                character_model, size = _character_vocabulary(spm_model_bytes, vocab_size)
-                if size >= vocab_size:
-                    break
-                trained += vocab_size - size
-                spm_model_bytes = _train_sentencepiece(sentences, trained, max_sentences, seed, options)
-            if size < vocab_size:
-                raise RuntimeError(f"value <= {size}")  # reported as "too large" below
-            spm_model_bytes = character_model
-            logger.info("Character vocabulary: %d single Han characters among %d pieces (SentencePiece trained "
-                        "with %d)", _count_han_pieces(spm_model_bytes), vocab_size, trained)
+            spm_model_bytes = _retrain_as_characters(spm_model_bytes, sentences, vocab_size, max_sentences, seed,
+                                                     options)
     except RuntimeError as error:
-        message = str(error)
-        limit = re.search(r"value <= (\d+)", message)
-        required = re.search(r"smaller than required_chars\. (\d+) vs (\d+)", message)
-        if required:
-            raise ValueError(f"vocab_size={vocab_size} is smaller than the {required.group(2)} distinct characters "
-                             "and special pieces of this corpus, which han_characters keeps every one of; use a "
-                             "larger vocab_size.") from error
-        if limit and han_characters:
-            raise ValueError(f"vocab_size={vocab_size} is too large for this corpus with han_characters: SentencePiece "
-                             f"can make at most {limit.group(1)} pieces from it, fewer once those mixing Han "
-                             "characters with other text are removed; use a smaller vocab_size or more text.") \
-                from error
-        if limit:
-            raise ValueError(f"vocab_size={vocab_size} is too large for this corpus: SentencePiece can make at most "
-                             f"{limit.group(1)} pieces from it; use a smaller vocab_size or more text.") from error
-        if counted == 0:
-            raise ValueError(f"No text found in {', '.join(map(str, files))}.") from error
-        raise ValueError(f"SentencePiece training failed: {message}") from error
+        raise _training_error(str(error), vocab_size, han_characters, counted, files) from error
     logger.info("Trained a %d-piece unigram model on %d sentences (sampled up to %d) in %.1f s",
                 vocab_size, counted, max_sentences, time.perf_counter() - start)
 

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from albert.chinese import HAN_RANGES
+from albert.data.chinese import HAN_RANGES
 from app.i18n import t
 from app.inputs import InputError
 from app.languages import Unknowns, check_readable, unknown_notice

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from albert.chinese import count_han, is_han
+from albert.data.chinese import count_han, is_han
 from app.i18n import normalize_lang, safe, t
 from app.inputs import InputError
 

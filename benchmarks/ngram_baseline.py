@@ -16,7 +16,7 @@ import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from albert.task_data import read_records
+from albert.data.tasks import read_records
 
 logger = logging.getLogger("benchmarks.ngram_baseline")
 C_GRID = (0.25, 1.0, 4.0, 16.0, 64.0)

@@ -6,12 +6,12 @@
 
 Four held-out measures per model, each an accuracy with its Wilson 95% interval:
 - `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged),
-  on the pipeline's SOP examples (`albert.data.make_eval_batches`, seed 1): the same positions for
+  on the pipeline's SOP examples (`albert.data.pretraining.make_eval_batches`, seed 1): the same positions for
   every model that shares the tokenizer.
 - `sop`, `nsp`: the pipeline's own held-out pairs (whole-sentence segments), as training evaluates.
 - `sop_runs`: an evaluation the pipeline cannot shape. Pairs of consecutive runs of whole sentences
   from the held-out books, built here from the raw text with a splitter of its own (not
-  `albert.corpus`), tokenized by the transformers tokenizer of the model folder, swapped half of the
+  `albert.data.corpus`), tokenized by the transformers tokenizer of the model folder, swapped half of the
   time with a fixed seed, and scored through transformers' `AlbertForPreTraining` where it can load the
   model (sharing all/none) — ALBERT Lab's model otherwise (attention/ffn sharing).
 A model without a sentence head (MLM only) gets no pair scores. Results print as a table and go to
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 logger = logging.getLogger("benchmarks.score_models")
 # A sentence ends at . ! ? (then closing quotes) before a space and a capital or an opening quote,
-# or at 。！？； (then closing quotes) in Chinese text; deliberately simpler than albert.corpus's rule.
+# or at 。！？； (then closing quotes) in Chinese text; deliberately simpler than albert.data.corpus's rule.
 _SENTENCE_END = re.compile(r"""[.!?]+["')\]’”]*(?=\s+["'(“‘]?[A-Z])|[。！？；]+[”’」』）》]*""")
 CARD_TOLERANCE = 0.005
 """A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
@@ -138,8 +138,8 @@ def score_run_pairs(directory: Path, pairs: list[tuple[str, str, int]], batch_si
 def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: Path) -> dict[str, Score]:
     """MLM (on the SOP set) and the pair accuracies on the pipeline's own held-out examples."""
     from albert import AlbertForPreTraining
-    from albert.corpus import TokenizedCorpus
-    from albert.data import PretrainingDataConfig, make_eval_batches
+    from albert.data.corpus import TokenizedCorpus
+    from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
     from albert.pretrain import evaluate
     from albert.tokenizer import load_tokenizer
 

@@ -84,7 +84,7 @@ class SST2Config:
 
 def _finetune_config(settings: SST2Config, from_scratch: bool):
     from albert.finetune import FinetuneConfig
-    from albert.training import OptimizerConfig
+    from albert.training.optim import OptimizerConfig
 
     lr = settings.scratch_learning_rate if from_scratch and settings.scratch_learning_rate else settings.learning_rate
     glue = Path(settings.glue_dir)
@@ -108,7 +108,7 @@ def _scores(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def quantized_scores(report: dict[str, Any]) -> dict[str, Any]:
-    """The INT8 part of the results from `albert.task_eval.quantization_report`'s report."""
+    """The INT8 part of the results from `albert.training.evaluate.quantization_report`'s report."""
     return {"accuracy": report["metrics"]["accuracy"], "accuracy_change": report["change"]["accuracy"],
             "fp32_bytes": report["fp32_bytes"], "int8_bytes": report["int8_bytes"],
             "quantized_linear_layers": report["quantized_linear_layers"], "threads": report["torch_threads"],

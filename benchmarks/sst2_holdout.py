@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from albert.cli import run_command
+from albert.data.tasks import DataError, read_records
 from albert.io import atomic_write_text
-from albert.task_data import DataError, read_records
 
 logger = logging.getLogger("benchmarks.sst2_holdout")
 

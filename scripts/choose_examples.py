@@ -208,7 +208,7 @@ _PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
 def held_out_sentences(corpus: str | Path, sample: int, seed: int = 0, lang: str = "en",
                        min_words: int = 5, max_words: int = 14) -> tuple[list[str], list[tuple[str, str]]]:
     """`sample` short sentences and `sample` consecutive sentence pairs (same paragraph), drawn with `seed`."""
-    from albert.corpus import read_documents, split_sentences
+    from albert.data.corpus import read_documents, split_sentences
 
     def short(sentence: str) -> bool:
         if lang == "zh":
@@ -229,7 +229,7 @@ def held_out_sentences(corpus: str | Path, sample: int, seed: int = 0, lang: str
 def mask_one_word(sentence: str, rng: random.Random, lang: str = "en") -> tuple[str, list[str]] | None:
     """The sentence with one word (English: letters only; Chinese: one Han character) in braces, or None."""
     if lang == "zh":
-        from albert.chinese import is_han
+        from albert.data.chinese import is_han
 
         spots = [i for i, c in enumerate(sentence) if is_han(c)]
         if not spots:

@@ -25,7 +25,7 @@ from albert import AlbertForPreTraining, count_parameters
 from albert.cli import option
 from albert.io import atomic_write_text
 from albert.tokenizer import load_tokenizer
-from albert.training import STATE_NAME, load_training_state
+from albert.training.state import STATE_NAME, load_training_state
 
 logger = logging.getLogger("scripts.package_model")
 EVAL_EXAMPLES = 3000

@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from albert.data.tasks import read_records
 from albert.io import atomic_write_text
-from albert.task_data import read_records
 
 logger = logging.getLogger("scripts.record_dev_labels")
 

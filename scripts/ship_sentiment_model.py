@@ -23,7 +23,7 @@ import torch
 from albert import AlbertForSequenceClassification
 from albert.cli import command_for
 from albert.tokenizer import load_tokenizer
-from albert.training import replace_directory
+from albert.training.state import replace_directory
 from benchmarks.sst2 import SST2Config, quantized_scores
 from scripts.record_dev_labels import dev_label_counts
 

@@ -17,11 +17,12 @@ import pytest
 import sentencepiece as spm
 import transformers
 
-from albert.chinese import HAN, is_running_text, join_words, segmented_sentences, token_word_starts
 from albert.cli import parse_config
-from albert.corpus import TokenizedCorpus, read_documents, split_sentences
-from albert.data import IGNORE_INDEX, PretrainingDataConfig, PretrainingDataset
-from albert.masking import SpecialIds, mask_tokens
+from albert.config import IGNORE_INDEX
+from albert.data.chinese import HAN, is_running_text, join_words, segmented_sentences, token_word_starts
+from albert.data.corpus import TokenizedCorpus, read_documents, split_sentences
+from albert.data.masking import SpecialIds, mask_tokens
+from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
 from albert.pretrain import PretrainConfig
 from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, load_tokenizer, train_tokenizer
 

@@ -12,10 +12,10 @@ import pytest
 import torch
 
 from albert import AlbertConfig, AlbertForPreTraining, AlbertForSequenceClassification, AlbertForTokenClassification
+from albert.data.tasks import DataError, encode, label_vocabulary, read_records
 from albert.finetune import FinetuneConfig, main, run
-from albert.layerwise import freeze_below, layer_decay_scale, parameter_depth, unfrozen_from
-from albert.task_data import DataError, encode, label_vocabulary, read_records
-from albert.training import OptimizerConfig, build_optimizer
+from albert.training.layerwise import freeze_below, layer_decay_scale, parameter_depth, unfrozen_from
+from albert.training.optim import OptimizerConfig, build_optimizer
 
 FILLER = "the a of film story actor scene plot music was is and it very quite".split()
 POSITIVE, NEGATIVE = "great wonderful superb lovely".split(), "awful boring terrible dull".split()
@@ -378,7 +378,7 @@ def test_metrics_and_best_selection() -> None:
 
     import numpy as np
 
-    from albert.task_eval import is_better, task_metrics
+    from albert.training.evaluate import is_better, task_metrics
 
     scores = task_metrics("classification", np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]), ["neg", "pos"])
     assert scores["accuracy"] == 0.75 and scores["f1"] == pytest.approx(0.8)

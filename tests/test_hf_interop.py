@@ -15,9 +15,9 @@ from conftest import TINY, max_abs_diff, randomize_, tiny_config
 from safetensors.torch import load_file, save_file
 
 import albert
-from albert import AlbertConfig, ConfigError
-from albert.checkpoint import REFUSAL, CheckpointError
-from albert.hf import from_transformers, to_transformers
+from albert import AlbertConfig, ConfigError, from_transformers
+from albert.checkpoint import CheckpointError
+from albert.hf import REFUSAL, to_transformers
 
 TOLERANCE = 1e-5
 GROUPS = {"G1": 1, "G2": 2, "none": 4}  # none: groups == layers, every pass its own weights

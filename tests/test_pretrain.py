@@ -15,6 +15,7 @@ import torch
 import torch.multiprocessing as mp
 
 from albert import AlbertForPreTraining
+from albert.data.pretraining import PretrainingDataConfig
 from albert.pretrain import PretrainConfig, run
 
 TINY_MODEL = ["--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
@@ -48,15 +49,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
 
 
+def arguments(corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:
+    return ["--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
+            "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
+            "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
+            "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
+            "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra]
+
+
 def config(corpus: dict[str, Path], out: Path, *extra: str) -> PretrainConfig:
     from albert.cli import parse_config
 
-    return parse_config(PretrainConfig, [
-        "--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
-        "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
-        "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
-        "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
-        "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra])
+    return parse_config(PretrainConfig, arguments(corpus, out, *extra))
 
 
 def test_resume_continues_exactly(corpus: dict[str, Path], tmp_path: Path) -> None:
@@ -105,8 +109,8 @@ def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
     """A tiny model drives MLM and SOP loss near zero on eight fixed examples."""
     import dataclasses
 
-    from albert.corpus import TokenizedCorpus
-    from albert.data import PretrainingDataConfig, PretrainingDataset, collate_pretraining
+    from albert.data.corpus import TokenizedCorpus
+    from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining
     from albert.tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer(corpus["tokenizer"])
@@ -185,7 +189,7 @@ def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
 
 
 def test_max_minutes_counts_this_invocation_not_the_resumed_time(corpus: dict[str, Path], tmp_path: Path) -> None:
-    from albert.training import STATE_NAME, write_checksums
+    from albert.training.state import STATE_NAME, write_checksums
 
     run(config(corpus, tmp_path, "--stop-after-steps", "5"))
     state_path = tmp_path / "checkpoint" / STATE_NAME
@@ -237,6 +241,22 @@ def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], t
     assert "no-such-model" in missing.stderr and "not a model directory" in missing.stderr
 
 
+def test_the_sentence_objective_is_given_once(corpus: dict[str, Path], tmp_path: Path) -> None:
+    """--data.objective is the run's objective (the model's is set from it); --model.sentence-objective alone
+    sets it too, and the two disagreeing is refused in one sentence."""
+    from albert.cli import parse_config
+
+    assert config(corpus, tmp_path, "--model.sentence-objective", "nsp").data.objective == "nsp"
+    assert "sentence_objective" not in config(corpus, tmp_path, "--model.sentence-objective", "nsp").model_overrides
+    assert config(corpus, tmp_path, "--data.objective", "none").data.objective == "none"
+    with pytest.raises(SystemExit):
+        parse_config(PretrainConfig, arguments(corpus, tmp_path, "--data.objective", "none",
+                                               "--model.sentence-objective", "nsp"))
+    with pytest.raises(ValueError, match="disagrees with --data.objective none"):
+        PretrainConfig(corpus=("x.txt",), model_overrides={"sentence_objective": "sop"},
+                       data=PretrainingDataConfig(objective="none"))
+
+
 def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[str, Path], tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     import albert.pretrain as pretrain
@@ -251,3 +271,37 @@ def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[st
     monkeypatch.setattr(pretrain, "make_eval_batches", recording)
     run(config(corpus, tmp_path / "wwm", "--data.whole-word-masking", "--max-steps", "2"))
     assert [c.objective for c in seen] == ["sop", "nsp"] and not any(c.whole_word_masking for c in seen)
+
+
+def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_checkpoint(
+        corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18: a diverged pretraining run exits non-zero with one sentence, before the NaN step changes the
+    weights; the last checkpoint stays finite and resumable, and no final model is written."""
+    import dataclasses
+
+    from albert.checkpoint import read_state_dict
+    from albert.pretrain import main
+
+    forward = AlbertForPreTraining.forward
+    calls = {"train": 0}
+
+    def diverging(self, *args, **kwargs):
+        output = forward(self, *args, **kwargs)
+        if self.training:
+            calls["train"] += 1
+            if calls["train"] >= 5:  # steps 1-4 are fine (checkpoint at step 4), step 5 is NaN
+                nan = float("nan")
+                output = dataclasses.replace(output, loss=output.loss * nan, mlm_loss=output.mlm_loss * nan)
+        return output
+
+    monkeypatch.setattr(AlbertForPreTraining, "forward", diverging)
+    with pytest.raises(SystemExit) as error:
+        main(arguments(corpus, tmp_path, "--checkpoint-every", "4"))
+    message = str(error.value.code)  # a string exit code: Python prints it and exits with status 1
+    assert message.startswith("albert.pretrain: the training loss became nan") and "\n" not in message
+    assert "at step 5" in message and "lower --optim.learning-rate" in message
+    assert f"the last checkpoint, step 4, is kept in {tmp_path / 'checkpoint'}" in message
+    weights, _ = read_state_dict(tmp_path / "checkpoint")
+    assert all(torch.isfinite(t).all() for t in weights.values())
+    assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
+    assert not (tmp_path / "final").exists() and not (tmp_path / "summary.json").exists()

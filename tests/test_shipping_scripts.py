@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from albert.cli import command_for, parse_config
-from albert.data import PretrainingDataConfig
-from albert.pretrain import PretrainConfig, _jsonable
-from albert.training import OptimizerConfig
+from albert.data.pretraining import PretrainingDataConfig
+from albert.pretrain import PretrainConfig
+from albert.training.loop import jsonable
+from albert.training.optim import OptimizerConfig
 from scripts.package_model import command_line
 from scripts.ship_sentiment_model import card, verdict
 
@@ -27,7 +28,7 @@ def test_reproduce_command_parses_back_to_the_same_config() -> None:
         data=PretrainingDataConfig(max_seq_length=64, whole_word_masking=True, dynamic_masking=False),
         optim=OptimizerConfig(learning_rate=1e-3, warmup_fraction=0.03), batch_size=64, max_steps=7800,
         max_minutes=100.0, stop_after_steps=5000, resume=True, compile=True)
-    recorded = _jsonable(dataclasses.asdict(config))
+    recorded = jsonable(dataclasses.asdict(config))
     argv = shlex.split(command_line(recorded).replace("\\\n", " "))[3:]
     assert argv[0] != "albert.pretrain" and "--no-data.dynamic-masking" in argv and "--compile" in argv
     # one uninterrupted run: how the recorded run was scheduled is not part of the recipe
@@ -97,7 +98,7 @@ def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) ->
 def test_packaging_takes_the_weights_of_the_last_recorded_step(tmp_path: Path) -> None:
     import torch
 
-    from albert.training import STATE_NAME
+    from albert.training.state import STATE_NAME
     from scripts.package_model import weights_at_step
 
     (tmp_path / "final").mkdir()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from albert.task_data import DataError, read_records
+from albert.data.tasks import DataError, read_records
 from benchmarks.sst2_holdout import HoldoutConfig, split_sentences, write_split
 from benchmarks.sst2_lr_choice import choose, read_choice
 

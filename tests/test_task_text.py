@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from albert.cli import parse_config
-from albert.corpus import read_documents
-from albert.task_data import DataError
+from albert.data.corpus import read_documents
+from albert.data.tasks import DataError
 from albert.task_text import TaskTextConfig, run
 
 WORDS = "the film a movie is not funny warm dull bright story cast plot loud quiet slow sharp".split()

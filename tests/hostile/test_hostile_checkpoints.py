@@ -12,15 +12,14 @@ import pytest
 import torch
 from hostile_support import finetune_argv, models  # noqa: F401 (a fixture)
 
-from albert import AlbertConfig, AlbertForPreTraining, training
+from albert import AlbertConfig, AlbertForPreTraining
 from albert.finetune import main
-from albert.training import (
+from albert.training import state as training
+from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
+from albert.training.state import (
     CHECKSUMS_NAME,
     MetricsLog,
-    OptimizerConfig,
     TrainingStateError,
-    build_optimizer,
-    build_scheduler,
     resume_training_state,
     rng_state,
     save_training_state,

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from albert.task_data import DataError, Record, label_vocabulary
+from albert.data.tasks import DataError, Record, label_vocabulary
 
 STRAY_MIN_EXAMPLES = 20
 """A label held by one example of a training file this large is refused as a stray class."""

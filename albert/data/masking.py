@@ -23,10 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from albert.chinese import BOUNDARY_PIECE, is_character_vocabulary
-
-IGNORE_INDEX = -100
-"""Label of positions the MLM loss skips (PyTorch's cross-entropy default)."""
+from albert.config import IGNORE_INDEX
+from albert.data.chinese import BOUNDARY_PIECE, is_character_vocabulary
 
 _PUNCTUATION = frozenset(string.punctuation)
 
@@ -44,7 +42,7 @@ class SpecialIds:
     word_start: np.ndarray | None = field(default=None, compare=False, repr=False)
     """Boolean per vocabulary id: the piece starts a word. Needed only for whole-word masking."""
     boundary_id: int | None = None
-    """A character vocabulary's lone "▁" (albert.chinese.BOUNDARY_PIECE): never masked. It only marks a
+    """A character vocabulary's lone "▁" (albert.data.chinese.BOUNDARY_PIECE): never masked. It only marks a
     sentence start or a space, so predicting it is trivial and would inflate MLM accuracy (it is 2.7%
     of the tokens of People's Daily). None for other vocabularies, whose "▁" the protocol masks."""
 

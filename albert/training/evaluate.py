@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from albert.heads import IGNORE_INDEX
-from albert.task_data import collate
-from albert.training import autocast, unwrap
+from albert.config import IGNORE_INDEX
+from albert.data.tasks import collate
+from albert.training.distributed import autocast, unwrap
 
 METRICS: dict[str, tuple[str, ...]] = {
     "classification": ("accuracy", "f1", "matthews"),

@@ -26,8 +26,14 @@ from typing import Any, TextIO
 import numpy as np
 from tqdm.auto import tqdm
 
-from albert.chinese import is_character_vocabulary, is_han, is_running_text, segmented_sentences, token_word_starts
-from albert.masking import SpecialIds
+from albert.data.chinese import (
+    is_character_vocabulary,
+    is_han,
+    is_running_text,
+    segmented_sentences,
+    token_word_starts,
+)
+from albert.data.masking import SpecialIds
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ between sentences. Every bad input (missing column, ragged row, unknown label, e
 bytes that are not UTF-8, a line over `MAX_LINE_CHARS` characters) stops with one `DataError`
 naming the file and the line.
 
-What labels a task accepts, and how `--task auto` decides, is in `albert.task_labels`.
+What labels a task accepts, and how `--task auto` decides, is in `albert.data.labels`.
 """
 
 from __future__ import annotations
@@ -30,14 +30,12 @@ from typing import Any
 
 import torch
 
-from albert.heads import IGNORE_INDEX
+from albert.config import IGNORE_INDEX
+from albert.data.corpus import DATASET_PREFIX
 
 logger = logging.getLogger(__name__)
 
-TASKS = ("classification", "regression", "token")
-DATASET_PREFIX = "hf:"
 CONLL_SUFFIXES = (".conll", ".bio", ".iob", ".iob2", ".bioes")
-TABLE_SUFFIXES = (".tsv", ".csv", ".jsonl", ".json")
 # (text, pair) column names tried in order, as GLUE and common datasets name them.
 KNOWN_TEXT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("sentence1", "sentence2"), ("question1", "question2"), ("question", "sentence"),

@@ -1,7 +1,7 @@
 """Pretraining data: SOP/NSP sentence pairs with n-gram masking, collation, held-out batches.
 
-Reading, sentence splitting and the tokenized cache live in `albert.corpus`, the masking
-rules in `albert.masking`; both are re-exported here, so `albert.data` is the one import.
+Reading, sentence splitting and the tokenized cache live in `albert.data.corpus`, the masking
+rules in `albert.data.masking`.
 
 How an epoch is made (ALBERT's `create_pretraining_data.py`, made lazy):
 1. `set_epoch` walks every document and cuts it into chunks of consecutive sentences, each
@@ -32,24 +32,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+import typing
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import torch
 
-from albert.config import ConfigError
-from albert.corpus import TokenizedCorpus, open_text, read_documents, split_sentences, tokenizer_fingerprint
-from albert.masking import IGNORE_INDEX, SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
+from albert.config import IGNORE_INDEX, SENTENCE_OBJECTIVES, ConfigError, SentenceObjective
+from albert.data.corpus import TokenizedCorpus
+from albert.data.masking import SpecialIds, mask_tokens
 
 logger = logging.getLogger(__name__)
 
-__all__ = [
-    "IGNORE_INDEX", "PretrainingDataConfig", "PretrainingDataset", "SpecialIds", "TokenizedCorpus",
-    "choose_mask_spans", "collate_pretraining", "make_eval_batches", "mask_tokens", "ngram_probabilities",
-    "open_text", "read_documents", "split_sentences", "tokenizer_fingerprint",
-]
-
+Segments = Literal["sentences", "reference"]
 BLOCK_SENTENCES = 64
 """`segments="sentences"` chunks each block of this many sentences of a document forward or backward."""
 
@@ -66,11 +62,11 @@ class PretrainingDataConfig:
     short_seq_prob: float = 0.1
     """Probability that a chunk aims at a random shorter length (2 .. max_seq_length - 3), so the
     model also sees short inputs, as at fine-tuning time."""
-    objective: Literal["sop", "nsp", "none"] = "sop"
+    objective: SentenceObjective = "sop"
     """Sentence-pair task: "sop" (ALBERT: two consecutive segments, swapped half of the time),
     "nsp" (BERT: the second segment from a random other document half of the time) or "none" (no
     sentence task: every example is one segment, "[CLS] text [SEP]"; the paper's Table 5 "None")."""
-    segments: Literal["sentences", "reference"] = "sentences"
+    segments: Segments = "sentences"
     """How a chunk is cut. "sentences": a chunk holds whole sentences up to its target length (at
     least two) and its segments are whole-sentence runs; only a chunk of two sentences too long to fit
     together is truncated, and then A and B alike (random tie-break, each cut at front or back at
@@ -98,9 +94,9 @@ class PretrainingDataConfig:
                               f"segment), got {self.max_seq_length}.")
         if not 0.0 <= self.short_seq_prob <= 1.0:
             raise ConfigError(f"short_seq_prob must be between 0 and 1, got {self.short_seq_prob}.")
-        if self.objective not in ("sop", "nsp", "none"):
+        if self.objective not in SENTENCE_OBJECTIVES:
             raise ConfigError(f"objective must be 'sop', 'nsp' or 'none' (MLM only), got {self.objective!r}.")
-        if self.segments not in ("sentences", "reference"):
+        if self.segments not in typing.get_args(Segments):
             raise ConfigError(f"segments must be 'sentences' or 'reference', got {self.segments!r}.")
         if not 0.0 < self.masked_lm_prob <= 1.0:
             raise ConfigError(f"masked_lm_prob must be in (0, 1], got {self.masked_lm_prob}.")

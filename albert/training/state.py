@@ -1,5 +1,4 @@
-"""What pretraining and fine-tuning share: devices and processes (torchrun), optimizer and
-learning-rate schedule, mixed precision, metrics files and atomic, resumable checkpoints.
+"""The files a training run keeps: atomic, verified, resumable checkpoints and the metrics log.
 
 A training checkpoint is a `from_pretrained` directory plus `training_state.pt` and
 `checksums.sha256` (the SHA-256 of every other file, in `sha256sum -c` format), written last, so
@@ -12,25 +11,22 @@ that is complete and verified. A full disk (any OSError while writing) removes t
 
 from __future__ import annotations
 
-import contextlib
 import csv
+import dataclasses
 import errno
 import hashlib
 import json
 import logging
-import math
-import os
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import torch
-import torch.distributed as torch_dist
 from torch import nn
 
 from albert.io import atomic_write
+from albert.training.distributed import unwrap
 
 logger = logging.getLogger(__name__)
 STATE_NAME = "training_state.pt"
@@ -41,165 +37,6 @@ class TrainingStateError(ValueError):
     """A checkpoint that cannot be written, verified or resumed; the message names the file and what to do.
 
     A ValueError so that every command's `run_command` reports it as one sentence."""
-
-
-class DivergedError(ValueError):
-    """Training whose loss (or gradient) became NaN or infinite; stopped before the weights took the step."""
-
-
-@dataclass
-class OptimizerConfig:
-    """Optimizer and learning-rate schedule."""
-
-    optimizer: Literal["adamw", "lamb"] = "adamw"
-    """AdamW (torch) or LAMB (the paper's, from the torch-optimizer package)."""
-    learning_rate: float = 1e-3
-    """Peak learning rate, reached at the end of warm-up."""
-    weight_decay: float = 0.01
-    """Decoupled weight decay; never applied to biases, LayerNorms or embeddings' padding."""
-    warmup_steps: int = 0
-    """Linear warm-up steps; 0 uses warmup_fraction of the planned steps."""
-    warmup_fraction: float = 0.05
-    """Warm-up as a fraction of the planned steps when warmup_steps is 0."""
-    schedule: Literal["linear", "cosine", "constant"] = "linear"
-    """Decay after warm-up, to zero at the planned last step (Cramming: decay over the budget)."""
-    beta1: float = 0.9
-    """First-moment decay."""
-    beta2: float = 0.98
-    """Second-moment decay (0.98 is steadier than 0.999 for short, large-lr runs)."""
-    eps: float = 1e-6
-    """Denominator epsilon."""
-    max_grad_norm: float = 1.0
-    """Clip the global gradient norm to this (0 disables clipping)."""
-
-    def __post_init__(self) -> None:
-        if not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be positive, got {self.learning_rate}.")
-        if self.weight_decay < 0 or self.max_grad_norm < 0 or self.warmup_steps < 0:
-            raise ValueError("weight_decay, max_grad_norm and warmup_steps must not be negative.")
-        if not 0 <= self.warmup_fraction < 1:
-            raise ValueError(f"warmup_fraction must be in [0, 1), got {self.warmup_fraction}.")
-        if not (0 <= self.beta1 < 1 and 0 <= self.beta2 < 1):
-            raise ValueError("beta1 and beta2 must be in [0, 1).")
-
-
-@dataclass(frozen=True)
-class Distributed:
-    """This process's place in a (possibly single-process) run."""
-
-    rank: int
-    world_size: int
-    local_rank: int
-    device: torch.device
-
-    @property
-    def is_main(self) -> bool:
-        return self.rank == 0
-
-    def barrier(self) -> None:
-        if self.world_size > 1:
-            torch_dist.barrier()
-
-
-def setup_distributed(device: str = "auto") -> Distributed:
-    """Single process, or the torchrun process group (NCCL on GPU, Gloo on CPU)."""
-    world_size = int(os.environ.get("WORLD_SIZE", "1"))
-    rank, local_rank = int(os.environ.get("RANK", "0")), int(os.environ.get("LOCAL_RANK", "0"))
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError("device 'cuda' was asked for, but this machine has no usable CUDA GPU; use --device cpu.")
-    if device == "cuda":
-        torch.cuda.set_device(local_rank)
-        chosen = torch.device("cuda", local_rank)
-    else:
-        chosen = torch.device(device)
-    if world_size > 1 and not torch_dist.is_initialized():
-        torch_dist.init_process_group(backend="nccl" if chosen.type == "cuda" else "gloo")
-    return Distributed(rank, world_size, local_rank, chosen)
-
-
-def start_run(device: str, threads: int, output_dir: str) -> tuple[Distributed, Path]:
-    """What every training command does first: join the process group (if any), set the CPU
-    threads, and make the output directory."""
-    dist = setup_distributed(device)
-    if threads:
-        torch.set_num_threads(threads)
-    out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    return dist, out
-
-
-def epoch_order(size: int, seed: int, epoch: int) -> list[int]:
-    """The seeded shuffle of `size` examples for one epoch (the same on every process)."""
-    return torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch)).tolist()
-
-
-def cleanup_distributed() -> None:
-    if torch_dist.is_initialized():
-        torch_dist.destroy_process_group()
-
-
-def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.device,
-                    lr_scale: Callable[[str], float] | None = None) -> torch.optim.Optimizer:
-    """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT).
-
-    `lr_scale(name)` multiplies the learning rate of parameter `name` (layer-wise decay when
-    fine-tuning); each group records its factor as `lr_scale`. Without it there are exactly two
-    groups, decay then no-decay, as resumable pretraining checkpoints expect.
-    """
-    grouped: dict[tuple[bool, float], list[nn.Parameter]] = {}
-    for name, parameter in model.named_parameters():
-        if not parameter.requires_grad:
-            continue
-        no_decay = parameter.ndim < 2 or "norm" in name
-        grouped.setdefault((no_decay, lr_scale(name) if lr_scale else 1.0), []).append(parameter)
-    if lr_scale is None:
-        grouped = {(False, 1.0): grouped.get((False, 1.0), []), (True, 1.0): grouped.get((True, 1.0), [])}
-    groups = [{"params": params, "weight_decay": 0.0 if no_decay else config.weight_decay,
-               "lr": config.learning_rate * scale, "lr_scale": scale}
-              for (no_decay, scale), params in sorted(grouped.items(), key=lambda item: item[0][0])]
-    betas = (config.beta1, config.beta2)
-    if config.optimizer == "lamb":
-        import torch_optimizer
-
-        return torch_optimizer.Lamb(groups, lr=config.learning_rate, betas=betas, eps=config.eps)
-    return torch.optim.AdamW(groups, lr=config.learning_rate, betas=betas, eps=config.eps,
-                             fused=device.type == "cuda")
-
-
-def build_scheduler(optimizer: torch.optim.Optimizer, config: OptimizerConfig,
-                    total_steps: int) -> torch.optim.lr_scheduler.LambdaLR:
-    """Linear warm-up to the peak, then linear/cosine decay to zero at `total_steps`."""
-    warmup = config.warmup_steps or int(config.warmup_fraction * total_steps)
-
-    def factor(step: int) -> float:
-        if warmup and step < warmup:
-            return (step + 1) / warmup
-        if config.schedule == "constant":
-            return 1.0
-        progress = min(1.0, (step - warmup) / max(1, total_steps - warmup))
-        return 1.0 - progress if config.schedule == "linear" else 0.5 * (1 + math.cos(math.pi * progress))
-
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
-
-
-def autocast(device: torch.device, precision: str) -> contextlib.AbstractContextManager:
-    """bf16 autocast when asked (CPU or GPU); fp32 otherwise."""
-    if precision == "bf16":
-        return torch.autocast(device_type=device.type, dtype=torch.bfloat16)
-    return contextlib.nullcontext()
-
-
-def unwrap(model: nn.Module) -> nn.Module:
-    """The plain model inside DistributedDataParallel and/or torch.compile wrappers."""
-    while True:
-        if hasattr(model, "module"):
-            model = model.module
-        elif hasattr(model, "_orig_mod"):
-            model = model._orig_mod
-        else:
-            return model
 
 
 class MetricsLog:
@@ -375,8 +212,6 @@ def recover_checkpoint(directory: Path) -> None:
 
 
 def _config_differences(saved: Any, current: Any) -> str:
-    import dataclasses
-
     if not (dataclasses.is_dataclass(saved) and dataclasses.is_dataclass(current)):
         return ""
     pairs = [(f.name, getattr(saved, f.name), getattr(current, f.name)) for f in dataclasses.fields(saved)
@@ -423,20 +258,3 @@ def restore_rng_state(state: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
 
 
-def all_reduce_mean(values: dict[str, float], dist: Distributed, device: torch.device) -> dict[str, float]:
-    """Average scalar metrics over processes (identity in a single process)."""
-    if dist.world_size == 1 or not values:
-        return values
-    keys = sorted(values)
-    tensor = torch.tensor([values[k] for k in keys], dtype=torch.float64, device=device)
-    torch_dist.all_reduce(tensor)
-    return {k: float(v) / dist.world_size for k, v in zip(keys, tensor.tolist(), strict=True)}
-
-
-def all_reduce_sum(values: torch.Tensor, dist: Distributed, device: torch.device) -> torch.Tensor:
-    """Sum a small tensor over processes (identity in a single process)."""
-    if dist.world_size == 1:
-        return values
-    reduced = values.to(device)
-    torch_dist.all_reduce(reduced)
-    return reduced.cpu()

@@ -302,13 +302,19 @@ def renderer(which: str) -> Callable[[str], str]:
 
 
 def panel(tr: Any, lang: Any, which: str, open: bool = False) -> Any:
-    """A collapsible box holding one panel, in a tab being built; it follows the language switch."""
+    """A collapsible box holding one panel, in a tab being built; it follows the language switch.
+
+    Both languages' text is drawn once, here: its sources (the paper, our run summary, the shipped models' metrics)
+    do not change while the app runs, so the language switch swaps the text with the labels (`Translations`, no
+    queued event) instead of drawing it again."""
     import gradio as gr
 
+    from app.strings import STRINGS
+
     render = renderer(which)
+    key = f"paper.render.{which}"
+    STRINGS[key] = (render("en"), render("zh"))
     with gr.Accordion(t(f"paper.panel.{which}", "en"), open=open, elem_id=f"paper-{which}") as box:
-        text = gr.Markdown(render("en"), elem_id=f"paper-{which}-text")
+        text = tr.add(gr.Markdown(STRINGS[key][0], elem_id=f"paper-{which}-text"), value=key)
     tr.add(box, label=f"paper.panel.{which}")
-    tr.refresh(f"paper_{which}", lambda value: render(normalize_lang(value if isinstance(value, str) else "en")),
-               [lang], [text])
     return text

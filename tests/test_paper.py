@@ -150,5 +150,10 @@ def test_the_tabs_show_the_panels_and_redraw_them_in_chinese() -> None:
     for which in ("calc", "misreadings", "sharing", "order", "downstream"):
         assert f"paper-{which}" in texts and f"paper-{which}-text" in texts, which
     assert "SentencePiece" in texts["paper-misreadings-text"].value
-    names = {fn.api_name for fn in demo.fns.values()}
-    assert {f"paper_{w}_in_language" for w in ("calc", "misreadings", "sharing", "order", "downstream")} <= names
+    # the language switch swaps the text with the labels, in one unqueued update (no event per panel)
+    switch = next(fn for fn in demo.fns.values() if fn.api_name == "set_language")
+    updates = dict(zip([c._id for c in switch.outputs], switch.fn("zh"), strict=True))
+    for which in ("calc", "misreadings", "sharing", "order", "downstream"):
+        assert updates[texts[f"paper-{which}-text"]._id]["value"] == paper_views.renderer(which)("zh")
+        assert updates[texts[f"paper-{which}"]._id]["label"] == paper_views.t(f"paper.panel.{which}", "zh")
+    assert not any(str(fn.api_name).startswith("paper_") for fn in demo.fns.values())

@@ -19,6 +19,7 @@ import importlib.util
 import logging
 import re
 import uuid
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -86,36 +87,109 @@ def _script_json(data: object) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _attention_data(tokens: list[str], maps: np.ndarray, b_start: int | None) -> list[dict]:
+def _attention_data(tokens: list[str], maps: np.ndarray, b_start: int | None, lang: str = "en") -> list[dict]:
     """bertviz's `attention` parameter: all tokens, plus the four A/B blocks for a sentence pair."""
     maps = np.round(maps.astype(np.float32), 3)
     shown = [tok.replace("▁", " ") for tok in tokens]  # as bertviz's prettify_tokens does
-    data = [{"name": "All" if b_start else None, "attn": maps, "left_text": shown, "right_text": shown}]
+    data = [{"name": t("attention.filter.all", lang) if b_start else None, "attn": maps, "left_text": shown,
+             "right_text": shown}]
     if b_start:
         a, b = slice(0, b_start), slice(b_start, len(tokens))
-        for name, left, right in (("Sentence A -> Sentence A", a, a), ("Sentence B -> Sentence B", b, b),
-                                  ("Sentence A -> Sentence B", a, b), ("Sentence B -> Sentence A", b, a)):
-            data.append({"name": name, "attn": np.ascontiguousarray(maps[:, :, left, right]),
+        for key, left, right in (("aa", a, a), ("bb", b, b), ("ab", a, b), ("ba", b, a)):
+            data.append({"name": t(f"attention.filter.{key}", lang),
+                         "attn": np.ascontiguousarray(maps[:, :, left, right]),
                          "left_text": shown[left], "right_text": shown[right]})
     return data
 
 
+# bertviz 1.4.1 counts layers and heads from 0 and writes its labels in English; the app numbers passes and
+# heads from 1 everywhere (the heatmaps, the slider) and speaks the interface's language. Each pair below is
+# (bertviz's code, ours); a bertviz that no longer contains one is logged, and the view still draws.
+_PATCHES = {
+    "head": (
+        ('layerEl.append($("<option />").val(layer).text(layer));',
+         'layerEl.append($("<option />").val(layer).text(layer + 1));'),
+    ),
+    "model": (
+        ("const DIV_WIDTH = 970;", "const DIV_WIDTH = params.div_width;"),
+        ("config.thumbnailBoxHeight = 7 * (12 / config.totalHeads);", "config.thumbnailBoxHeight = params.box_height;"),
+        ('.text("Heads")', ".text(params.labels.heads)"),
+        ('.text("Layers")', ".text(params.labels.layers)"),
+        (".text(config.heads[i])", ".text(config.heads[i] + 1)"),
+        (".text(config.layers[i])", ".text(config.layers[i] + 1)"),
+        (""".text('Layer ' + config.layers[layerIndex] + ", Head " + config.heads[headIndex])""",
+         ".text(params.labels.detail.replace('{layer}', config.layers[layerIndex] + 1)"
+         ".replace('{head}', config.heads[headIndex] + 1))"),
+        ('console.log("x", x, y)', ""),
+    ),
+}
+
+
+@lru_cache(maxsize=2)
 def _bertviz_js(kind: str) -> str:
     import bertviz
 
     source = (Path(bertviz.__file__).resolve().parent / f"{kind}_view.js").read_text(encoding="utf-8")
     # Its require.config names CDN URLs; the stand-in ignores them, and the page is clearer without them.
-    return re.sub(r"require\.config\(\{.*?\}\);", "/* d3 and jQuery are loaded locally */", source, count=1,
-                  flags=re.S)
+    source = re.sub(r"require\.config\(\{.*?\}\);", "/* d3 and jQuery are loaded locally */", source, count=1,
+                    flags=re.S)
+    for old, new in _PATCHES[kind]:
+        if old not in source:
+            logger.warning("bertviz's %s view has changed: %r not found; its numbering or labels may differ", kind, old)
+        source = source.replace(old, new)
+    return source
+
+
+@dataclass(frozen=True)
+class ViewSize:
+    """A bertviz view's natural size in CSS pixels (the document's, margins included)."""
+
+    width: int
+    height: int
+
+
+_BODY_MARGIN_TOP, _BODY_MARGIN_SIDE, _CONTROLS = 28, 8, 30
+_MODEL_AXIS, _MODEL_DETAIL_WIDTH, _THUMBNAIL_WIDTH = 38, 300, 100
+
+
+def model_view_layout(layers: int, heads: int, tokens: int) -> dict[str, float]:
+    """Sizes for bertviz's model view: its thumbnails made about 100 px square whatever the number of heads (it
+    scales them by 12 / heads: 42 px per token and ~3,400 px for a 2-head model), and the view as wide as the
+    grid plus the 300 px detail box that opens beside a thumbnail, at most bertviz's 970 px."""
+    div_width = min(_MODEL_AXIS + heads * _THUMBNAIL_WIDTH + _MODEL_DETAIL_WIDTH + 10, 970)
+    thumbnail_width = (div_width - _MODEL_AXIS) / heads
+    box_height = min(7.0, max(2.0, min(thumbnail_width, _THUMBNAIL_WIDTH) / max(tokens, 1)))
+    thumbnail_height = tokens * box_height + 10
+    detail_height = tokens * 18 + 2 * 15 + 25
+    return {"div_width": div_width, "box_height": box_height,
+            "height": max(layers * thumbnail_height + _MODEL_AXIS, detail_height)}
+
+
+def view_size(kind: str, layers: int, heads: int, tokens: int) -> ViewSize:
+    """The document size of a view, from bertviz's own constants (head view: 22.5 px a token, 2 × 110 px of
+    tokens around 115 px of lines; model view: `model_view_layout`)."""
+    if kind == "head":
+        return ViewSize(2 * 110 + 115 + 30 + 2 * _BODY_MARGIN_SIDE,
+                        int(_BODY_MARGIN_TOP + _CONTROLS + tokens * 22.5 + 30 + _BODY_MARGIN_SIDE + 8))
+    layout = model_view_layout(layers, heads, tokens)
+    return ViewSize(int(layout["div_width"]) + 2 * _BODY_MARGIN_SIDE,
+                    int(_BODY_MARGIN_TOP + _CONTROLS + layout["height"] + _BODY_MARGIN_SIDE + 8))
+
+
+def _fit_script(width: int) -> str:
+    """Scales the document down (never up) to the frame's width, so nothing is cut off or scrolls sideways."""
+    return (f";(function () {{ var W = {int(width)}; function fit() {{ document.documentElement.style.zoom = "
+            "Math.min(1, window.innerWidth / W); } fit(); window.addEventListener('resize', fit); })();")
 
 
 def bertviz_document(kind: str, tokens: list[str], maps: np.ndarray, b_start: int | None = None,
                      lang: str = "en") -> str:
-    """A complete HTML document drawing bertviz's `head` or `model` view of `maps` (L, A, T, T)."""
+    """A complete HTML document drawing bertviz's `head` or `model` view of `maps` (L, A, T, T), passes and heads
+    numbered from 1, labels in `lang`, scaled to the width of its frame."""
     if kind not in ("head", "model"):
         raise ValueError(f"kind must be 'head' or 'model', got {kind!r}.")
     vis_id = f"bertviz-{uuid.uuid4().hex}"
-    attention = _attention_data(tokens, maps, b_start)
+    attention = _attention_data(tokens, maps, b_start, lang)
     layers, heads = int(maps.shape[0]), int(maps.shape[1])
     options = "".join(f'<option value="{i}">{html.escape(str(d["name"]))}</option>' for i, d in enumerate(attention))
     select = f'{html.escape(t("attention.filter", lang))} <select id="filter">{options}</select>' if b_start else ""
@@ -124,32 +198,38 @@ def bertviz_document(kind: str, tokens: list[str], maps: np.ndarray, b_start: in
                   "heads": None, "include_layers": list(range(layers))}
         controls = f'{html.escape(t("attention.layer", lang))} <select id="layer"></select> {select}'
     else:
+        sizes = model_view_layout(layers, heads, len(tokens))
         params = {"attention": attention, "default_filter": "0", "display_mode": "light", "root_div_id": vis_id,
-                  "include_layers": list(range(layers)), "include_heads": list(range(heads)), "total_heads": heads}
+                  "include_layers": list(range(layers)), "include_heads": list(range(heads)), "total_heads": heads,
+                  "div_width": sizes["div_width"], "box_height": sizes["box_height"],
+                  "labels": {"heads": t("attention.bv.heads", lang), "layers": t("attention.bv.layers", lang),
+                             "detail": t("attention.bv.detail", lang)}}
         controls = select
-    script = _bertviz_js(kind).replace("PYTHON_PARAMS", _script_json(params))
+    size = view_size(kind, layers, heads, len(tokens))
+    script = _bertviz_js(kind).replace("PYTHON_PARAMS", _script_json(params)) + _fit_script(size.width)
     return (
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
         f"<script src=\"{vendor_url('d3')}\"></script>"
         f"<script src=\"{vendor_url('jquery')}\"></script>"
         f"<script src=\"{vendor_url('require')}\"></script>"
-        f"<style>body{{margin:28px 8px 8px;background:#fff;{_FONT}}} select{{margin:0 6px 6px 2px}}</style>"
+        f"<style>body{{margin:{_BODY_MARGIN_TOP}px {_BODY_MARGIN_SIDE}px {_BODY_MARGIN_SIDE}px;background:#fff;"
+        f"{_FONT}}} select{{margin:0 6px 6px 2px}}</style>"
         "</head><body>"
-        f"<div id=\"{vis_id}\" style=\"{_FONT}\"><span style=\"user-select:none\">{controls}</span>"
-        "<div id=\"vis\"></div></div>"
+        f"<div id=\"{vis_id}\" style=\"{_FONT}\"><div style=\"user-select:none;min-height:{_CONTROLS - 6}px\">"
+        f"{controls}</div><div id=\"vis\"></div></div>"
         f"<script>{script}</script></body></html>"
     )
 
 
-def iframe(document: str, height: int, title: str) -> str:
-    """`document` inside a sandboxed iframe; everything escaped into the `srcdoc` attribute."""
+def iframe(document: str, size: ViewSize | int, title: str) -> str:
+    """`document` inside a sandboxed iframe; everything escaped into the `srcdoc` attribute.
+
+    With a `ViewSize` the frame keeps the view's proportions (CSS aspect-ratio) up to its natural height, and the
+    document scales itself to the frame's width (`_fit_script`): the whole view shows, without scroll bars, from
+    a phone to a wide screen. A bare height gives a fixed-height frame."""
+    if isinstance(size, ViewSize):
+        style = f"width:100%;aspect-ratio:{size.width} / {size.height};max-height:{size.height}px;height:auto"
+    else:
+        style = f"width:100%;height:{int(size)}px"
     return (f'<iframe class="lab-iframe" sandbox="allow-scripts" title="{html.escape(title, quote=True)}" '
-            f'style="width:100%;height:{int(height)}px" srcdoc="{html.escape(document, quote=True)}"></iframe>')
-
-
-def view_height(kind: str, layers: int, heads: int, tokens: int) -> int:
-    """A height that shows the whole view without scrolling, within reason (bertviz's own sizes)."""
-    if kind == "head":
-        return min(60 + tokens * 23, 1600)
-    thumbnail = tokens * 7 * 12 / max(heads, 1) + 10
-    return int(min(60 + layers * thumbnail, 1600))
+            f'style="{style}" srcdoc="{html.escape(document, quote=True)}"></iframe>')

@@ -47,6 +47,13 @@ def t(key: str, lang: str = "en", **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+def mode_name(mode: str, lang: str = "en") -> str:
+    """A sharing mode as the interface names it: 'all' in English (the name the API and the CLI take),
+    '全部共享（ALBERT）' in 中文; an unknown mode as it is."""
+    key = f"sharing.short.{mode}"
+    return t(key, lang) if normalize_lang(lang) == "zh" and key in STRINGS else str(mode)
+
+
 @dataclass
 class Translations:
     """Components whose text follows the language switch.
@@ -65,9 +72,11 @@ class Translations:
 
     def add(self, component: Any, label: str | None = None, info: str | None = None,
             value: str | None = None, choices: Callable[[str], list] | None = None,
-            samples: Callable[[str], list] | None = None) -> Any:
+            samples: Callable[[str], list] | None = None, headers: list[str] | None = None,
+            text: Callable[[str], str] | None = None) -> Any:
         """Register `component`; `label`/`info`/`value` are string keys, `choices` and `samples` (an examples
-        table's rows) functions of lang."""
+        table's rows) functions of lang, `headers` the string keys of an examples table's column headers, `text`
+        a function of lang giving the value (a cheap one: it runs with the labels)."""
         import gradio as gr
 
         def update(lang: str) -> Any:
@@ -78,10 +87,14 @@ class Translations:
                 changes["info"] = t(info, lang)
             if value:
                 changes["value"] = t(value, lang)
+            if text:
+                changes["value"] = text(lang)
             if choices:
                 changes["choices"] = choices(lang)
             if samples:
                 changes["samples"] = samples(lang)
+            if headers:
+                changes["headers"] = [t(key, lang) for key in headers]
             return gr.update(**changes)
 
         self.components.append(component)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from app import (
     attention_view,
+    freshness,
     model_views,
     queues,
     sentiment,
@@ -27,13 +29,21 @@ from app.i18n import LANGUAGES, Translations, t
 from app.models import AUTO_MODEL, ZH_MODEL, default_model, not_shared_model, shipped_models
 
 logger = logging.getLogger(__name__)
-THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="amber", neutral_hue="slate")
-CSS = """
-.gradio-container { max-width: 1280px !important; margin: auto; }
-#lab-header h1 { margin-bottom: 0.2em; }
-#parameters-totals table, #embedding-arithmetic table { font-variant-numeric: tabular-nums; }
-.lab-iframe { width: 100%; border: 1px solid var(--border-color-primary); border-radius: 8px; background: white; }
-"""
+SYSTEM_FONTS = ("system-ui", "-apple-system", "'Segoe UI'", "Roboto", "'Helvetica Neue'", "Arial", "'Noto Sans'",
+                "'Noto Sans SC'", "'PingFang SC'", "'Microsoft YaHei'", "sans-serif")
+"""The operating system's own fonts. Soft's Montserrat draws E as "Ɛ" and M as "ᗰ" (formulas read V × Ɛ + Ɛ × H)."""
+MONO_FONTS = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "'DejaVu Sans Mono'", "monospace")
+THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="amber", neutral_hue="slate", font=SYSTEM_FONTS,
+                       font_mono=MONO_FONTS)
+CSS = (Path(__file__).resolve().parent / "static" / "lab.css").read_text(encoding="utf-8")
+"""Layout rules (narrow screens, the tab bar, wide tables): see app/static/lab.css."""
+MODEL_EVENTS = {"sharing": ("layer_transitions", "sharing.button"), "masked": ("fill_mask", "mask.button"),
+                "order": ("sentence_order", "order.button"), "attention": ("attention", "attention.button"),
+                "sentiment": ("sentiment", "sentiment.button")}
+"""Each model tab's main event and its button: run when the tab opens, cleared or run again when inputs change."""
+EXAMPLE_STEPS = {"fill_mask": "mask_example", "sentence_order": "order_examples", "attention": "attention_example",
+                 "sentiment": "sentiment_example"}
+"""The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
 
 
 def build_app() -> gr.Blocks:
@@ -47,7 +57,9 @@ def build_app() -> gr.Blocks:
             lang = gr.Radio(LANGUAGES, value="en", label=t("app.language", "en"), elem_id="language",
                             scale=0, min_width=200)
         model = _model_picker(tr, models, default)
-        with gr.Tabs():
+        # 'wrap' renders every tab button (no overflow menu); lab.css then makes that one row scroll sideways.
+        with gr.Tabs(overflow_behavior="wrap", elem_id="lab-tabs"):
+            tabs: dict[str, gr.Tab] = {}
             with gr.Tab(t("tab.parameters", "en"), id="parameters", elem_id="tab-parameters") as tab:
                 tab_parameters.build(tr, lang, views.parameters_view, views.preset_view, views.preset_choices)
             tr.add(tab, label="tab.parameters")
@@ -56,24 +68,39 @@ def build_app() -> gr.Blocks:
                                   f"model:{default}" if default else "albert-base", models, twin,
                                   model_views.sharing_modes_view, model_views.layer_transitions_view)
             tr.add(tab, label="tab.sharing")
+            tabs["sharing"] = tab
             with gr.Tab(t("tab.masked", "en"), id="masked", elem_id="tab-masked") as tab:
                 tab_masked.build(tr, lang, model, model_views.fill_mask_view, model_views.mask_word_view)
             tr.add(tab, label="tab.masked")
+            tabs["masked"] = tab
             with gr.Tab(t("tab.order", "en"), id="order", elem_id="tab-order") as tab:
                 tab_order.build(tr, lang, model, model_views.sentence_order_view, model_views.split_paragraph_view)
             tr.add(tab, label="tab.order")
+            tabs["order"] = tab
             with gr.Tab(t("tab.attention", "en"), id="attention", elem_id="tab-attention") as tab:
                 tab_attention.build(tr, lang, model, models, twin, model_views.attention_view)
             tr.add(tab, label="tab.attention")
+            tabs["attention"] = tab
             with gr.Tab(t("tab.sentiment", "en"), id="sentiment", elem_id="tab-sentiment") as tab:
                 tab_sentiment.build(tr, lang, sentiment_views.sentiment_view, sentiment.card_markdown)
             tr.add(tab, label="tab.sentiment")
+            tabs["sentiment"] = tab
+        # Our own footer: Gradio's ("Use via API · Settings") stays in English whatever the app's language.
+        tr.add(gr.Markdown(t("app.footer", "en"), elem_id="lab-footer"), value="app.footer")
         tr.add(lang, label="app.language")
-        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", **queues.LIGHT)
+        events = freshness.keep_fresh([(tabs[name], freshness.find_event(demo, api, button))
+                                       for name, (api, button) in MODEL_EVENTS.items()], lang, model)
+        # Labels first, alone and unqueued (a few ms of string look-ups): they show in well under a second.
+        # "multiple": a second switch relabels at once, without waiting for the first one's redrawing to finish.
+        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", queue=False,
+                            show_progress="hidden", preprocess=False, trigger_mode="multiple")
+        steps: dict[str, Any] = {}
         for name, fn, inputs, outputs in tr.refreshers:
             # Charts and tables are drawn in a language; draw them again in the new one.
-            event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
-                       api_visibility="undocumented", **queues.LIGHT)
+            steps[name] = event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
+                                     api_visibility="undocumented", **queues.LIGHT)
+        # Then each result on screen, after its tab's example has followed the language.
+        freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event))
     return demo
 
 
@@ -115,7 +142,7 @@ def launch_options() -> dict[str, Any]:
         "theme": THEME,
         "css": CSS,
         "allowed_paths": attention_view.allowed_paths() + sentiment.allowed_paths(),
-        "footer_links": ["api", "settings"],
+        "footer_links": [],
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
     }

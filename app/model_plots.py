@@ -19,18 +19,36 @@ _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, t
 LOG_AXIS_SPAN = 10  # training curves use a log token axis when the longest run is this many times the shortest
 
 
-def topk_figure(result: FillMaskResult, lang: str = "en") -> FigureJSON:
-    """Horizontal bars of the top-k tokens, one panel per [MASK] (first ones only when there are many)."""
+BAR_PX, PANEL_TITLE_PX, PANEL_GAP_PX, TOP_PX, BOTTOM_PX = 22, 26, 14, 56, 64
+"""Pixel sizes of the top-k chart: a bar, the title row above each [MASK]'s panel, the gap between panels, the
+figure's title and the shared axis below the last panel (tick labels and the chance note)."""
+
+
+def topk_panels(n_panels: int, k: int) -> tuple[int, list[tuple[float, float]]]:
+    """The chart's height and each panel's y domain (top panel first), laid out in pixels so that every
+    panel's title sits in a row of its own above the bars: never over the tick labels of the panel above
+    (only the last panel has tick labels, and the x axis is one axis shared by all)."""
+    panel = k * BAR_PX
+    plot = n_panels * (PANEL_TITLE_PX + panel) + (n_panels - 1) * PANEL_GAP_PX
+    domains, top = [], plot
+    for _ in range(n_panels):
+        top -= PANEL_TITLE_PX
+        domains.append((max(top - panel, 0) / plot, top / plot))
+        top -= panel + PANEL_GAP_PX
+    return TOP_PX + plot + BOTTOM_PX, domains
+
+
+def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None = None) -> FigureJSON:
+    """Horizontal bars of the top-k tokens, one panel per [MASK] (first ones only when there are many).
+
+    All panels share one 0–100% probability axis, so a 5% bar is a fifth as long as a 25% one in every panel,
+    and a dotted line marks chance, 1/V (a guess among the V tokens of the vocabulary)."""
     shown = result.predictions[:_MASK_ROWS_SHOWN]
     k = max(len(p.candidates) for p in shown)
-    top = max(prob for p in shown for _, prob in p.candidates)
-    gap = 0.5 / (len(shown) * 4) if len(shown) > 1 else 0.0
-    band = (1 - gap * (len(shown) - 1)) / len(shown)
-    titles = [t("mask.panel", lang, i=i + 1, word=plot_text(p.candidates[0][0])) for i, p in enumerate(shown)]
-    layout = base_layout(title=titles[0] if len(shown) == 1 else t("mask.chart", lang),
-                         height=90 + len(shown) * (30 + 24 * k), margin=dict(l=110, r=20, t=60, b=40))
-    data, annotations = [], []
-    for row, prediction in enumerate(shown):
+    height, domains = topk_panels(len(shown), k)
+    layout = base_layout(title=t("mask.chart", lang), height=height, margin=dict(l=110, r=20, t=TOP_PX, b=BOTTOM_PX))
+    data, annotations, shapes = [], [], []
+    for row, (prediction, (low, high)) in enumerate(zip(shown, domains, strict=True)):
         suffix = "" if row == 0 else str(row + 1)
         # Category labels must be unique: two pieces can read alike ('▁the' and 'the').
         labels, seen = [], set()
@@ -43,18 +61,27 @@ def topk_figure(result: FillMaskResult, lang: str = "en") -> FigureJSON:
         values = [prob for _, prob in prediction.candidates]
         data.append({"type": "bar", "orientation": "h", "x": values[::-1], "y": labels[::-1],
                      "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "marker": {"color": PALETTE[0]},
-                     "text": [f"{v:.1%}" for v in values][::-1], "textposition": "auto", "showlegend": False,
-                     "hovertemplate": "%{y}: %{x:.2%}<extra></extra>"})
-        upper = 1 - row * (band + gap)
-        layout[f"xaxis{suffix}"] = {**layout["xaxis"], "anchor": f"y{suffix}", "rangemode": "tozero",
-                                    "tickformat": ".0%" if top >= 0.1 else ".1%"}
+                     "text": [f"{v:.1%}" for v in values][::-1], "textposition": "outside", "cliponaxis": False,
+                     "showlegend": False, "hovertemplate": "%{y}: %{x:.2%}<extra></extra>"})
+        last = row == len(shown) - 1
+        layout[f"xaxis{suffix}"] = {**layout["xaxis"], "anchor": f"y{suffix}", "range": [0, 1], "dtick": 0.2,
+                                    "tickformat": ".0%", "showticklabels": last, "fixedrange": True,
+                                    **({} if row == 0 else {"matches": "x"}),
+                                    **({"title": {"text": t("mask.axis", lang)}} if last else {})}
         layout[f"yaxis{suffix}"] = {**layout["yaxis"], "anchor": f"x{suffix}", "type": "category",
-                                    "domain": [max(upper - band, 0.0), upper]}
-        if len(shown) > 1:
-            annotations.append({"text": titles[row], "x": 0.5, "xref": "paper", "y": upper, "yref": "paper",
-                                "yanchor": "bottom", "showarrow": False})
-    if annotations:
-        layout["annotations"] = annotations
+                                    "domain": [low, high], "fixedrange": True}
+        annotations.append({"text": t("mask.panel", lang, i=row + 1, word=plot_text(prediction.candidates[0][0])),
+                            "x": 0, "xref": "paper", "xanchor": "left", "y": high, "yref": "paper",
+                            "yanchor": "bottom", "showarrow": False, "font": {"size": 13}})
+        if vocab_size:
+            shapes.append({"type": "line", "xref": f"x{suffix}", "yref": f"y{suffix} domain", "x0": 1 / vocab_size,
+                           "x1": 1 / vocab_size, "y0": 0, "y1": 1, "line": {"color": "#dc2626", "dash": "dot",
+                                                                            "width": 1.5}})
+    if vocab_size:
+        annotations.append({"text": t("mask.chance", lang, V=f"{vocab_size:,}", p=f"{1 / vocab_size:.4%}"),
+                            "x": 0, "xref": "paper", "xanchor": "left", "y": 0, "yref": "paper", "yanchor": "top",
+                            "yshift": -42, "showarrow": False, "font": {"size": 11, "color": "#dc2626"}})
+    layout["annotations"], layout["shapes"] = annotations, shapes
     return FigureJSON(data, layout)
 
 
@@ -73,24 +100,37 @@ def order_figure(result: SentenceOrderResult, lang: str = "en") -> FigureJSON:
 
 
 def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lang: str = "en") -> go.Figure:
-    """One head's attention map at every pass (same weights when shared, yet different maps)."""
-    layers = maps.shape[0]
-    cols = min(layers, 4)
+    """One head's attention map at every pass (same weights when shared, yet different maps), passes 1…L.
+
+    Every map carries its tokens on both axes (rows: the token attending, columns: the token attended to);
+    the positions are the axis values, so two alike tokens ('the' twice) stay two rows."""
+    layers, count = maps.shape[0], len(tokens)
+    cols = min(layers, 2 if layers % 3 and not layers % 2 else 3)  # a full grid when L allows it (4 → 2 × 2)
     rows = -(-layers // cols)
-    labels = [plot_text(display_token(tok)) + f"\u2009{i}" for i, tok in enumerate(tokens)]  # unique tick labels
+    labels = [plot_text(display_token(tok)) for tok in tokens]
+    font = 11 if count <= 16 else 9 if count <= 32 else 7
+    side = max(240, min(14 * count, 420))  # px per map: a readable row per token, within the page
     figure = make_subplots(rows=rows, cols=cols, subplot_titles=[t("attention.pass", lang, i=i + 1)
                                                                    for i in range(layers)],
-                           horizontal_spacing=0.03, vertical_spacing=0.08 / max(rows - 1, 1) + 0.02)
+                           horizontal_spacing=0.09, vertical_spacing=min(0.25, 90 / (rows * side + 90)))
+    positions = list(range(count))
+    pairs = [[f"{labels[r]} → {labels[c]}" for c in positions] for r in positions]
     for i in range(layers):
-        figure.add_trace(go.Heatmap(z=np.round(maps[i, head], 3), x=labels, y=labels, coloraxis="coloraxis",
-                                    hovertemplate="%{y} → %{x}: %{z:.3f}<extra></extra>"),
+        figure.add_trace(go.Heatmap(z=np.round(maps[i, head], 3), x=positions, y=positions, coloraxis="coloraxis",
+                                    text=pairs, hovertemplate="%{text}: %{z:.3f}<extra></extra>"),
                          row=i // cols + 1, col=i % cols + 1)
     top = float(maps[:, head].max())
     figure.update_layout(**base_layout(title=t("attention.heatmap.title", lang, head=head + 1),
-                                       height=120 + rows * 260, coloraxis=dict(colorscale="Blues", cmin=0, cmax=top),
-                                       margin=dict(l=40, r=20, t=70, b=30)))
-    figure.update_xaxes(showticklabels=False)
-    figure.update_yaxes(showticklabels=False, autorange="reversed")
+                                       height=110 + rows * (side + 90),
+                                       coloraxis=dict(colorscale="Blues", cmin=0, cmax=top,
+                                                      colorbar=dict(title=dict(text=t("attention.axis.weight", lang)),
+                                                                    thickness=12)),
+                                       margin=dict(l=70, r=20, t=80, b=70)))
+    axis = dict(tickmode="array", tickvals=positions, ticktext=labels, tickfont=dict(size=font), showgrid=False)
+    figure.update_xaxes(**axis, tickangle=-90)
+    figure.update_yaxes(**axis, autorange="reversed")
+    for cell in range(layers + 1, rows * cols + 1):  # the grid's empty cells (L = 5, 7, …) draw no axes
+        figure.update_layout({f"xaxis{cell}": dict(visible=False), f"yaxis{cell}": dict(visible=False)})
     return figure
 
 

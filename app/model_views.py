@@ -19,7 +19,7 @@ import pandas as pd
 from albert.config import PRESETS, AlbertConfig
 from app import attention_view as bv
 from app import budget, framing, inference, inputs, model_plots, runs
-from app.i18n import safe, t
+from app.i18n import mode_name, safe, t
 from app.inference import InputError
 from app.models import LoadedModel, ModelError, load, model_for, not_shared_model, shipped_config, shipped_models
 from app.plots import empty_figure
@@ -70,8 +70,8 @@ def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:
     """'Model: albert-lab-base · sharing all · 12 passes · held-out MLM 18.8%, SOP 51.0%' (without the held-out
     figures when `metrics` is False: the framing line beside a prediction gives them with chance)."""
     c = lm.config
-    text = t("model.line", lang, name=safe(lm.name), sharing=c.sharing, L=c.num_hidden_layers, H=c.hidden_size,
-             E=c.embedding_size, V=f"{c.vocab_size:,}")
+    text = t("model.line", lang, name=safe(lm.name), sharing=mode_name(c.sharing, lang), L=c.num_hidden_layers,
+             H=c.hidden_size, E=c.embedding_size, V=f"{c.vocab_size:,}")
     if not metrics:
         return text
     metrics = lm.metrics or {}
@@ -93,7 +93,8 @@ def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: st
     return (result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
             status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang),
                              *result.notices]), result.filled_text,
-            model_plots.topk_figure(result, lang), gr.update(choices=words, value=None))
+            model_plots.topk_figure(result, lang, lm.config.vocab_size),
+            gr.update(choices=words, value=None))
 
 
 def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str | None = "",
@@ -170,13 +171,17 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
     head_index = min(head, heads) - 1
     notices = [model_line(lm, lang, metrics=False), framing.line(lm, "attention", lang), *result.notices]
-    similarity = {f"{lm.name} ({lm.config.sharing})": inference.attention_similarity(result.attentions)}
+    if head > heads:
+        notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
+    similarity = {f"{lm.name} ({mode_name(lm.config.sharing, lang)})":
+                  inference.attention_similarity(result.attentions)}
     other = _compare_choice(lm, compare_model)
     if other is not None:
         try:
             twin = load(other, lang)
             twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
-            similarity[f"{twin.name} ({twin.config.sharing})"] = inference.attention_similarity(twin_maps)
+            similarity[f"{twin.name} ({mode_name(twin.config.sharing, lang)})"] = \
+                inference.attention_similarity(twin_maps)
         except (ModelError, InputError) as error:
             notices.append(str(error))
     else:
@@ -190,8 +195,8 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
                                                t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
                                                start=1)
     return (raw, status_markdown(notices),
-            bv.iframe(head_doc, bv.view_height("head", layers, heads, tokens), t("attention.head_view", lang)),
-            bv.iframe(model_doc, bv.view_height("model", layers, heads, tokens), t("attention.model_view", lang)),
+            bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
+            bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
             model_plots.head_heatmaps_figure(result.attentions, result.tokens, head_index, lang), similarity_plot)
 
 
@@ -253,10 +258,11 @@ def layer_transitions_view(text: str, model: str | None = "", compare_model: str
             notices.append(str(error))
     else:
         notices.append(t("attention.no_twin", lang))
-    results = {f"{lm.name} ({lm.config.sharing})": inference.layer_transitions(lm, text, lang)}
+    results = {f"{lm.name} ({mode_name(lm.config.sharing, lang)})": inference.layer_transitions(lm, text, lang)}
     for twin in models[1:]:
         try:  # a twin that cannot read the text (an English one for Chinese) is left out, with its sentence
-            results[f"{twin.name} ({twin.config.sharing})"] = inference.layer_transitions(twin, text, lang)
+            results[f"{twin.name} ({mode_name(twin.config.sharing, lang)})"] = \
+                inference.layer_transitions(twin, text, lang)
         except InputError as error:
             models.remove(twin)
             notices.append(str(error))

@@ -141,16 +141,21 @@ TABLE10_ENSEMBLE_ALBERT: tuple[tuple[float, float], float] = ((92.2, 89.7), 89.4
 accuracy (the 89.4% of the paper's introduction)."""
 
 
-def paper_note(sharing: str, objective: str, embedding_size: int) -> str:
-    """The paper's figure that matches one of our arms, as a short cited line (English; numbers only)."""
+def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "en") -> str:
+    """The paper's figure that matches one of our arms, as a short cited line (numbers, and the words "Table",
+    "Avg" and the sharing mode in the interface's language)."""
+    from app.i18n import mode_name, t
+
+    table, avg = t("paper.note.table", lang), t("paper.note.avg", lang)
     if objective in ("nsp", "none"):
         intrinsic, scores = TABLE5[objective]
-        return (f"Table 5 {objective.upper()}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, "
-                f"Avg {scores.avg}")
+        return (f"{table} 5 {objective.upper()}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, "
+                f"{avg} {scores.avg}")
     if sharing != "all":
-        return f"Table 4 (E 768) {sharing}: Avg {TABLE4_E768_AVG[sharing]} (all-shared {TABLE4_E768_AVG['all']})"
+        return (f"{table} 4 (E 768) {mode_name(sharing, lang)}: {avg} {TABLE4_E768_AVG[sharing]} "
+                f"({mode_name('all', lang)} {TABLE4_E768_AVG['all']})")
     intrinsic = TABLE5["sop"][0]
-    parts = [f"Table 5 SOP: MLM {intrinsic.mlm}, SOP {intrinsic.sop}"]
+    parts = [f"{table} 5 SOP: MLM {intrinsic.mlm}, SOP {intrinsic.sop}"]
     if embedding_size in TABLE3_ALL_SHARED_AVG:
-        parts.append(f"Table 3 (E {embedding_size}): Avg {TABLE3_ALL_SHARED_AVG[embedding_size]}")
+        parts.append(f"{table} 3 (E {embedding_size}): {avg} {TABLE3_ALL_SHARED_AVG[embedding_size]}")
     return "; ".join(parts)

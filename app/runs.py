@@ -57,9 +57,17 @@ def load_summary(directory: Path | None = None) -> pd.DataFrame | None:
     return frame if "run" in frame else None
 
 
+def objective_name(objective: object, lang: str = "en") -> str:
+    """'sop' → 'SOP', 'nsp' → 'NSP' (acronyms in both languages), 'none' → 'none' / '无'."""
+    from app.i18n import t
+
+    text = str(objective)
+    return t("runs.objective.none", lang) if text == "none" else text.upper()
+
+
 def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """summary.csv as the tab shows it: each accuracy with its 95% interval, and the paper's matching figure."""
-    from app.i18n import t
+    from app.i18n import mode_name, t
     from app.paper import paper_note
 
     def cell(row: pd.Series, key: str) -> str:
@@ -75,13 +83,13 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
         tokens = pd.to_numeric(row.get("tokens"), errors="coerce")
         parameters = pd.to_numeric(row.get("parameters"), errors="coerce")
         rows.append({
-            t("runs.col.run", lang): row["run"], t("runs.col.sharing", lang): row.get("sharing", ""),
-            t("runs.col.objective", lang): row.get("objective", ""),
+            t("runs.col.run", lang): row["run"], t("runs.col.sharing", lang): mode_name(row.get("sharing", ""), lang),
+            t("runs.col.objective", lang): objective_name(row.get("objective", ""), lang),
             "E": "" if pd.isna(embedding) else int(embedding),
             t("runs.col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
             t("runs.col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
             **{t(f"runs.col.{key}", lang): cell(row, key) for key in _MEASURES},
             t("runs.col.paper", lang): paper_note(str(row.get("sharing", "all")), str(row.get("objective", "sop")),
-                                                  0 if pd.isna(embedding) else int(embedding)),
+                                                  0 if pd.isna(embedding) else int(embedding), lang),
         })
     return pd.DataFrame(rows)

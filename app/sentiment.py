@@ -25,7 +25,7 @@ from typing import Any
 import torch
 
 from albert.config import AlbertConfig, ConfigError
-from app.i18n import safe, t
+from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
 from app.languages import Unknowns, check_readable, text_language, unknown_notice
 from app.models import REPO_ROOT, ModelError, load_tokenizer
@@ -143,7 +143,7 @@ def card_markdown(lang: str = "en") -> str:
         logger.warning("cannot read the sentiment model's config: %s", error)
         return "ℹ️ " + t("sentiment.err.missing", lang)
     text = t("sentiment.card", lang, name=safe(directory.name), L=config.num_hidden_layers,
-             sharing=config.sharing, H=config.hidden_size)
+             sharing=mode_name(config.sharing, lang), H=config.hidden_size)
     accuracy = held_out_accuracy(read_metrics(directory))
     if accuracy is not None:
         text += t("sentiment.card.accuracy", lang, accuracy=f"{accuracy:.1%}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from app import framing
-from app.i18n import normalize_lang, safe, t
+from app.i18n import mode_name, normalize_lang, safe, t
 from app.model_views import guarded
 from app.plots import PALETTE, FigureJSON, base_layout, plot_text
 from app.sentiment import SentimentResult, classify, load_classifier, sentiment_dir_for
@@ -93,6 +93,7 @@ def sentiment_view(text: str, lang: str = "en") -> tuple:
                 p=f"{result.probabilities[result.predicted]:.1%}")
     raw = result.as_dict() | {"model": clf.name, "framing": framing.sentiment_facts_of(clf).as_dict()}
     notices = [t("sentiment.model_line", lang, name=safe(clf.name), L=clf.config.num_hidden_layers,
-                 sharing=clf.config.sharing), framing.sentiment_line(clf, lang, label_name), *result.notices]
+                 sharing=mode_name(clf.config.sharing, lang)), framing.sentiment_line(clf, lang, label_name),
+               *result.notices]
     return (raw, status_markdown(notices), verdict, probabilities_figure(result, lang), passes_figure(result, lang),
             tokens_html(result, lang))

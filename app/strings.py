@@ -18,6 +18,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "**跨层参数共享**和**句子顺序预测**。这里的每个数字都是精确计算的，每个模型都在本机运行。"),
     "app.language": ("Language / 语言", "语言 / Language"),
     "app.model": ("Model", "模型"),
+    "app.footer": ("[Use the API (gradio_client)](?view=api) · built with [Gradio](https://gradio.app) · "
+                   "ALBERT: Lan et al. 2019, [arXiv:1909.11942](https://arxiv.org/abs/1909.11942)",
+                   "[调用 API（gradio_client）](?view=api) · 用 [Gradio](https://gradio.app) 构建 · "
+                   "ALBERT：Lan 等，2019，[arXiv:1909.11942](https://arxiv.org/abs/1909.11942)"),
     "app.model.info": (
         "A shipped model, or type a local checkpoint folder or a Hugging Face hub id (needs internet).",
         "选择随附的模型，或输入本地检查点文件夹、Hugging Face Hub 模型 ID（需要联网）。"),
@@ -387,6 +391,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mask.words.info": ("Picking a word replaces it with [MASK] and predicts it.", "选中的词会被替换为 [MASK] 并进行预测。"),
     "mask.panel": ("[MASK] {i} → {word}", "[MASK] {i} → {word}"),
     "mask.chart": ("Top guesses per [MASK]", "每个 [MASK] 的最可能候选"),
+    "mask.axis": ("probability (one axis for every [MASK])", "概率（所有 [MASK] 共用同一坐标轴）"),
+    "mask.chance": ("┆ chance: a random token, 1/V = 1/{V} = {p}", "┆ 随机水平：随便猜一个词元，1/V = 1/{V} = {p}"),
     "mask.err.none": ("The text has no [MASK]; add one where a word should be guessed, or pick a word to mask.",
                       "文本中没有 [MASK]；请在要猜的词的位置加上 [MASK]，或选一个词把它遮住。"),
     "mask.err.too_many": ("The text has {n} [MASK]s; at most {limit} at a time keep the answer readable.",
@@ -442,10 +448,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "attention.explain": (
         "**Attention across reused layers.** In a shared ALBERT every pass applies *the same* weights, yet "
         "the attention patterns differ from pass to pass because the input to each pass differs. The head view "
-        "shows one pass at a time (pick it in *Layer*); the model view shows every pass × head. Below, one head "
+        "shows one pass at a time (pick it in *Layer*, numbered 1 … L as in the heatmaps); the model view shows every pass × head. Below, one head "
         "at every pass, and how similar each pass's attention is to the next one's, shared against not shared.",
         "**重复使用的层中的注意力。** 在共享参数的 ALBERT 中，每次计算都使用*同一组*权重，但由于每次的输入不同，"
-        "注意力模式也各不相同。头视图一次显示一次计算（在 *Layer* 中选择）；模型视图显示所有计算 × 所有注意力头。"
+        "注意力模式也各不相同。头视图一次显示一次计算（在 *层* 中选择，编号 1 … L，与热力图一致）；模型视图显示所有计算 × 所有注意力头。"
         "下方是同一个注意力头在每次计算中的样子，以及相邻两次计算的注意力有多相似（共享与不共享对比）。"),
     "attention.a": ("Sentence A", "句子 A"),
     "attention.b": ("Sentence B (optional)", "句子 B（可选）"),
@@ -463,22 +469,63 @@ STRINGS: dict[str, tuple[str, str]] = {
     "attention.similarity.title": ("Similarity of attention maps, pass i against pass i + 1",
                                    "注意力图相似度：第 i 次与第 i + 1 次计算"),
     "attention.axis.pair": ("pass i", "第 i 次计算"),
+    "attention.axis.weight": ("weight", "权重"),
     "attention.axis.cosine": ("cosine similarity (mean over heads)", "余弦相似度（各注意力头平均）"),
     "attention.truncated": ("Only the first {n} tokens are shown (raise the token limit to see more).",
                             "只显示前 {n} 个词元（提高词元上限可看到更多）。"),
     "attention.no_twin": ("No second model to compare with; ship or pick a not-shared model.",
                           "没有可对比的第二个模型；请提供或选择一个不共享参数的模型。"),
+    # ----- fresh results, how to read the views (issue 17, items 2 and 4) --------------------------
+    "attention.filter.all": ("All", "全部"),
+    "attention.filter.aa": ("Sentence A → Sentence A", "句子 A → 句子 A"),
+    "attention.filter.bb": ("Sentence B → Sentence B", "句子 B → 句子 B"),
+    "attention.filter.ab": ("Sentence A → Sentence B", "句子 A → 句子 B"),
+    "attention.filter.ba": ("Sentence B → Sentence A", "句子 B → 句子 A"),
+    "attention.bv.heads": ("Heads", "注意力头"),
+    "attention.bv.layers": ("Layers (passes)", "层（计算次序）"),
+    "attention.bv.detail": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
+    "attention.head_clamped": ("This model has {heads} heads; the heatmaps show head {heads}, not {head}.",
+                               "该模型只有 {heads} 个注意力头；热力图显示第 {heads} 个头，而不是第 {head} 个。"),
+    "howto.head_view": (
+        "How to read this: pick a layer (pass 1 … L); each line joins a token on the left to a token it attends to "
+        "on the right, darker for more weight; one colour per head (click a colour square to hide that head).",
+        "怎么看：选择一层（第 1 … L 次计算）；每条线把左边的词元连到它关注的右边词元，颜色越深权重越大；每种颜色是一个注意力头"
+        "（点击上方的色块可隐藏该头）。"),
+    "howto.model_view": (
+        "How to read this: one small map per layer (rows, pass 1 … L) and head (columns); click one to enlarge it. "
+        "With sharing every row uses the same weights, yet the patterns change from row to row.",
+        "怎么看：每个小图对应一层（行，第 1 … L 次计算）和一个注意力头（列）；点击可放大。共享参数时每一行都用同一组权重，"
+        "但注意力模式逐行变化。"),
+    "howto.heatmaps": (
+        "How to read this: row = the token attending, column = the token it attends to; darker = more weight; each "
+        "row sums to 1. The same head at every pass, numbered 1 … L as above.",
+        "怎么看：行是发出注意力的词元，列是被关注的词元；颜色越深权重越大，每行之和为 1。同一个注意力头在每次计算中的样子，"
+        "编号 1 … L 与上方一致。"),
+    "howto.similarity": (
+        "How to read this: near 1 means pass i + 1 attends almost as pass i does; shared weights usually give "
+        "higher, steadier similarity than separate ones.",
+        "怎么看：接近 1 表示第 i + 1 次计算的注意力与第 i 次几乎相同；共享权重通常比不共享时相似度更高、更平稳。"),
+    "howto.mask_chart": (
+        "How to read this: each bar is one guess for that [MASK]; all panels share one 0–100% axis, and the dotted "
+        "red line is chance (1/V).",
+        "怎么看：每根柱子是该 [MASK] 的一个候选；所有小图共用同一条 0–100% 坐标轴，红色虚线是随机水平（1/V）。"),
+    "howto.order_chart": (
+        "How to read this: for each order the model gives P(in order) + P(swapped) = 100%; a model that reads order "
+        "puts A → B high and B → A low. 50% is a coin toss.",
+        "怎么看：对每种顺序，模型给出 P(顺序正确) + P(顺序颠倒) = 100%；懂得顺序的模型会让 A → B 高、B → A 低。50% 等于掷硬币。"),
+    "fresh.stale": ("The input changed: press **{button}** (or Enter) for the new result.",
+                    "输入已改变：按 **{button}**（或回车）查看新结果。"),
     # ----- sharing modes ------------------------------------------------------------------------------
     "sharing.explain": (
         "**Cross-layer parameter sharing.** *all*: one layer's attention and feed-forward weights serve every "
         "pass (ALBERT). *attention* / *ffn*: only that sublayer is shared. *none*: every layer has its own weights "
         "(BERT). Sharing cuts parameters many times over. The recorded runs (E 64, H 128, 6 passes, 20.2M tokens "
-        "each on 2 CPU cores) so far: all-shared 756k parameters, held-out masked words 15.5% [15.0, 15.9]; not "
+        "each on 2 CPU cores) so far: all-shared 756k parameters, held-out masked words 15.4% [15.0, 15.9]; not "
         "shared 1.75M, 16.1% [15.7, 16.6] — close, intervals touching, one seed; neither has learned sentence "
         "order yet (chance). The paper (Table 4) finds all-shared 2.5 points below not-shared downstream.",
-        "**跨层参数共享。** *all*：所有计算共用同一层的注意力和前馈权重（ALBERT）。*attention* / *ffn*：只共享该子层。"
-        "*none*：每层都有自己的权重（BERT）。共享使参数量成倍减少。目前记录的训练（E 64、H 128、6 次计算，各在 2 个 CPU 核上训练 "
-        "2020 万词元）：全部共享 75.6 万参数，留出集遮蔽词准确率 15.5% [15.0, 15.9]；不共享 175 万参数，16.1% [15.7, 16.6]"
+        "**跨层参数共享。** *全部共享*：所有计算共用同一层的注意力和前馈权重（ALBERT）。*仅共享注意力* / *仅共享前馈层*：只共享该子层。"
+        "*不共享*：每层都有自己的权重（BERT）。共享使参数量成倍减少。目前记录的训练（E 64、H 128、6 次计算，各在 2 个 CPU 核上训练 "
+        "2020 万词元）：全部共享 75.6 万参数，留出集遮蔽词准确率 15.4% [15.0, 15.9]；不共享 175 万参数，16.1% [15.7, 16.6]"
         "——相差很小，区间相接，只有一个种子；两者都还没有学会句子顺序（随机水平）。论文（表 4）发现全部共享在下游任务上比不共享低 2.5 分。"),
     "sharing.config": ("Configuration", "配置"),
     "sharing.short.all": ("all (ALBERT)", "全部共享（ALBERT）"),
@@ -508,6 +555,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
     "runs.sop_runs_accuracy": ("Sentence order on independent sentence-run pairs", "独立构建的句子序列对上的句子顺序准确率"),
     "runs.chance": ("chance (50%)", "随机水平（50%）"),
+    "runs.objective.none": ("none (MLM only)", "无（只有 MLM）"),
+    "paper.note.table": ("Table", "表"),
+    "paper.note.avg": ("Avg", "平均"),
     "runs.col.run": ("run", "训练"),
     "runs.col.sharing": ("sharing", "共享方式"),
     "runs.col.objective": ("sentence task", "句子任务"),

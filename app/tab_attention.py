@@ -11,7 +11,8 @@ from app import queues
 from app.i18n import Translations, normalize_lang, t
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
 from app.languages import follow_language
-from app.models import language_models
+from app.model_views import MAX_HEAD_CHOICE
+from app.models import default_model, language_models, shipped_config
 
 EXAMPLE = "The cat sat on the mat because it was tired."
 EXAMPLE_ZH = "这部电影很精彩，我还想再看一遍。"
@@ -39,7 +40,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
         sentence_b = tr.add(gr.Textbox("", lines=2, label=t("attention.b", "en"), elem_id="attention-b"),
                             label="attention.b")
     with gr.Row():
-        head = tr.add(gr.Slider(1, 64, value=1, step=1, label=t("attention.head", "en")), label="attention.head")
+        head = tr.add(gr.Slider(1, default_heads(), value=1, step=1, label=t("attention.head", "en"),
+                                elem_id="attention-head"), label="attention.head")
         max_tokens = tr.add(gr.Slider(8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1,
                                       label=t("attention.max_tokens", "en")), label="attention.max_tokens")
         compare = tr.add(gr.Dropdown(compare_choices, value=compare_default, allow_custom_value=True,
@@ -50,11 +52,15 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
     status = gr.Markdown(elem_id="attention-status")
     head_view = tr.add(gr.HTML(label=t("attention.head_view", "en"), show_label=True, container=True,
                                elem_id="head-view"), label="attention.head_view")
+    howto(tr, "howto.head_view")
     model_view = tr.add(gr.HTML(label=t("attention.model_view", "en"), show_label=True, container=True,
                                 elem_id="model-view"),
                         label="attention.model_view")
+    howto(tr, "howto.model_view")
     heatmaps = gr.Plot(show_label=False, elem_id="attention-heatmaps")
+    howto(tr, "howto.heatmaps")
     similarity = gr.Plot(show_label=False, elem_id="attention-similarity")
+    howto(tr, "howto.similarity")
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
@@ -63,3 +69,29 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices:
     gr.on([button.click, sentence_a.submit, sentence_b.submit], attention_view,
           inputs=[sentence_a, sentence_b, head, max_tokens, model, compare, lang],
           outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention", **queues.MODEL)
+    # Whatever drew the result (the button, opening the tab, a language switch), the slider then ends at the
+    # model's last head.
+    raw.change(head_bounds, inputs=[raw, head], outputs=head, api_name="attention_heads",
+               api_visibility="undocumented", queue=False, show_progress="hidden", preprocess=False)
+
+
+def default_heads() -> int:
+    """The default model's number of heads (the head slider's end before a first result), else the API's bound."""
+    name = default_model()
+    config = shipped_config(name) if name else None
+    return config.num_attention_heads if config is not None else MAX_HEAD_CHOICE
+
+
+def head_bounds(raw: Any, head: Any) -> Any:
+    """The head slider bounded by the heads of the model that drew `raw` (its value moved inside if needed)."""
+    heads = raw.get("heads") if isinstance(raw, dict) else None
+    if not isinstance(heads, int) or heads < 1:
+        return gr.skip()
+    value = head if isinstance(head, (int, float)) and 1 <= head <= heads else 1 if not isinstance(head, (int, float)) \
+        or not head >= 1 else heads  # a head past the end moves to the last head (as the heatmaps show it)
+    return gr.update(maximum=heads, value=int(value))
+
+
+def howto(tr: Translations, key: str) -> gr.Markdown:
+    """The one line under a view that says how to read it."""
+    return tr.add(gr.Markdown(t(key, "en"), elem_classes="lab-howto"), value=key)

@@ -61,6 +61,7 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
             words = tr.add(gr.Radio([], label=t("mask.words", "en"), info=t("mask.words.info", "en"),
                                     elem_id="mask-words"), label="mask.words", info="mask.words.info")
     chart = gr.Plot(show_label=False, elem_id="mask-chart")
+    tr.add(gr.Markdown(t("howto.mask_chart", "en"), elem_classes="lab-howto"), value="howto.mask_chart")
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
@@ -69,6 +70,9 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: 
     outputs = [raw, status, filled, chart, words]
     gr.on([button.click, text.submit], fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
           api_name="fill_mask", **queues.MODEL)
+    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
+        shown.load_input_event.then(fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
+                                    api_name=f"fill_mask_{kind}", api_visibility="undocumented", **queues.MODEL)
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
     # choices; so the public /mask_word takes the word's number from a hidden field instead.
     word_index = gr.Number(visible=False, precision=0)

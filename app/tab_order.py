@@ -60,9 +60,9 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
     button = tr.add(gr.Button(t("order.button", "en"), variant="primary", elem_id="order-button"),
                     value="order.button")
     table = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
-    tr.add(table.dataset, label="common.examples", samples=examples)
+    tr.add(table.dataset, label="common.examples", samples=examples, headers=["order.a", "order.b"])
     fails = gr.Examples(EXAMPLES_FAILS, inputs=[sentence_a, sentence_b], label=t("examples.fails", "en"))
-    tr.add(fails.dataset, label="examples.fails", samples=fail_examples)
+    tr.add(fails.dataset, label="examples.fails", samples=fail_examples, headers=["order.a", "order.b"])
     with gr.Accordion(t("order.paragraph_box", "en"), open=False) as paragraph_box:
         paragraph = tr.add(gr.Textbox(PARAGRAPH, lines=3, label=t("order.paragraph", "en")), label="order.paragraph")
         with gr.Row():
@@ -72,7 +72,8 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
     tr.add(paragraph_box, label="order.paragraph_box")
     status = gr.Markdown(elem_id="order-status")
     verdict = gr.Markdown(elem_id="order-verdict")
-    chart = gr.Plot(show_label=False)
+    chart = gr.Plot(show_label=False, elem_id="order-chart")
+    tr.add(gr.Markdown(t("howto.order_chart", "en"), elem_classes="lab-howto"), value="howto.order_chart")
     with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
         raw = gr.JSON(show_label=False)
     tr.add(raw_box, label="common.raw")
@@ -81,7 +82,11 @@ def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_v
     tr.refresh("order_examples", examples_in_language, [sentence_a, sentence_b, paragraph, lang],
                [sentence_a, sentence_b, paragraph])
     outputs = [raw, status, verdict, chart]
-    button.click(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang], outputs=outputs,
-                 api_name="sentence_order", **queues.MODEL)
+    gr.on([button.click, sentence_a.submit, sentence_b.submit], sentence_order_view,
+          inputs=[sentence_a, sentence_b, model, lang], outputs=outputs, api_name="sentence_order", **queues.MODEL)
+    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
+        shown.load_input_event.then(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang],
+                                    outputs=outputs,
+                                    api_name=f"sentence_order_{kind}", api_visibility="undocumented", **queues.MODEL)
     split_button.click(split_paragraph_view, inputs=[paragraph, split_after, model, lang],
                        outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph", **queues.MODEL)

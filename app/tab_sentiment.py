@@ -40,7 +40,7 @@ def example_in_language(text: Any, lang: Any) -> Any:
 def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markdown: Callable) -> None:
     """The sentiment tab; `/sentiment` is its endpoint. It uses its own model, not the picker above."""
     tr.add(gr.Markdown(t("sentiment.explain", "en")), value="sentiment.explain")
-    card = gr.Markdown(card_markdown("en"), elem_id="sentiment-card")
+    tr.add(gr.Markdown(card_markdown("en"), elem_id="sentiment-card"), text=card_markdown)  # a line: with the labels
     with gr.Row():
         with gr.Column(scale=3):
             text = tr.add(gr.Textbox(EXAMPLES[0], lines=2, max_lines=8, label=t("sentiment.text", "en"),
@@ -64,7 +64,10 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
     tr.add(raw_box, label="common.raw")
     paper_views.panel(tr, lang, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
 
-    tr.refresh("sentiment_card", card_markdown, [lang], [card])
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
-    gr.on([button.click, text.submit], sentiment_view, inputs=[text, lang],
-          outputs=[raw, status, verdict, probabilities, passes, tokens], api_name="sentiment", **queues.MODEL)
+    outputs = [raw, status, verdict, probabilities, passes, tokens]
+    gr.on([button.click, text.submit], sentiment_view, inputs=[text, lang], outputs=outputs, api_name="sentiment",
+          **queues.MODEL)
+    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
+        shown.load_input_event.then(sentiment_view, inputs=[text, lang], outputs=outputs,
+                                    api_name=f"sentiment_{kind}", api_visibility="undocumented", **queues.MODEL)

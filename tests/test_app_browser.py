@@ -19,6 +19,9 @@ ARTIFACTS = REPO / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+FIRST_RESULT = {"Sharing modes": "#transitions-status", "Masked words": "#mask-status",
+                "Sentence order": "#order-verdict", "Attention": "#attention-status", "Sentiment": "#sentiment-verdict"}
+"""Where each model tab shows the result for its first example when opened (issue 17, item 2)."""
 PAYLOAD = '[MASK] <script>window.__pwned = 1</script>"><img src=x onerror="window.__pwned = 2">'
 
 
@@ -38,7 +41,12 @@ class Session:
         self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
 
     def open_tab(self, name: str) -> None:
+        """Open a tab and wait for the result it shows on opening (so that it cannot land after a later one)."""
+        from playwright.sync_api import expect
+
         self.page.get_by_role("tab", name=name).click()
+        if name in FIRST_RESULT:
+            expect(self.page.locator(FIRST_RESULT[name])).not_to_be_empty(timeout=60_000)
 
 
 @pytest.fixture(scope="module")
@@ -117,11 +125,12 @@ def test_bertviz_draws_offline(session: Session) -> None:
     session.open_tab("Attention")
     page.locator("#attention-a textarea").fill("the old sailor walked along the river")
     page.locator("#attention-button").click()
+    head = page.frame_locator("#head-view iframe")
+    head.locator("svg text", has_text="sailor").first.wait_for()  # the new sentence's view, not the example's
     for view in ("#head-view", "#model-view"):
         frame = page.frame_locator(f"{view} iframe")
         frame.locator("#vis svg").first.wait_for()
         assert frame.locator("#vis svg").count() >= 1
-    head = page.frame_locator("#head-view iframe")
     assert head.locator("svg text", has_text="sailor").count() >= 1
     page.locator("#attention-heatmaps .js-plotly-plot").wait_for()
     session.shot("attention")

@@ -87,6 +87,8 @@ def test_no_english_left_in_chinese_mode() -> None:
             page.get_by_role("tab", name=tab).click()
             expect(page.locator(result)).not_to_be_empty()
             expect(page.locator(result)).not_to_contain_text("Model")  # drawn again in 中文, not left from English
+            # Gradio's own progress line ("processing | 1.2 s", in the browser's language) goes once all is drawn.
+            page.wait_for_function("() => !document.body.innerText.includes('processing')")
             page.wait_for_timeout(1500)  # charts and the bertviz frames finish drawing
             texts, user = page.evaluate(VISIBLE_TEXT), page.evaluate(USER_TEXT)
             for frame in page.frames[1:]:

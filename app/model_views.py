@@ -149,6 +149,12 @@ def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | No
 
 
 # ----- attention --------------------------------------------------------------------------------
+def _series(lm: LoadedModel, lang: str | None = None) -> str:
+    """'albert-lab-base (all)': a model's key in the JSON results (the sharing mode as the API names it), or with
+    `lang` its name in a chart's legend ('albert-lab-base (全部共享（ALBERT）)' in 中文)."""
+    return f"{lm.name} ({lm.config.sharing if lang is None else mode_name(lm.config.sharing, lang)})"
+
+
 def _compare_choice(lm: LoadedModel, compare_model: str | None) -> str | None:
     """The model to compare with: the one picked, else the not-shared shipped model (if it differs)."""
     choice = (compare_model or "").strip() or not_shared_model()
@@ -173,15 +179,15 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     notices = [model_line(lm, lang, metrics=False), framing.line(lm, "attention", lang), *result.notices]
     if head > heads:
         notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
-    similarity = {f"{lm.name} ({mode_name(lm.config.sharing, lang)})":
-                  inference.attention_similarity(result.attentions)}
+    similarity = {_series(lm): inference.attention_similarity(result.attentions)}
+    labels = {_series(lm): _series(lm, lang)}
     other = _compare_choice(lm, compare_model)
     if other is not None:
         try:
             twin = load(other, lang)
             twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
-            similarity[f"{twin.name} ({mode_name(twin.config.sharing, lang)})"] = \
-                inference.attention_similarity(twin_maps)
+            similarity[_series(twin)] = inference.attention_similarity(twin_maps)
+            labels[_series(twin)] = _series(twin, lang)
         except (ModelError, InputError) as error:
             notices.append(str(error))
     else:
@@ -191,7 +197,8 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
     raw = {"model": lm.name, "tokens": result.tokens, "layers": layers, "heads": heads, "b_start": result.b_start,
            "pass_to_pass_similarity": similarity, "notices": result.notices, **result.unknown.as_dict(),
            "framing": framing.model_facts(lm, "attention").as_dict()}
-    similarity_plot = model_plots.lines_figure(similarity, t("attention.similarity.title", lang),
+    similarity_plot = model_plots.lines_figure({labels[k]: v for k, v in similarity.items()},
+                                               t("attention.similarity.title", lang),
                                                t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
                                                start=1)
     return (raw, status_markdown(notices),
@@ -258,19 +265,20 @@ def layer_transitions_view(text: str, model: str | None = "", compare_model: str
             notices.append(str(error))
     else:
         notices.append(t("attention.no_twin", lang))
-    results = {f"{lm.name} ({mode_name(lm.config.sharing, lang)})": inference.layer_transitions(lm, text, lang)}
+    results = {_series(lm): inference.layer_transitions(lm, text, lang)}
+    labels = {_series(m): _series(m, lang) for m in models}
     for twin in models[1:]:
         try:  # a twin that cannot read the text (an English one for Chinese) is left out, with its sentence
-            results[f"{twin.name} ({mode_name(twin.config.sharing, lang)})"] = \
-                inference.layer_transitions(twin, text, lang)
+            results[_series(twin)] = inference.layer_transitions(twin, text, lang)
         except InputError as error:
             models.remove(twin)
             notices.append(str(error))
     notices = [*(model_line(m, lang) for m in models), *notices,
                *(n for r in results.values() for n in r.notices)]
     raw = {name: {"l2": r.l2, "cosine": r.cosine, **r.unknown.as_dict()} for name, r in results.items()}
-    l2 = model_plots.lines_figure({name: r.l2 for name, r in results.items()}, t("sharing.l2.title", lang),
+    l2 = model_plots.lines_figure({labels[name]: r.l2 for name, r in results.items()}, t("sharing.l2.title", lang),
                                   t("sharing.axis.pass", lang), t("sharing.axis.l2", lang))
-    cosine = model_plots.lines_figure({name: r.cosine for name, r in results.items()}, t("sharing.cos.title", lang),
+    cosine = model_plots.lines_figure({labels[name]: r.cosine for name, r in results.items()},
+                                      t("sharing.cos.title", lang),
                                       t("sharing.axis.pass", lang), t("sharing.axis.cosine", lang))
     return raw, status_markdown(list(dict.fromkeys(notices))), l2, cosine

@@ -155,6 +155,7 @@ def test_status_lines_and_legends_name_the_mode_in_chinese() -> None:
     raw, *_, similarity = attention_view("the old sailor", "", 1, 48, "", "", "zh")
     names = [trace["name"] for trace in similarity.to_dict()["data"]]
     assert names == ["albert-lab-base (全部共享（ALBERT）)", "albert-lab-none (不共享（BERT）)"]
+    assert list(raw["pass_to_pass_similarity"]) == ["albert-lab-base (all)", "albert-lab-none (none)"]  # API keys
 
 
 # ----- fresh results ---------------------------------------------------------------------------------

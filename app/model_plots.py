@@ -19,7 +19,7 @@ _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, t
 LOG_AXIS_SPAN = 10  # training curves use a log token axis when the longest run is this many times the shortest
 
 
-BAR_PX, PANEL_TITLE_PX, PANEL_GAP_PX, TOP_PX, BOTTOM_PX = 22, 26, 14, 56, 64
+BAR_PX, PANEL_TITLE_PX, PANEL_GAP_PX, TOP_PX, BOTTOM_PX = 22, 26, 14, 56, 84
 """Pixel sizes of the top-k chart: a bar, the title row above each [MASK]'s panel, the gap between panels, the
 figure's title and the shared axis below the last panel (tick labels and the chance note)."""
 
@@ -79,8 +79,9 @@ def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None
                                                                             "width": 1.5}})
     if vocab_size:
         annotations.append({"text": t("mask.chance", lang, V=f"{vocab_size:,}", p=f"{1 / vocab_size:.4%}"),
-                            "x": 0, "xref": "paper", "xanchor": "left", "y": 0, "yref": "paper", "yanchor": "top",
-                            "yshift": -42, "showarrow": False, "font": {"size": 11, "color": "#dc2626"}})
+                            "x": 0, "xref": "paper", "xanchor": "left", "xshift": -100, "y": 0, "yref": "paper",
+                            "yanchor": "top", "yshift": -58, "showarrow": False,  # a line of its own, under the axis
+                            "font": {"size": 11, "color": "#dc2626"}})
     layout["annotations"], layout["shapes"] = annotations, shapes
     return FigureJSON(data, layout)
 

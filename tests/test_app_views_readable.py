@@ -55,7 +55,7 @@ def test_mask_panel_titles_sit_in_their_own_row_above_the_bars() -> None:
 
     for panels, k in ((1, 5), (2, 5), (3, 20), (8, 1)):
         height, domains = topk_panels(panels, k)
-        plot = height - 56 - 64
+        plot = height - 56 - 84
         tops = [high for _, high in domains]
         assert tops == sorted(tops, reverse=True)
         for i, (low, high) in enumerate(domains):

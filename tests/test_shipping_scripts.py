@@ -153,6 +153,18 @@ def test_skip_scratch_runs_are_joined_with_their_baselines_and_judged_on_the_str
         joined_runs(runs[:1], [other])
 
 
+def _quantized_report(accuracy: float, change: float) -> dict:
+    """An INT8 report as `quantized_scores` writes it, with made-up sizes and latencies."""
+    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
+    return {"accuracy": accuracy, "accuracy_change": change, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
+            "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
+
+
+def _config(embedding_size: int, max_position_embeddings: int) -> dict:
+    return {"vocab_size": 8000, "embedding_size": embedding_size, "hidden_size": 128, "num_hidden_layers": 6,
+            "max_position_embeddings": max_position_embeddings}
+
+
 def test_card_describes_the_adaptation_and_the_control() -> None:
     from scripts.ship_sentiment_model import with_baselines
 
@@ -165,11 +177,8 @@ def test_card_describes_the_adaptation_and_the_control() -> None:
                                       "pretrained": {"accuracy": 0.81}})
     results["adaptation"] = {"init_from": "base", "corpus": ["t.txt"], "steps": 1000, "tokens": 2_000_000,
                              "batch_size": 128, "learning_rate": 5e-4, "held_out": {"mlm_accuracy": 0.25}}
-    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
-    quantized = {"accuracy": 0.849, "accuracy_change": -0.001, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
-                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
-    config = {"vocab_size": 8000, "embedding_size": 128, "hidden_size": 128, "num_hidden_layers": 6,
-              "max_position_embeddings": 64}
+    quantized = _quantized_report(0.849, -0.001)
+    config = _config(embedding_size=128, max_position_embeddings=64)
     text = card(results, config, {"accuracy": 0.85, "quantized": quantized}, 0.195)
     assert "continued for 1,000 steps (2,000,000 tokens" in text and "held-out MLM on 2% of that text 25.0%" in text
     assert "| control: random initialisation + the same task-adaptive pretraining, same budget | 81.00% |" in text
@@ -184,11 +193,8 @@ def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
     results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 3.5,
                "pretrained": {"accuracy": 0.835, "train_examples": 67349, "dev_examples": 872},
                "from_scratch": {"accuracy": 0.80}}
-    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
-    quantized = {"accuracy": 0.83, "accuracy_change": -0.005, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
-                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
-    config = {"vocab_size": 8000, "embedding_size": 128, "hidden_size": 128, "num_hidden_layers": 6,
-              "max_position_embeddings": 64}
+    quantized = _quantized_report(0.83, -0.005)
+    config = _config(embedding_size=128, max_position_embeddings=64)
     choice = {"scores": {"pretrained": {"1e-4": 0.80, "5e-4": 0.84}, "scratch": {"1e-4": 0.79, "5e-4": 0.78}},
               "chosen": {"pretrained": "5e-4", "scratch": "1e-4"}, "heldout_examples": 872}
     text = card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195, rate_choice=choice)
@@ -223,11 +229,8 @@ def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None
     results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 4.0,
                "pretrained": {"accuracy": 0.89, "train_examples": 13853, "dev_examples": 1732},
                "from_scratch": {"accuracy": 0.85}}
-    latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
-    quantized = {"accuracy": 0.888, "accuracy_change": -0.002, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
-                 "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
-    config = {"vocab_size": 8000, "embedding_size": 64, "hidden_size": 128, "num_hidden_layers": 6,
-              "max_position_embeddings": 128}
+    quantized = _quantized_report(0.888, -0.002)
+    config = _config(embedding_size=64, max_position_embeddings=128)
     baseline = {"task_dir": "../shared/glue/zh-reviews", "analyzer": "char", "ngram_range": [1, 3], "chosen_c": 16.0,
                 "dev_accuracy": 0.8643}
     text = card(results, config, {"accuracy": 0.89, "quantized": quantized}, 0.31, task=ZH_REVIEWS,

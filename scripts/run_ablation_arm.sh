@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The ablation family of issue 15, one arm per call (README, "Ablations at CPU scale"); resumes when a checkpoint exists.
+# usage: scripts/run_ablation_arm.sh NAME MINUTES [extra pretrain flags: --model.embedding-size 64 --model.sharing all ...]
+# Runs from a frozen snapshot of the code (a detached git worktree /work/snap-SHA, SHA default: main's HEAD), so a
+# refactor landing on main never changes the code under a live run. The snapshot's runs/ is a link to
+# /work/main/runs and ../shared is the same folder, so every recorded path is the protocol's relative one.
+name=$1; minutes=$2; shift 2
+sha=${SNAPSHOT:-$(git -C /work/main rev-parse --short HEAD)}
+snap=/work/snap-$sha
+[ -d "$snap" ] || git -C /work/main worktree add -q --detach "$snap" "$sha"
+[ -e "$snap/runs" ] || ln -s /work/main/runs "$snap/runs"
+cd "$snap"; . /work/main/.venv/bin/activate
+resume=""; [ -d "runs/ablation/$name/checkpoint" ] && resume=--resume
+echo "code snapshot $snap ($sha)"
+exec python -m albert.pretrain --corpus ../shared/corpus/gutenberg-train.txt.xz --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \
+  --tokenizer assets/models/albert-lab-base --cache-dir runs/cache \
+  --model albert-base --model.hidden-size 128 --model.num-attention-heads 2 --model.intermediate-size 512 \
+  --model.num-hidden-layers 6 --model.max-position-embeddings 64 --data.max-seq-length 64 --batch-size 64 \
+  --optim.learning-rate 1e-3 --optim.warmup-fraction 0.03 --max-steps 5600 --threads 1 \
+  --eval-examples 2048 --eval-every 500 --log-every 10 --checkpoint-every 250 --max-minutes $minutes \
+  --output-dir runs/ablation/$name $resume "$@"

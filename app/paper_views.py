@@ -20,6 +20,7 @@ from albert.params import count_parameters
 from app import paper
 from app.calculator import millions, paper_millions
 from app.i18n import normalize_lang, safe, t
+from app.runs import accuracy_with_interval as _interval
 
 logger = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
@@ -69,14 +70,6 @@ def calculator_markdown(lang: str = "en") -> str:
 
 
 # ----- our runs ------------------------------------------------------------------------------------
-def _interval(row: pd.Series, key: str) -> str:
-    value = pd.to_numeric(row.get(f"{key}_accuracy"), errors="coerce")
-    if pd.isna(value):
-        return "—"
-    low, high = (pd.to_numeric(row.get(f"{key}_{b}"), errors="coerce") for b in ("low", "high"))
-    return f"{value:.1%}" + (f" [{low:.1%}, {high:.1%}]" if pd.notna(low) and pd.notna(high) else "")
-
-
 def _number(row: pd.Series, key: str) -> float | None:
     value = pd.to_numeric(row.get(key), errors="coerce")
     return None if pd.isna(value) else float(value)

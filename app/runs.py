@@ -65,17 +65,19 @@ def objective_name(objective: object, lang: str = "en") -> str:
     return t("runs.objective.none", lang) if text == "none" else text.upper()
 
 
+def accuracy_with_interval(row: pd.Series, key: str) -> str:
+    """A summary.csv row's `key` accuracy with its 95% interval ("15.4% [15.0, 15.9]"), or "—" when not measured."""
+    value = pd.to_numeric(row.get(f"{key}_accuracy"), errors="coerce")
+    if pd.isna(value):
+        return "—"
+    low, high = (pd.to_numeric(row.get(f"{key}_{b}"), errors="coerce") for b in ("low", "high"))
+    return f"{value:.1%}" + (f" [{low:.1%}, {high:.1%}]" if pd.notna(low) and pd.notna(high) else "")
+
+
 def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """summary.csv as the tab shows it: each accuracy with its 95% interval, and the paper's matching figure."""
     from app.i18n import mode_name, t
     from app.paper import paper_note
-
-    def cell(row: pd.Series, key: str) -> str:
-        value = pd.to_numeric(row.get(f"{key}_accuracy"), errors="coerce")
-        if pd.isna(value):
-            return "—"
-        low, high = (pd.to_numeric(row.get(f"{key}_{b}"), errors="coerce") for b in ("low", "high"))
-        return f"{value:.1%}" + (f" [{low:.1%}, {high:.1%}]" if pd.notna(low) and pd.notna(high) else "")
 
     rows = []
     for _, row in summary.iterrows():
@@ -88,7 +90,7 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
             "E": "" if pd.isna(embedding) else int(embedding),
             t("runs.col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
             t("runs.col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
-            **{t(f"runs.col.{key}", lang): cell(row, key) for key in _MEASURES},
+            **{t(f"runs.col.{key}", lang): accuracy_with_interval(row, key) for key in _MEASURES},
             t("runs.col.paper", lang): paper_note(str(row.get("sharing", "all")), str(row.get("objective", "sop")),
                                                   0 if pd.isna(embedding) else int(embedding), lang),
         })

@@ -9,6 +9,15 @@
 # 6 passes); 128-token sequences so that a pair holds several Chinese sentences; about 20M tokens
 # (5,200 steps × 32 × ~120), about 11 passes over the 1.7M-character corpus, with held-out accuracy
 # watched for overfitting every 400 steps.
+#
+# Stage 2 (written before its run, after stage 1 ended at 5,200 steps with held-out MLM 7.9%, SOP 56.2%; train-batch
+# MLM 17-19% is not overfitting: it counts the 10% of masked positions left unchanged, and held-out loss fell at
+# every evaluation). Stage 1 masked spans of up to 3 whole words (max n-gram 3 with whole-word masking), so it never
+# practised the within-word prediction that the held-out score and the app's single-character [MASK] ask for.
+# Stage 2 starts from stage 1's weights (--init-from, fresh optimizer and schedule) and masks single characters
+# (no whole-word masking, max n-gram 1) for ZH2_STEPS steps (default 3,200, about 12M tokens; 29M in all), same
+# learning rate and warm-up, same evaluation. Shipped as albert-lab-zh only if it meets the issue's targets; either
+# way its figures are reported. STAGE=2 runs only stage 2.
 set -euo pipefail
 shared=${1:-../shared}
 runs=${2:-runs/zh}
@@ -19,6 +28,7 @@ if [ ! -f "$runs/tokenizer/spiece.model" ]; then
   python -m albert.tokenizer --files "$shared/corpus/zh/peoples-daily-199801-train.txt.xz" "$runs/reviews-train.txt" \
     --output-dir "$runs/tokenizer" --vocab-size 8000 --han-characters
 fi
+if [ "${STAGE:-1}" = 1 ]; then
 python -m albert.pretrain --tokenizer "$runs/tokenizer" --word-segmented --data.whole-word-masking \
   --corpus "$shared/corpus/zh/peoples-daily-199801-train.words.txt.xz" \
   --valid-corpus "$shared/corpus/zh/peoples-daily-199801-valid.words.txt.xz" \
@@ -28,3 +38,11 @@ python -m albert.pretrain --tokenizer "$runs/tokenizer" --word-segmented --data.
   --data.max-seq-length 128 --batch-size 32 --optim.learning-rate 1e-3 --optim.warmup-fraction 0.03 \
   --max-steps "${ZH_STEPS:-5200}" --eval-every 400 --eval-examples 2048 --checkpoint-every 200 --log-every 10 \
   --threads "$threads" ${MAX_MINUTES:+--max-minutes $MAX_MINUTES} ${RESUME:-}
+fi
+python -m albert.pretrain --init-from "$runs/albert-lab-zh/final" --word-segmented --no-data.whole-word-masking \
+  --data.max-ngram 1 --corpus "$shared/corpus/zh/peoples-daily-199801-train.words.txt.xz" \
+  --valid-corpus "$shared/corpus/zh/peoples-daily-199801-valid.words.txt.xz" \
+  --cache-dir "$runs/cache" --output-dir "$runs/albert-lab-zh-char" \
+  --data.max-seq-length 128 --batch-size 32 --optim.learning-rate 1e-3 --optim.warmup-fraction 0.03 \
+  --max-steps "${ZH2_STEPS:-3200}" --eval-every 400 --eval-examples 2048 --checkpoint-every 200 --log-every 10 \
+  --threads "$threads" ${MAX_MINUTES:+--max-minutes $MAX_MINUTES} ${RESUME2:-}

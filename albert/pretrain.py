@@ -251,7 +251,7 @@ def _eval_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> d
     return eval_sets
 
 
-_SUMS = ("loss", "mlm_loss", "sop_loss", "mlm_correct", "mlm_total", "sop_correct", "sop_total")
+_SUMS = ("steps", "loss", "mlm_loss", "sop_loss", "mlm_correct", "mlm_total", "sop_correct", "sop_total")
 
 
 class PretrainingTask(Task):
@@ -310,6 +310,7 @@ class PretrainingTask(Task):
             part = out.loss.item() / accumulation
             loss += part
             self._count(out, targets, batch["sentence_order_label"], part)
+        self.sums["steps"] += 1
         self.window_tokens += int(tokens_global)
         self.tokens_seen += int(tokens_global)
         return loss
@@ -330,12 +331,14 @@ class PretrainingTask(Task):
 
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
         averaged = all_reduce_mean(self.sums, self.run.dist, self.run.device)
-        row = {"tokens": self.tokens_seen, "split": "train", "loss": averaged["loss"], "mlm_loss": averaged["mlm_loss"],
+        steps = max(1.0, averaged["steps"])  # losses are the window's mean per step, accuracies its pooled ratio
+        row = {"tokens": self.tokens_seen, "split": "train", "loss": averaged["loss"] / steps,
+               "mlm_loss": averaged["mlm_loss"] / steps,
                "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]), "lr": lr,
                "tokens_per_second": self.window_tokens / max(seconds, 1e-9), "grad_norm": grad_norm}
         objective = self.cfg.data.objective
         if objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
-            row["sop_loss"] = averaged["sop_loss"]
+            row["sop_loss"] = averaged["sop_loss"] / steps
             row[f"{objective}_accuracy"] = averaged["sop_correct"] / max(1.0, averaged["sop_total"])
         self.postfix["tok_s"] = f"{row['tokens_per_second']:.0f}"
         self.sums, self.window_tokens = dict.fromkeys(_SUMS, 0.0), 0

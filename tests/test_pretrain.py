@@ -305,3 +305,19 @@ def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_c
     assert all(torch.isfinite(t).all() for t in weights.values())
     assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
     assert not (tmp_path / "final").exists() and not (tmp_path / "summary.json").exists()
+
+
+def test_a_training_row_holds_the_mean_loss_of_the_steps_since_the_last_row(corpus: dict[str, Path],
+                                                                             tmp_path: Path) -> None:
+    def train_rows(out: Path, log_every: str) -> list[dict]:
+        run(config(corpus, out, "--max-steps", "6", "--log-every", log_every, "--eval-every", "100"))
+        rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+        return [row for row in rows if row["split"] == "train"]
+
+    every_step, every_third = train_rows(tmp_path / "one", "1"), train_rows(tmp_path / "three", "3")
+    assert [row["step"] for row in every_third] == [3, 6]
+    for row in every_third:
+        window = [r for r in every_step if row["step"] - 3 < r["step"] <= row["step"]]
+        for key in ("loss", "mlm_loss", "sop_loss"):
+            assert row[key] == pytest.approx(sum(r[key] for r in window) / 3, rel=1e-5), key
+        assert 0.5 < row["loss"] < 10  # a mean, not a sum over the window

@@ -245,6 +245,42 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
     return tokenizer
 
 
+def encode_masked(tokenizer: PreTrainedTokenizerBase, text: str) -> list[int]:
+    """Token ids of `text`, where `[MASK]` stands for a word, as the pretraining pipeline would have seen them.
+
+    transformers' ALBERT tokenizer starts every stretch of text after a special token with a word-start piece:
+    "is [MASK]." gives `[MASK] ▁.` and "共和[MASK]成立" gives `[MASK] ▁ 成`. The pipeline masks ids, never text, so
+    its models never saw that piece there: in a sentence-start `▁` a character-vocabulary model reads the end of
+    the previous sentence (the Chinese model then gives "。" 90%). Text glued to a `[MASK]` is encoded glued (without
+    the word-start piece); text after a space, and everything else, as the tokenizer encodes it.
+    """
+    mask = tokenizer.mask_token
+    chunks = text.split(mask)
+    ids = _encode_plain(tokenizer, chunks[0])
+    for chunk in chunks[1:]:
+        ids.append(tokenizer.mask_token_id)
+        if not chunk or chunk[0].isspace():
+            ids += _encode_plain(tokenizer, chunk)
+            continue
+        glued, rest = re.match(r"(\S*)(.*)", chunk, flags=re.DOTALL).groups()
+        ids += _encode_glued(tokenizer, glued) + _encode_plain(tokenizer, rest)
+    return ids
+
+
+def _encode_plain(tokenizer: PreTrainedTokenizerBase, text: str) -> list[int]:
+    return tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"] if text else []
+
+
+def _encode_glued(tokenizer: PreTrainedTokenizerBase, word: str) -> list[int]:
+    """One word's pieces without the word-start piece (the tokenizer's own normalizer and SentencePiece model)."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None:  # a slow tokenizer: drop the lone word-start piece it puts first, if any
+        ids = _encode_plain(tokenizer, word)
+        return ids[1:] if ids and tokenizer.convert_ids_to_tokens(ids[0]) == "▁" else ids
+    normalized = backend.normalizer.normalize_str(word) if backend.normalizer else word
+    return [token.id for token in backend.model.tokenize(normalized)]
+
+
 @dataclass
 class TokenizerConfig:
     """Train an ALBERT SentencePiece tokenizer: `python -m albert.tokenizer --files TEXT --output-dir DIR`."""

@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from albert.data.chinese import HAN_RANGES
+from albert.tokenizer import encode_masked
 from app.i18n import t
 from app.inputs import InputError
 from app.languages import Unknowns, check_readable, unknown_notice
@@ -103,9 +104,8 @@ class Encoded:
 
 def encode(lm: LoadedModel, text_a: str, text_b: str | None = None, max_tokens: int | None = None) -> Encoded:
     """[CLS] A [SEP] (B [SEP]) cut to `max_tokens` (longest segment first), as ALBERT was trained."""
-    tokenizer = lm.tokenizer
-    a = tokenizer(text_a, add_special_tokens=False, verbose=False)["input_ids"]
-    b = tokenizer(text_b, add_special_tokens=False, verbose=False)["input_ids"] if text_b is not None else None
+    a = encode_masked(lm.tokenizer, text_a)  # "[MASK]." as the model was trained: no word start glued to the mask
+    b = encode_masked(lm.tokenizer, text_b) if text_b is not None else None
     return encode_ids(lm, a, b, max_tokens)
 
 

@@ -24,7 +24,7 @@ from albert.data.corpus import TokenizedCorpus, read_documents, split_sentences
 from albert.data.masking import SpecialIds, mask_tokens
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
 from albert.pretrain import PretrainConfig
-from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, load_tokenizer, train_tokenizer
+from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
 
 VOCAB = 180
 
@@ -386,3 +386,19 @@ def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path,
     with pytest.raises(SystemExit, match="albert.tokenizer: vocab_size=20000 is too large"):
         main(["--files", str(corpus_files[0]), "--output-dir", str(tmp_path / "x"), "--vocab-size", "20000",
               "--han-characters"])
+
+
+def test_a_masked_character_is_encoded_as_the_pipeline_masks_it(tokenizer, corpus_files: tuple[Path, Path]) -> None:
+    """共和[MASK]成立: the characters after the mask follow it directly, as in training, not after a sentence-start
+    `▁` (which a character-vocabulary model reads as "a sentence ended here" and answers "。")."""
+    text = next(line for line in corpus_files[0].read_text(encoding="utf-8").splitlines() if len(line) > 12)
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    pieces = tokenizer.convert_ids_to_tokens(ids)
+    positions = [i for i in range(2, len(pieces) - 1) if HAN.fullmatch(pieces[i]) and HAN.fullmatch(pieces[i + 1])
+                 and text.count(pieces[i]) == 1]  # a character met once: replacing it in the text masks that piece
+    assert len(positions) >= 3
+    for position in positions[:5]:
+        masked = text.replace(pieces[position], "[MASK]")
+        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1:]]
+        assert encode_masked(tokenizer, masked) == expected
+        assert "▁" not in tokenizer.convert_ids_to_tokens(encode_masked(tokenizer, masked))[1:]

@@ -12,7 +12,7 @@ import pytest
 import sentencepiece as spm
 import transformers
 
-from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, load_tokenizer, train_tokenizer
+from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
 
 VOCAB = 300
 
@@ -151,3 +151,29 @@ def test_clear_errors(corpus_file: Path, tokenizer_dir: Path, tmp_path: Path) ->
     (broken / "tokenizer.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(ValueError, match="could not be loaded"):
         load_tokenizer(broken)
+
+
+@pytest.mark.parametrize("template", ["he saw the {}.", "the {}, and then it rained.", "our {}! nobody noticed",
+                                      "{} rose to 12%"])
+def test_a_masked_word_is_encoded_as_the_pipeline_masks_it(tokenizer_dir: Path, template: str) -> None:
+    """`[MASK]` in the text gives the ids the pipeline makes when it masks that word's piece: no word-start piece
+    glued onto the punctuation after it (transformers' tokenizer alone gives "[MASK] ▁." and "[MASK] ▁ ,")."""
+    tokenizer = load_tokenizer(tokenizer_dir)
+    words = [piece[1:] for piece in tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
+             if piece.startswith("▁") and piece[1:].isalpha() and len(piece) > 4]
+    checked = 0
+    for word in words[:20]:
+        text = template.format(word)
+        ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+        pieces = tokenizer.convert_ids_to_tokens(ids)
+        if "▁" + word not in pieces:
+            continue  # split differently in this text
+        position = pieces.index("▁" + word)
+        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1:]]
+        masked = template.format("[MASK]")
+        assert encode_masked(tokenizer, masked) == expected, word
+        assert encode_masked(tokenizer, text) == ids  # text without a mask: exactly the tokenizer's ids
+        if template[template.index("}") + 1] in ".,!":
+            assert tokenizer(masked, add_special_tokens=False)["input_ids"] != expected  # what it fixes
+        checked += 1
+    assert checked >= 5

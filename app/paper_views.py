@@ -2,7 +2,7 @@
 
 Markdown only, in the user's language; the figures come from `app.paper` (the paper), `albert.params` /
 `albert.compute` (our exact counts), `assets/runs/summary.csv` (our ablation runs, `app.runs`) and the shipped
-sentiment model's metrics.json. `panel(tr, lang, which)` puts one of them in a tab as a collapsible box that
+sentiment model's metrics.json. `panel(tr, which)` puts one of them in a tab as a collapsible box that
 follows the language switch.
 """
 
@@ -19,7 +19,7 @@ from albert.config import PRESETS
 from albert.params import count_parameters
 from app import paper
 from app.calculator import millions, paper_millions
-from app.i18n import normalize_lang, safe, t
+from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
 from app.runs import accuracy_with_interval as _interval
 
 logger = logging.getLogger(__name__)
@@ -294,7 +294,7 @@ def renderer(which: str) -> Callable[[str], str]:
     return renderers[which]
 
 
-def panel(tr: Any, lang: Any, which: str, open: bool = False) -> Any:
+def panel(tr: Translations, which: str, open: bool = False) -> Any:
     """A collapsible box holding one panel, in a tab being built; it follows the language switch.
 
     Both languages' text is drawn once, here: its sources (the paper, our run summary, the shipped models' metrics)
@@ -302,12 +302,7 @@ def panel(tr: Any, lang: Any, which: str, open: bool = False) -> Any:
     queued event) instead of drawing it again."""
     import gradio as gr
 
-    from app.strings import STRINGS
-
     render = renderer(which)
-    key = f"paper.render.{which}"
-    STRINGS[key] = (render("en"), render("zh"))
-    with gr.Accordion(t(f"paper.panel.{which}", "en"), open=open, elem_id=f"paper-{which}") as box:
-        text = tr.add(gr.Markdown(STRINGS[key][0], elem_id=f"paper-{which}-text"), value=key)
-    tr.add(box, label=f"paper.panel.{which}")
-    return text
+    texts = {lang: render(lang) for lang in LANG_CODES}
+    with tr.add(gr.Accordion, label=f"paper.panel.{which}", open=open, elem_id=f"paper-{which}"):
+        return tr.add(gr.Markdown, text=texts.__getitem__, elem_id=f"paper-{which}-text")

@@ -48,8 +48,10 @@ def build(ctx: TabContext) -> None:
             with gr.Row():
                 top_k = tr.add(gr.Slider, 1, 20, value=5, step=1, label="mask.top_k")
                 button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
-            table = tr.examples([text], "common.examples", lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
+            table = tr.examples([text], label="common.examples",
+                                samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails",
+                                samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox, label="mask.filled", interactive=False, elem_id="mask-filled")

@@ -56,8 +56,9 @@ def build(ctx: TabContext) -> None:
         sentence_a = tr.add(gr.Textbox, EXAMPLES[0][0], lines=2, label="order.a", elem_id="order-a")
         sentence_b = tr.add(gr.Textbox, EXAMPLES[0][1], lines=2, label="order.b", elem_id="order-b")
     button = tr.add(gr.Button, text="order.button", variant="primary", elem_id="order-button")
-    table = tr.examples([sentence_a, sentence_b], "common.examples", examples, headers=("order.a", "order.b"))
-    fails = tr.examples([sentence_a, sentence_b], "examples.fails", fail_examples, headers=("order.a", "order.b"))
+    pair, headers = [sentence_a, sentence_b], ("order.a", "order.b")
+    table = tr.examples(pair, label="common.examples", samples=examples, headers=headers)
+    fails = tr.examples(pair, label="examples.fails", samples=fail_examples, headers=headers)
     with tr.add(gr.Accordion, label="order.paragraph_box", open=False):
         paragraph = tr.add(gr.Textbox, PARAGRAPH, lines=3, label="order.paragraph")
         with gr.Row():
@@ -77,7 +78,7 @@ def build(ctx: TabContext) -> None:
     gr.on([button.click, sentence_a.submit, sentence_b.submit], view,
           inputs=[sentence_a, sentence_b, ctx.model, lang], outputs=outputs, api_name="sentence_order", **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(view, inputs=[sentence_a, sentence_b, ctx.model, lang], outputs=outputs,
+        shown.load_input_event.then(view, inputs=[*pair, ctx.model, lang], outputs=outputs,
                                     api_name=f"sentence_order_{kind}", api_visibility="undocumented", **queues.MODEL)
     split_button.click(ctx.views.split_paragraph, inputs=[paragraph, split_after, ctx.model, lang],
                        outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph", **queues.MODEL)

@@ -47,8 +47,10 @@ def build(ctx: TabContext) -> None:
             text = tr.add(gr.Textbox, EXAMPLES[0], lines=2, max_lines=8, label="sentiment.text",
                           info="sentiment.text.info", elem_id="sentiment-text")
             button = tr.add(gr.Button, text="sentiment.button", variant="primary", elem_id="sentiment-button")
-            table = tr.examples([text], "common.examples", lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
+            table = tr.examples([text], label="common.examples",
+                                samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails",
+                                samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")

@@ -145,7 +145,7 @@ def test_every_key_used_in_the_code_exists() -> None:
 
     used = set()
     for path in Path("app").glob("*.py"):
-        used |= set(re.findall(r"""(?:\bt|label=|info=|value=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
+        used |= set(re.findall(r"""(?:\bt|label=|info=|value=|text=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
                                path.read_text(encoding="utf-8")))
     dynamic_prefixes = ("field.", "sharing.", "comp.", "order.", "runs.", "calc.paper_note.")
     missing = [k for k in used if k not in STRINGS and not k.endswith(".")

@@ -138,6 +138,20 @@ def test_every_string_has_english_and_chinese_with_the_same_placeholders() -> No
             assert re.search(r"[\u4e00-\u9fff]", zh), f"{key} has no Chinese"
 
 
+def test_no_key_is_in_two_string_tables() -> None:
+    """The tables are merged into one dictionary: a key written in two of them would silently lose one text."""
+    import ast
+    from collections import Counter
+    from pathlib import Path
+
+    keys: Counter[str] = Counter()
+    for path in Path("app").glob("strings*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys.update(k.value for k in node.keys if isinstance(k, ast.Constant))
+    assert not [key for key, n in keys.items() if n > 1]
+
+
 def test_every_key_used_in_the_code_exists() -> None:
     from pathlib import Path
 

@@ -11,9 +11,12 @@ import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.strings import STRINGS
+
+if TYPE_CHECKING:
+    from albert.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 LANGUAGES: tuple[tuple[str, str], ...] = (("English", "en"), ("中文", "zh"))
@@ -53,6 +56,31 @@ def mode_name(mode: str, lang: str = "en") -> str:
     '全部共享（ALBERT）' in 中文; an unknown mode as it is."""
     key = f"sharing.short.{mode}"
     return t(key, lang) if normalize_lang(lang) == "zh" and key in STRINGS else str(mode)
+
+
+def config_error(error: ConfigError, lang: str = "en") -> str:
+    """The library's refusal of a configuration in `lang`, from its code and values: the rule is checked once,
+    by `AlbertConfig`, and said here. The text is `config.err.<code>.<field>` or `config.err.<code>`, a field named
+    by its form label (`field.<name>`); a code without a text keeps the library's own (English) sentence."""
+    field_name = error.params.get("field")
+    keys = (f"config.err.{error.code}.{field_name}", f"config.err.{error.code}")
+    key = next((k for k in keys if k in STRINGS), None)
+    if key is None:
+        return safe(error, 300)
+    values = {name: _shown(value) for name, value in error.params.items()}
+    if isinstance(field_name, str):
+        label = f"field.{field_name}"
+        values["field"] = t(label, lang) if label in STRINGS else safe(field_name, 40)
+    return t(key, lang, **values)
+
+
+def _shown(value: Any) -> Any:
+    """A value quoted in a message: numbers as they are (the texts format them), choices joined, anything else inert."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, (tuple, list)) and all(isinstance(v, str) for v in value):
+        return safe(", ".join(value), 120)
+    return safe(value, 40)
 
 
 @dataclass(frozen=True)

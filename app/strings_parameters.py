@@ -39,16 +39,6 @@ PARAMETER_STRINGS: dict[str, tuple[str, str]] = {
         "成倍增加参数量。改一个数字，看看总数如何变化。"),
     "calc.err.empty": ("{field} is empty; enter a whole number.", "{field} 为空，请输入一个整数。"),
     "calc.err.not_number": ("{field} must be a whole number, not “{value}”.", "{field} 必须是整数，而不是“{value}”。"),
-    "calc.err.not_whole": ("{field} must be a whole number, not {value}.", "{field} 必须是整数，而不是 {value}。"),
-    "calc.err.positive": ("{field} must be at least 1 (got {value}).", "{field} 至少为 1（当前为 {value}）。"),
-    "calc.err.too_big": ("{field} = {value:,} is beyond the supported {limit:,}.",
-                         "{field} = {value:,} 超出了支持的上限 {limit:,}。"),
-    "calc.err.sharing": ("Sharing must be all, attention, ffn or none, not “{value}”.",
-                         "共享方式必须是 all、attention、ffn 或 none，而不是“{value}”。"),
-    "calc.err.heads": ("Hidden size H = {H} must be divisible by the number of heads A = {A}.",
-                       "隐藏层维度 H = {H} 必须能被注意力头数 A = {A} 整除。"),
-    "calc.err.groups": ("Groups G = {G} must divide the number of layers L = {L}.",
-                        "分组数 G = {G} 必须能整除层数 L = {L}。"),
     "calc.note.groups": ("Groups apply only to 'all' sharing; with '{mode}' the calculator uses G = {G}.",
                          "分组只用于“全部共享”；“{mode}”模式下计算器使用 G = {G}。"),
     "calc.note.projection": ("E ≠ H, so the E→H projection is included.", "E ≠ H，因此包含 E→H 投影。"),
@@ -260,4 +250,37 @@ PARAMETER_STRINGS: dict[str, tuple[str, str]] = {
     "compute.chart.parameters": ("parameters", "参数量"),
     "compute.chart.time": ("measured forward time", "实测前向用时"),
     "compute.axis.relative": ("relative to no sharing (= 1)", "相对于不共享（= 1）"),
+    # ----- the library's configuration errors, as the calculator shows them ------------------------------
+    # `app.i18n.config_error`: albert.config raises ConfigError(sentence, code, **values); the text is
+    # config.err.<code>.<field> or config.err.<code>, filled with those values ({field}: the field's label).
+    "config.err.not_whole": ("{field} must be a whole number, not {value}.", "{field} 必须是整数，而不是 {value}。"),
+    "config.err.too_small": ("{field} must be at least 1 (got {value}).", "{field} 至少为 1（当前为 {value}）。"),
+    "config.err.too_big": ("{field} = {value:,} is beyond the supported {limit:,}.",
+                           "{field} = {value:,} 超出了支持的上限 {limit:,}。"),
+    "config.err.heads_divide": (
+        "Hidden size H = {hidden_size} must be divisible by the number of heads A = {num_attention_heads}.",
+        "隐藏层维度 H = {hidden_size} 必须能被注意力头数 A = {num_attention_heads} 整除。"),
+    "config.err.token_id": ("{field} ({value}) must be a token id below the vocabulary size V = {vocab_size}.",
+                            "{field}（{value}）必须是小于词表大小 V = {vocab_size} 的词元 ID。"),
+    "config.err.choice": ("{field} must be one of {choices}, not “{value}”.", "{field} 必须是 {choices} 之一，而不是“{value}”。"),
+    "config.err.choice.sharing": ("Sharing must be all, attention, ffn or none, not “{value}”.",
+                                  "共享方式必须是 all、attention、ffn 或 none，而不是“{value}”。"),
+    "config.err.groups_none": (
+        "Sharing 'none' gives every pass its own weights: groups G must be 1 or L = {num_hidden_layers}, "
+        "not {num_hidden_groups}.",
+        "“不共享”模式下每次计算都有自己的权重：分组数 G 必须是 1 或 L = {num_hidden_layers}，而不是 {num_hidden_groups}。"),
+    "config.err.groups_partial": (
+        "Sharing '{sharing}' shares one sublayer across all passes: groups G must be 1, not {num_hidden_groups}.",
+        "“{sharing}”模式在所有计算之间共享同一个子层：分组数 G 必须是 1，而不是 {num_hidden_groups}。"),
+    "config.err.groups_divide": (
+        "Groups G = {num_hidden_groups} must divide the number of layers L = {num_hidden_layers}.",
+        "分组数 G = {num_hidden_groups} 必须能整除层数 L = {num_hidden_layers}。"),
+    "config.err.projection": (
+        "Without the E→H projection E must equal H (E = {embedding_size}, H = {hidden_size}).",
+        "不用 E→H 投影时 E 必须等于 H（E = {embedding_size}，H = {hidden_size}）。"),
+    "config.err.probability": ("{field} must be at least 0 and below 1, not {value}.",
+                               "{field} 必须不小于 0 且小于 1，而不是 {value}。"),
+    "config.err.not_positive": (
+        "initializer_range ({initializer_range}) and layer_norm_eps ({layer_norm_eps}) must be positive.",
+        "initializer_range（{initializer_range}）和 layer_norm_eps（{layer_norm_eps}）必须为正数。"),
 }

@@ -108,6 +108,42 @@ def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -
             assert re.search(r"[\u4e00-\u9fff]", message)
 
 
+CONFIG_RULES = [
+    (dict(embedding_size=2.5), "not_whole"), (dict(hidden_size=0), "too_small"),
+    (dict(vocab_size=20_000_000), "too_big"), (dict(num_attention_heads=7), "heads_divide"),
+    (dict(vocab_size=2), "token_id"), (dict(sharing="everything"), "choice"), (dict(hidden_act="tanh"), "choice"),
+    (dict(sharing="none", num_hidden_groups=5), "groups_none"),
+    (dict(sharing="ffn", num_hidden_groups=2), "groups_partial"),
+    (dict(num_hidden_groups=5), "groups_divide"), (dict(project_embeddings=False), "projection"),
+    (dict(hidden_dropout_prob=1.0), "probability"), (dict(layer_norm_eps=0.0), "not_positive"),
+]
+FILE_CODES = {"bad_json", "field_type", "no_config", "not_object", "not_transformers_compatible"}
+"""ConfigError codes of reading a config.json, not of a configuration's rules: the calculator never meets them."""
+
+
+@pytest.mark.parametrize("change, code", CONFIG_RULES)
+def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) -> None:
+    """The calculator translates the library's ConfigError (code and values) instead of checking the rules again."""
+    from albert.config import ConfigError
+    from app.i18n import config_error
+    from app.strings import STRINGS
+
+    with pytest.raises(ConfigError) as caught:
+        PRESETS["albert-base"].replace(**change)
+    assert caught.value.code == code and f"config.err.{code}" in STRINGS
+    en, zh = config_error(caught.value, "en"), config_error(caught.value, "zh")
+    assert en.endswith(".") and "{" not in en and en != str(caught.value), en
+    assert zh.endswith("。") and re.search(r"[\u4e00-\u9fff]", zh), zh
+
+
+def test_every_code_of_a_config_rule_has_a_text() -> None:
+    from pathlib import Path
+
+    source = Path("albert/config.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'ConfigError\(\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', source))
+    assert codes - FILE_CODES == {code for _, code in CONFIG_RULES}, "a new rule needs its config.err text"
+
+
 def test_calculator_huge_values_are_instant() -> None:
     from app.views import parameters_view
 

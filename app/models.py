@@ -256,11 +256,6 @@ def load(choice: str | None, lang: str = "en") -> LoadedModel:
         return loaded
 
 
-def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
-
-
 def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     from albert import AlbertForPreTraining
     from albert.checkpoint import CheckpointError, resolve_directory

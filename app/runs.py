@@ -16,9 +16,6 @@ from app.models import REPO_ROOT
 
 logger = logging.getLogger(__name__)
 RUNS_ENV = "ALBERT_LAB_RUNS"
-CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy", "lr")
-SUMMARY_COLUMNS = ("run", "sharing", "objective", "parameters", "tokens", "mlm_accuracy", "sop_accuracy",
-                   "nsp_accuracy")
 _MEASURES = ("mlm", "sop", "nsp", "sop_runs")
 
 

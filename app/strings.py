@@ -61,7 +61,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tab.attention": ("Attention", "注意力"),
     "tab.sentiment": ("Sentiment", "情感分类"),
     "common.raw": ("Raw result (JSON)", "原始结果（JSON）"),
-    "common.status": ("Messages", "提示信息"),
     # ----- shared ---------------------------------------------------------------------------
     "common.examples": ("Examples", "示例"),
     "common.err.unexpected": ("Something went wrong on our side; the details were logged. Try another input.",

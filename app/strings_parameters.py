@@ -76,7 +76,6 @@ PARAMETER_STRINGS: dict[str, tuple[str, str]] = {
     "calc.col.parameters": ("Parameters", "参数量"),
     "calc.col.share": ("Share", "占比"),
     "calc.table": ("Parameters per component", "各部分参数量"),
-    "calc.chart": ("Where the parameters are", "参数分布"),
     "calc.sweep": ("Total parameters against E, four sharing modes (Tables 3 and 4)",
                    "总参数量随 E 的变化，四种共享方式（表 3 和表 4）"),
     "calc.chart.variants": ("This model and its variants", "本模型及其变体"),

@@ -63,6 +63,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "common.raw": ("Raw result (JSON)", "原始结果（JSON）"),
     # ----- shared ---------------------------------------------------------------------------
     "common.examples": ("Examples", "示例"),
+    # column headers shared by the runs table (app.runs) and the paper panels' tables (app.paper_views)
+    "col.sharing": ("sharing", "共享方式"),
+    "col.objective": ("sentence task", "句子任务"),
+    "col.tokens": ("tokens", "训练词元"),
+    "col.parameters": ("parameters", "参数量"),
     "common.err.unexpected": ("Something went wrong on our side; the details were logged. Try another input.",
                               "程序内部出错，详细信息已记入日志。请换一个输入再试。"),
     "preset.shipped": ("{name} (shipped)", "{name}（随附）"),

@@ -1,8 +1,8 @@
 """Pure functions of the parameter calculator: config from the form, exact counts, comparisons.
 
 Everything is computed from `albert.params.count_parameters` (formulas only), so any size,
-however large, answers instantly. Bad input becomes a `CalculatorInputError` whose message
-is one sentence in the user's language.
+however large, answers instantly. The form's values are validated by `AlbertConfig` itself; bad input
+becomes a `CalculatorInputError` whose message is one sentence in the user's language.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from albert.config import PRESETS, SHARING_MODES, AlbertConfig, ConfigError
+from albert.config import MAX_SIZE, PRESETS, SHARING_MODES, AlbertConfig, ConfigError
 from albert.params import (
     PAPER_TABLE1,
     PAPER_TABLE1_NOTES,
@@ -24,14 +24,13 @@ from albert.params import (
     without_factorization,
     without_sharing,
 )
-from app.i18n import safe, t
+from app.i18n import config_error, safe, t
 
 PAPER_PRESETS: tuple[str, ...] = ("albert-base", "albert-large", "albert-xlarge", "albert-xxlarge",
                                   "bert-base", "bert-large")
 SWEEP_EMBEDDING_SIZES: tuple[int, ...] = (16, 32, 64, 128, 256, 512, 768, 1024, 2048, 4096)
 FIELDS: tuple[str, ...] = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers",
                            "num_attention_heads", "intermediate_size")
-_MAX_FIELD = 10_000_000  # the library's own ceiling; checked here too so the message is translated
 
 
 class CalculatorInputError(ValueError):
@@ -78,78 +77,82 @@ class Calculation:
         }
 
 
-def _whole(name: str, value: Any, lang: str) -> int:
-    label = t(f"field.{name}", lang)
+def _form_number(name: str, value: Any, lang: str) -> Any:
+    """A form field as `AlbertConfig` takes it: a whole number as an int (the form sends 768.0 or "768" for 768),
+    any other number as it came, for the library to refuse. Only what the library cannot be given is refused here:
+    an empty field and text that is not a number."""
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise CalculatorInputError(t("calc.err.empty", lang, field=label))
+        raise CalculatorInputError(t("calc.err.empty", lang, field=t(f"field.{name}", lang)))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # as it is, however large (float() would overflow)
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise CalculatorInputError(t("calc.err.not_number", lang, field=label, value=safe(value, 40))) from None
-    if math.isnan(number) or math.isinf(number) or number != int(number):
-        raise CalculatorInputError(t("calc.err.not_whole", lang, field=label, value=safe(value, 40)))
-    number = int(number)
-    if number < 1:
-        raise CalculatorInputError(t("calc.err.positive", lang, field=label, value=number))
-    if number > _MAX_FIELD:
-        raise CalculatorInputError(t("calc.err.too_big", lang, field=label, value=number, limit=_MAX_FIELD))
-    return number
-
-
-def whole_number(name: str, value: Any, lang: str = "en", limit: int = _MAX_FIELD) -> int:
-    """A form value as a whole number from 1 to `limit`; otherwise one sentence naming the field `field.<name>`."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, type(None))):  # raw JSON: true, [..]
         raise CalculatorInputError(t("calc.err.not_number", lang, field=t(f"field.{name}", lang),
-                                     value=safe(value, 40)))
-    number = _whole(name, value, lang)
+                                     value=safe(value, 40))) from None
+    return int(number) if math.isfinite(number) and number == int(number) else value
+
+
+def whole_number(name: str, value: Any, lang: str = "en", limit: int = MAX_SIZE) -> int:
+    """A form value that is no config field (batch size, sequence length) as a whole number from 1 to `limit`;
+    otherwise one sentence naming the field `field.<name>`, worded as the library's rules for sizes."""
+    label = t(f"field.{name}", lang)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, type(None))):  # raw JSON: true, [..]
+        raise CalculatorInputError(t("calc.err.not_number", lang, field=label, value=safe(value, 40)))
+    number = _form_number(name, value, lang)
+    if not isinstance(number, int):
+        raise CalculatorInputError(t("config.err.not_whole", lang, field=label, value=safe(value, 40)))
+    if number < 1:
+        raise CalculatorInputError(t("config.err.too_small", lang, field=label, value=number))
     if number > limit:
-        raise CalculatorInputError(t("calc.err.too_big", lang, field=t(f"field.{name}", lang), value=number,
-                                     limit=limit))
+        raise CalculatorInputError(t("config.err.too_big", lang, field=label, value=number, limit=limit))
     return number
+
+
+def _adjustment(error: ConfigError, lang: str) -> tuple[dict[str, Any], str | None] | None:
+    """How the form adjusts a value the library refused, and the note that says so; None when it cannot.
+
+    Groups mean something only for `all` sharing (`none` is groups = layers; `attention` and `ffn` share one
+    sublayer), a projection is required whenever E ≠ H, and ALBERT's special-token ids may not fit a tiny vocabulary.
+    """
+    values = error.params
+    if error.code == "groups_none":
+        groups = values["num_hidden_layers"]
+        return {"num_hidden_groups": groups}, t("calc.note.groups", lang, mode="none", G=groups)
+    if error.code == "groups_partial":
+        return {"num_hidden_groups": 1}, t("calc.note.groups", lang, mode=values["sharing"], G=1)
+    if error.code == "projection":
+        return {"project_embeddings": True}, t("calc.note.projection", lang)
+    if error.code == "token_id":
+        return {values["field"]: 0}, None
+    return None
 
 
 def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
                  num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
                  num_hidden_groups: Any = 1, project_embeddings: bool = True,
                  max_position_embeddings: Any = 512, lang: str = "en") -> tuple[AlbertConfig, list[str]]:
-    """A validated config from form values, plus notes about values the form adjusted.
+    """A config validated by `AlbertConfig` itself from form values, plus notes about values the form adjusted.
 
-    Groups only mean something for `all` sharing (`none` is groups = layers; `attention` and
-    `ffn` share one sublayer), so for other modes they are set automatically, with a note.
-    A projection is required whenever E ≠ H.
+    The library's refusal is shown in the user's language (`app.i18n.config_error`); a refusal the form can
+    adjust (`_adjustment`) is adjusted, with a note, and the config built again.
     """
-    sizes = {name: _whole(name, value, lang) for name, value in zip(FIELDS, (
-        vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size),
-        strict=True)}
-    if sharing not in SHARING_MODES:
-        raise CalculatorInputError(t("calc.err.sharing", lang, value=safe(sharing, 40)))
+    sizes = (vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
+             num_hidden_groups, max_position_embeddings)
+    names = (*FIELDS, "num_hidden_groups", "max_position_embeddings")
+    fields: dict[str, Any] = {name: _form_number(name, value, lang) for name, value in zip(names, sizes, strict=True)}
+    fields.update(sharing=sharing, project_embeddings=bool(project_embeddings))
     notes: list[str] = []
-    H, A, L = sizes["hidden_size"], sizes["num_attention_heads"], sizes["num_hidden_layers"]
-    if H % A:
-        raise CalculatorInputError(t("calc.err.heads", lang, H=H, A=A))
-    groups = _whole("num_hidden_groups", num_hidden_groups, lang)
-    if sharing == "all":
-        if L % groups:
-            raise CalculatorInputError(t("calc.err.groups", lang, G=groups, L=L))
-    else:
-        wanted = L if sharing == "none" else 1
-        if groups != wanted and groups != 1:
-            notes.append(t("calc.note.groups", lang, mode=sharing, G=wanted))
-        groups = wanted
-    project = bool(project_embeddings) or sizes["embedding_size"] != H
-    if not project_embeddings and sizes["embedding_size"] != H:
-        notes.append(t("calc.note.projection", lang))
-    positions = _whole("max_position_embeddings", max_position_embeddings, lang)
-    template = AlbertConfig()  # two segment types, as every ALBERT and BERT
-    pad_ids = {name: 0 for name in ("pad_token_id", "bos_token_id", "eos_token_id")
-               if getattr(template, name) >= sizes["vocab_size"]}
-    try:
-        config = template.replace(**sizes, sharing=sharing, num_hidden_groups=groups,
-                                  project_embeddings=project,
-                                  max_position_embeddings=positions, **pad_ids)
-    except ConfigError as error:  # anything the checks above did not foresee: the library's sentence
-        raise CalculatorInputError(safe(error, 300)) from error
-    return config, notes
+    while True:
+        try:
+            return AlbertConfig().replace(**fields), notes  # two segment types, as every ALBERT and BERT
+        except ConfigError as error:
+            adjustment = _adjustment(error, lang)
+            if adjustment is None or all(fields.get(k) == v for k, v in adjustment[0].items()):
+                raise CalculatorInputError(config_error(error, lang)) from error
+            changes, note = adjustment
+            fields.update(changes)
+            notes += [note] if note else []
 
 
 def _count_key(config: AlbertConfig) -> tuple:
@@ -344,7 +347,7 @@ def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
             number = float(value)
         except (TypeError, ValueError):
             return value
-        return int(number) if math.isfinite(number) and number == int(number) else number
+        return int(number) if math.isfinite(number) and number == int(number) else value
 
     wanted = tuple(norm(v) for v in values)
     for name, fields in presets.items():

@@ -1,8 +1,8 @@
 """English and 中文 for every label, explanation and message of the app.
 
 `t(key, lang, **values)` looks a string up and fills `{placeholders}`. The tab modules
-register each component with the key of its label (`Translations.add`), and the language
-switch returns one update per registered component.
+create each component from its string keys (`Translations.add`), and the language switch
+returns one update per registered component.
 """
 
 from __future__ import annotations
@@ -11,13 +11,17 @@ import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.strings import STRINGS
+
+if TYPE_CHECKING:
+    from albert.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 LANGUAGES: tuple[tuple[str, str], ...] = (("English", "en"), ("中文", "zh"))
 LANG_CODES: tuple[str, ...] = tuple(code for _, code in LANGUAGES)
+C = TypeVar("C")
 
 
 def normalize_lang(lang: str | None) -> str:
@@ -54,53 +58,109 @@ def mode_name(mode: str, lang: str = "en") -> str:
     return t(key, lang) if normalize_lang(lang) == "zh" and key in STRINGS else str(mode)
 
 
+def config_error(error: ConfigError, lang: str = "en") -> str:
+    """The library's refusal of a configuration in `lang`, from its code and values: the rule is checked once,
+    by `AlbertConfig`, and said here. The text is `config.err.<code>.<field>` or `config.err.<code>`, a field named
+    by its form label (`field.<name>`); a code without a text keeps the library's own (English) sentence."""
+    field_name = error.params.get("field")
+    keys = (f"config.err.{error.code}.{field_name}", f"config.err.{error.code}")
+    key = next((k for k in keys if k in STRINGS), None)
+    if key is None:
+        return safe(error, 300)
+    values = {name: _shown(value) for name, value in error.params.items()}
+    if isinstance(field_name, str):
+        label = f"field.{field_name}"
+        values["field"] = t(label, lang) if label in STRINGS else safe(field_name, 40)
+    return t(key, lang, **values)
+
+
+def _shown(value: Any) -> Any:
+    """A value quoted in a message: numbers as they are (the texts format them), choices joined, anything else inert."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, (tuple, list)) and all(isinstance(v, str) for v in value):
+        return safe(", ".join(value), 120)
+    return safe(value, 40)
+
+
+@dataclass(frozen=True)
+class _Texts:
+    """The translatable parts of one component: string keys, or functions of lang for what is not a fixed string."""
+
+    label: str | None = None
+    info: str | None = None
+    text: str | Callable[[str], str] | None = None
+    """The key of the component's value (a Markdown's text, a button's caption), or a function of lang giving it."""
+    choices: Callable[[str], list] | None = None
+    samples: Callable[[str], list] | None = None
+    """An examples table's rows."""
+    headers: tuple[str, ...] = ()
+    """String keys of an examples table's column headers."""
+
+    def values(self, lang: str) -> dict[str, Any]:
+        """The component's keyword arguments in `lang`: label, info, value, choices, samples, headers."""
+        found: dict[str, Any] = {}
+        if self.label:
+            found["label"] = t(self.label, lang)
+        if self.info:
+            found["info"] = t(self.info, lang)
+        if self.text:
+            found["value"] = self.text(lang) if callable(self.text) else t(self.text, lang)
+        if self.choices:
+            found["choices"] = self.choices(lang)
+        if self.samples:
+            found["samples"] = self.samples(lang)
+        if self.headers:
+            found["headers"] = [t(key, lang) for key in self.headers]
+        return found
+
+
 @dataclass
 class Translations:
-    """Components whose text follows the language switch.
+    """Components whose text follows the language switch, each declared once by its string keys.
 
-    Each entry knows how to produce the component's update for a language, so a label, an
-    `info` line, a Markdown explanation or a button caption all switch the same way.
+    `tr.add(gr.Textbox, label="order.a", lines=2, elem_id="order-a")` builds the component with its English text
+    and registers it; `updates(lang)` then gives one update per registered component, so a label, an `info`
+    line, a Markdown explanation or a button caption all switch the same way.
     """
 
     components: list[Any] = field(default_factory=list)
-    updaters: list[Callable[[str], Any]] = field(default_factory=list)
+    texts: list[_Texts] = field(default_factory=list)
     refreshers: list[tuple[str, Callable, list, list]] = field(default_factory=list)
     """(name, fn, inputs, outputs) re-run after a language switch, so charts and tables follow it."""
 
     def refresh(self, name: str, fn: Callable, inputs: list, outputs: list) -> None:
         self.refreshers.append((name, fn, inputs, outputs))
 
-    def add(self, component: Any, label: str | None = None, info: str | None = None,
-            value: str | None = None, choices: Callable[[str], list] | None = None,
-            samples: Callable[[str], list] | None = None, headers: list[str] | None = None,
-            text: Callable[[str], str] | None = None) -> Any:
-        """Register `component`; `label`/`info`/`value` are string keys, `choices` and `samples` (an examples
-        table's rows) functions of lang, `headers` the string keys of an examples table's column headers, `text`
-        a function of lang giving the value (a cheap one: it runs with the labels)."""
+    def add(self, factory: Callable[..., C], /, *args: Any, label: str | None = None, info: str | None = None,
+            text: str | Callable[[str], str] | None = None, choices: Callable[[str], list] | None = None,
+            **kwargs: Any) -> C:
+        """`factory(*args, **kwargs)` (a Gradio component class) built in English and registered.
+
+        `label` and `info` are string keys; `text` is the key of the component's value (a Markdown's text, a
+        button's caption) or a function of lang giving it (a cheap one: it runs with the labels); `choices` is a
+        function of lang. Every other argument goes to the component unchanged."""
+        texts = _Texts(label=label, info=info, text=text, choices=choices)
+        return self._register(factory(*args, **kwargs, **texts.values("en")), texts)
+
+    def examples(self, inputs: list[Any], label: str, samples: Callable[[str], list],
+                 headers: tuple[str, ...] = (), **kwargs: Any) -> Any:
+        """A `gr.Examples` table filling `inputs`, labelled by the key `label`, its rows `samples(lang)` (a list of
+        rows) and its column `headers` (keys; the inputs' own labels until the first switch) following the language."""
         import gradio as gr
 
-        def update(lang: str) -> Any:
-            changes: dict[str, Any] = {}
-            if label:
-                changes["label"] = t(label, lang)
-            if info:
-                changes["info"] = t(info, lang)
-            if value:
-                changes["value"] = t(value, lang)
-            if text:
-                changes["value"] = text(lang)
-            if choices:
-                changes["choices"] = choices(lang)
-            if samples:
-                changes["samples"] = samples(lang)
-            if headers:
-                changes["headers"] = [t(key, lang) for key in headers]
-            return gr.update(**changes)
+        table = gr.Examples(samples("en"), inputs=inputs, label=t(label, "en"), **kwargs)
+        self._register(table.dataset, _Texts(label=label, samples=samples, headers=headers))
+        return table
 
+    def _register(self, component: C, texts: _Texts) -> C:
         self.components.append(component)
-        self.updaters.append(update)
+        self.texts.append(texts)
         return component
 
     def updates(self, lang: str) -> list[Any]:
+        """One update per registered component, in `lang`."""
+        import gradio as gr
+
         lang = normalize_lang(lang)
-        return [update(lang) for update in self.updaters]
+        return [gr.update(**texts.values(lang)) for texts in self.texts]

@@ -1,4 +1,4 @@
-"""Checks of what an endpoint receives, before any work: text, whole numbers in a range, flags, choices.
+"""Checks of what an endpoint receives, before any work: text, names, whole numbers in a range, flags.
 
 The events run with `preprocess=False` (see `app.queues`), so these functions see exactly what the
 browser or an API client sent: any JSON value. Each returns the value in the type the app uses, or
@@ -75,11 +75,3 @@ def flag(value: Any, lang: str, field: str) -> bool:
     if isinstance(value, bool):
         return value
     raise InputError(t("input.err.flag", lang, field=t(field, lang), value=safe(value, 40)))
-
-
-def choice(value: Any, lang: str, field: str, choices: tuple[str, ...]) -> str:
-    """One of `choices`, exactly."""
-    if isinstance(value, str) and value in choices:
-        return value
-    raise InputError(t("input.err.choice", lang, field=t(field, lang), value=safe(value, 40),
-                       choices=", ".join(choices)))

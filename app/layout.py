@@ -12,6 +12,7 @@ import gradio as gr
 
 from app import (
     attention_view,
+    costs,
     freshness,
     model_views,
     queues,
@@ -27,6 +28,7 @@ from app import (
 )
 from app.i18n import LANGUAGES, Translations, t
 from app.models import AUTO_MODEL, ZH_MODEL, default_model, not_shared_model, shipped_models
+from app.tabs import LabViews, TabContext
 
 logger = logging.getLogger(__name__)
 SYSTEM_FONTS = ("system-ui", "-apple-system", "'Segoe UI'", "Roboto", "'Helvetica Neue'", "Arial", "'Noto Sans'",
@@ -46,50 +48,44 @@ EXAMPLE_STEPS = {"fill_mask": "mask_example", "sentence_order": "order_examples"
 """The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
 
 
+def lab_views() -> LabViews:
+    """The functions the tabs wire to events: the app's own views."""
+    return LabViews(
+        parameters=views.parameters_view, preset=views.preset_view, preset_choices=views.preset_choices,
+        preset_fields=views.preset_fields, compute=costs.compute_view, measure=costs.measure_view,
+        sharing_configs=model_views.sharing_config_choices, sharing_modes=model_views.sharing_modes_view,
+        layer_transitions=model_views.layer_transitions_view, fill_mask=model_views.fill_mask_view,
+        mask_word=model_views.mask_word_view, sentence_order=model_views.sentence_order_view,
+        split_paragraph=model_views.split_paragraph_view, attention=model_views.attention_view,
+        sentiment=sentiment_views.sentiment_view, sentiment_card=sentiment.card_markdown)
+
+
+TABS = (("parameters", tab_parameters), ("sharing", tab_sharing), ("masked", tab_masked), ("order", tab_order),
+        ("attention", tab_attention), ("sentiment", tab_sentiment))
+"""Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it."""
+
+
 def build_app() -> gr.Blocks:
     """The whole app. Models are found now, but loaded only when a tab first needs one."""
     tr = Translations()
-    models = shipped_models()
-    default, twin = default_model(), not_shared_model()
-    with gr.Blocks(title=t("app.title", "en"), analytics_enabled=False) as demo:
+    models, default = shipped_models(), default_model()
+    with gr.Blocks(title=t("app.title"), analytics_enabled=False) as demo:
         with gr.Row(equal_height=True):
-            tr.add(gr.Markdown(t("app.intro", "en"), elem_id="lab-header"), value="app.intro")
-            lang = gr.Radio(LANGUAGES, value="en", label=t("app.language", "en"), elem_id="language",
-                            scale=0, min_width=200)
-        model = _model_picker(tr, models, default)
+            tr.add(gr.Markdown, text="app.intro", elem_id="lab-header")
+            lang = tr.add(gr.Radio, LANGUAGES, value="en", label="app.language", elem_id="language", scale=0,
+                          min_width=200)
+        ctx = TabContext(tr=tr, lang=lang, model=_model_picker(tr, models, default), views=lab_views(),
+                         shipped=tuple(models), default_model=default, compare_default=not_shared_model())
         # 'wrap' renders every tab button (no overflow menu); lab.css then makes that one row scroll sideways.
         with gr.Tabs(overflow_behavior="wrap", elem_id="lab-tabs"):
             tabs: dict[str, gr.Tab] = {}
-            with gr.Tab(t("tab.parameters", "en"), id="parameters", elem_id="tab-parameters") as tab:
-                tab_parameters.build(tr, lang, views.parameters_view, views.preset_view, views.preset_choices)
-            tr.add(tab, label="tab.parameters")
-            with gr.Tab(t("tab.sharing", "en"), id="sharing", elem_id="tab-sharing") as tab:
-                tab_sharing.build(tr, lang, model, model_views.sharing_config_choices,
-                                  f"model:{default}" if default else "albert-base", models, twin,
-                                  model_views.sharing_modes_view, model_views.layer_transitions_view)
-            tr.add(tab, label="tab.sharing")
-            tabs["sharing"] = tab
-            with gr.Tab(t("tab.masked", "en"), id="masked", elem_id="tab-masked") as tab:
-                tab_masked.build(tr, lang, model, model_views.fill_mask_view, model_views.mask_word_view)
-            tr.add(tab, label="tab.masked")
-            tabs["masked"] = tab
-            with gr.Tab(t("tab.order", "en"), id="order", elem_id="tab-order") as tab:
-                tab_order.build(tr, lang, model, model_views.sentence_order_view, model_views.split_paragraph_view)
-            tr.add(tab, label="tab.order")
-            tabs["order"] = tab
-            with gr.Tab(t("tab.attention", "en"), id="attention", elem_id="tab-attention") as tab:
-                tab_attention.build(tr, lang, model, models, twin, model_views.attention_view)
-            tr.add(tab, label="tab.attention")
-            tabs["attention"] = tab
-            with gr.Tab(t("tab.sentiment", "en"), id="sentiment", elem_id="tab-sentiment") as tab:
-                tab_sentiment.build(tr, lang, sentiment_views.sentiment_view, sentiment.card_markdown)
-            tr.add(tab, label="tab.sentiment")
-            tabs["sentiment"] = tab
+            for name, module in TABS:
+                with tr.add(gr.Tab, label=f"tab.{name}", id=name, elem_id=f"tab-{name}") as tabs[name]:
+                    module.build(ctx)
         # Our own footer: Gradio's ("Use via API · Settings") stays in English whatever the app's language.
-        tr.add(gr.Markdown(t("app.footer", "en"), elem_id="lab-footer"), value="app.footer")
-        tr.add(lang, label="app.language")
+        tr.add(gr.Markdown, text="app.footer", elem_id="lab-footer")
         events = freshness.keep_fresh([(tabs[name], freshness.find_event(demo, api, button))
-                                       for name, (api, button) in MODEL_EVENTS.items()], lang, model)
+                                       for name, (api, button) in MODEL_EVENTS.items()], lang, ctx.model)
         # Labels first, alone and unqueued (a few ms of string look-ups): they show in well under a second.
         # "multiple": a second switch relabels at once, without waiting for the first one's redrawing to finish.
         event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", queue=False,
@@ -115,9 +111,8 @@ def _model_picker(tr: Translations, models: list[str], default: str | None) -> g
     `app.models.model_for`); without it, on the default model, as "automatic" would pick that one anyway."""
     info = "app.model.none" if not models else "app.model.info.auto" if ZH_MODEL in models else "app.model.info"
     value = AUTO_MODEL if ZH_MODEL in models else default
-    return tr.add(gr.Dropdown(picker_choices(models), value=value, allow_custom_value=True, label=t("app.model", "en"),
-                              info=t(info, "en"), elem_id="model-picker"),
-                  label="app.model", info=info, choices=lambda lang: picker_choices(models, lang))
+    return tr.add(gr.Dropdown, value=value, allow_custom_value=True, label="app.model", info=info,
+                  elem_id="model-picker", choices=lambda lang: picker_choices(models, lang))
 
 
 MAX_UPLOAD = "1mb"

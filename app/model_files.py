@@ -17,6 +17,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -177,36 +178,46 @@ def safetensors_shapes(path: Path, name: str, lang: str) -> dict[str, tuple[int,
 
     try:
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            prefix = handle.read(8)
-            if len(prefix) < 8:
-                raise bad("shorter than 8 bytes")
-            length = int.from_bytes(prefix, "little")
-            if length > min(HEADER_MAX_BYTES, size - 8):
-                raise bad(f"a header of {length:,} bytes")
-            raw = handle.read(length)
+            header, length = _read_header(handle, size, bad)
     finally:
         os.close(fd)
+    header.pop("__metadata__", None)
+    data_bytes = size - 8 - length
+    return {key: _entry_shape(key, entry, data_bytes, bad) for key, entry in header.items()}
+
+
+def _read_header(handle: Any, size: int, bad: Callable[[str], ModelError]) -> tuple[dict, int]:
+    """The JSON header of an open safetensors file of `size` bytes, and its length in bytes."""
+    prefix = handle.read(8)
+    if len(prefix) < 8:
+        raise bad("shorter than 8 bytes")
+    length = int.from_bytes(prefix, "little")
+    if length > min(HEADER_MAX_BYTES, size - 8):
+        raise bad(f"a header of {length:,} bytes")
+    raw = handle.read(length)
     try:
         header = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise bad("the header is not JSON") from None
     if not isinstance(header, dict):
         raise bad("the header is not a JSON object")
-    header.pop("__metadata__", None)
-    data_bytes, shapes = size - 8 - length, {}
-    for key, entry in header.items():
-        if not isinstance(entry, dict):
-            raise bad(f"entry {safe(key, 60)}")
-        dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
-        whole = (isinstance(shape, list) and isinstance(offsets, list) and len(offsets) == 2
-                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in [*shape, *offsets]))
-        if dtype not in _DTYPE_BYTES or not whole or len(shape) > 8:
-            raise bad(f"entry {safe(key, 60)}")
-        start, end = offsets
-        if not start <= end <= data_bytes or end - start != math.prod(shape) * _DTYPE_BYTES[dtype]:
-            raise bad(f"the offsets of {safe(key, 60)} do not match its shape")
-        shapes[key] = tuple(shape)
-    return shapes
+    return header, length
+
+
+def _entry_shape(key: str, entry: Any, data_bytes: int, bad: Callable[[str], ModelError]) -> tuple[int, ...]:
+    """One header entry's shape, checked: a known dtype, whole non-negative sizes, offsets inside the data that
+    hold exactly that shape."""
+    if not isinstance(entry, dict):
+        raise bad(f"entry {safe(key, 60)}")
+    dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
+    whole = (isinstance(shape, list) and isinstance(offsets, list) and len(offsets) == 2
+             and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in [*shape, *offsets]))
+    if dtype not in _DTYPE_BYTES or not whole or len(shape) > 8:
+        raise bad(f"entry {safe(key, 60)}")
+    start, end = offsets
+    if not start <= end <= data_bytes or end - start != math.prod(shape) * _DTYPE_BYTES[dtype]:
+        raise bad(f"the offsets of {safe(key, 60)} do not match its shape")
+    return tuple(shape)
 
 
 def allowed_counts(config: AlbertConfig) -> set[int]:

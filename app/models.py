@@ -197,14 +197,7 @@ def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
     model.safetensors, a FIFO…) always gets the same sentence, naming only its last part: the
     picker must not tell an existing folder such as ~/.ssh from a missing one.
     """
-    if choice is not None and not isinstance(choice, str):
-        raise ModelError(t("model.err.not_text", lang))
-    text = (choice or "").strip()
-    if text == AUTO_MODEL:
-        text = ""
-    if len(text) > MAX_NAME_CHARS:
-        raise ModelError(t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}",
-                           limit=MAX_NAME_CHARS))
+    text = _picked_text(choice, lang)
     if not text:
         default = default_model()
         if default is None:
@@ -226,6 +219,17 @@ def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
     if _HUB_ID.match(text):
         return "hub", text
     raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
+
+
+def _picked_text(choice: str | None, lang: str) -> str:
+    """The picker's value as text, stripped; "" for none or "automatic"; refused when not text or too long."""
+    if choice is not None and not isinstance(choice, str):
+        raise ModelError(t("model.err.not_text", lang))
+    text = (choice or "").strip()
+    if len(text) > MAX_NAME_CHARS:
+        raise ModelError(t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}",
+                           limit=MAX_NAME_CHARS))
+    return "" if text == AUTO_MODEL else text
 
 
 def _last_part(text: str) -> str:
@@ -254,11 +258,6 @@ def load(choice: str | None, lang: str = "en") -> LoadedModel:
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
         return loaded
-
-
-def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
 
 
 def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:

@@ -2,7 +2,7 @@
 
 Markdown only, in the user's language; the figures come from `app.paper` (the paper), `albert.params` /
 `albert.compute` (our exact counts), `assets/runs/summary.csv` (our ablation runs, `app.runs`) and the shipped
-sentiment model's metrics.json. `panel(tr, lang, which)` puts one of them in a tab as a collapsible box that
+sentiment model's metrics.json. `panel(tr, which)` puts one of them in a tab as a collapsible box that
 follows the language switch.
 """
 
@@ -19,7 +19,7 @@ from albert.config import PRESETS
 from albert.params import count_parameters
 from app import paper
 from app.calculator import millions, paper_millions
-from app.i18n import normalize_lang, safe, t
+from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
 from app.runs import accuracy_with_interval as _interval
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
     rows = [[_mode(mode, lang), paper_millions(paper.PAPER_TABLE4[(mode, 768)]),
              *_downstream_cells(paper.TABLE4[(mode, 768)])] for mode in MODES]
     parts = [t("paper.sharing.title4", lang, cite=_cite(lang)),
-             _table([t("paper.col.sharing", lang), t("paper.col.params", lang), *DOWNSTREAM_HEADER], rows),
+             _table([t("col.sharing", lang), t("col.parameters", lang), *DOWNSTREAM_HEADER], rows),
              t("paper.sharing.e128", lang, **{m: v for m, v in paper.TABLE4_E128_AVG.items()})]
     arms = _ablation_arms(summary)
     if arms:
@@ -111,8 +111,8 @@ def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
                  _tokens(row), _interval(row, "mlm"), _interval(row, "sop"), _interval(row, "sop_runs")]
                 for mode in MODES if (row := arms.get(mode)) is not None]
         parts += [t("paper.sharing.ours", lang),
-                  _table([t("paper.col.sharing", lang), t("paper.col.run", lang), t("paper.col.params", lang),
-                          t("paper.col.tokens", lang), t("paper.col.mlm_ours", lang), t("paper.col.sop_ours", lang),
+                  _table([t("col.sharing", lang), t("paper.col.run", lang), t("col.parameters", lang),
+                          t("col.tokens", lang), t("paper.col.mlm_ours", lang), t("paper.col.sop_ours", lang),
                           t("paper.col.sop_runs_ours", lang)], ours)]
         if "all" in arms and "none" in arms:
             parts.append(_direction(arms["all"], arms["none"], lang))
@@ -157,9 +157,9 @@ def _table3(lang: str) -> str:
             cells += [paper_millions(paper.PAPER_TABLE3[(mode, E)]),
                       f"**{avg}**" if E == best[mode] else f"{avg}"]
         rows.append(cells)
-    header = ["E", f"{t('paper.col.not_shared', lang)}: {t('paper.col.params', lang)}",
+    header = ["E", f"{t('paper.col.not_shared', lang)}: {t('col.parameters', lang)}",
               f"{t('paper.col.not_shared', lang)}: Avg", f"{t('paper.col.all_shared', lang)}: "
-              f"{t('paper.col.params', lang)}", f"{t('paper.col.all_shared', lang)}: Avg"]
+              f"{t('col.parameters', lang)}", f"{t('paper.col.all_shared', lang)}: Avg"]
     return _table(header, rows)
 
 
@@ -174,7 +174,7 @@ def _ours_by_embedding(summary: pd.DataFrame | None, lang: str) -> str:
     rows = [row for _, row in summary.iterrows() if str(row.get("sharing")) == "all"
             and str(row.get("objective", "sop")) == "sop" and _number(row, "embedding_size") is not None]
     rows.sort(key=lambda r: (_number(r, "embedding_size"), _number(r, "tokens") or 0))
-    return _table(["E", t("paper.col.run", lang), t("paper.col.params", lang), t("paper.col.tokens", lang),
+    return _table(["E", t("paper.col.run", lang), t("col.parameters", lang), t("col.tokens", lang),
                    t("paper.col.mlm_ours", lang)],
                   [[f"{int(_number(r, 'embedding_size') or 0)}", safe(str(r["run"])),
                     f"{int(_number(r, 'parameters') or 0):,}", _tokens(r), _interval(r, "mlm")] for r in rows]) \
@@ -190,7 +190,7 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
         rows.append([t(f"paper.objective.{objective}", lang), f"{intrinsic.mlm}", f"{intrinsic.nsp}",
                      f"{intrinsic.sop}", *_downstream_cells(scores, bold=objective == "sop")])
     parts = [t("paper.order.title", lang, cite=_cite(lang)),
-             _table([t("paper.col.objective", lang), t("paper.col.intrinsic_mlm", lang),
+             _table([t("col.objective", lang), t("paper.col.intrinsic_mlm", lang),
                      t("paper.col.intrinsic_nsp", lang), t("paper.col.intrinsic_sop", lang), *DOWNSTREAM_HEADER], rows),
              t("paper.order.read", lang, nsp_sop=paper.TABLE5["nsp"][0].sop, sop_nsp=paper.TABLE5["sop"][0].nsp)]
     if summary is None or summary.empty:
@@ -199,7 +199,7 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
              if str(r.get("objective", "sop")) in ("none", "nsp", "sop") else safe(str(r.get("objective"))),
              f"{int(_number(r, 'embedding_size') or 0)}", _tokens(r), _interval(r, "mlm"), _interval(r, "nsp"),
              _interval(r, "sop"), _interval(r, "sop_runs")] for _, r in summary.iterrows()]
-    header = [t("paper.col.run", lang), t("paper.col.objective", lang), "E", t("paper.col.tokens", lang),
+    header = [t("paper.col.run", lang), t("col.objective", lang), "E", t("col.tokens", lang),
               t("paper.col.mlm_ours", lang), t("paper.col.nsp_ours", lang), t("paper.col.sop_ours", lang),
               t("paper.col.sop_runs_ours", lang)]
     return "\n\n".join([*parts, t("paper.order.ours", lang), _table(header, ours)])
@@ -294,7 +294,7 @@ def renderer(which: str) -> Callable[[str], str]:
     return renderers[which]
 
 
-def panel(tr: Any, lang: Any, which: str, open: bool = False) -> Any:
+def panel(tr: Translations, which: str, open: bool = False) -> Any:
     """A collapsible box holding one panel, in a tab being built; it follows the language switch.
 
     Both languages' text is drawn once, here: its sources (the paper, our run summary, the shipped models' metrics)
@@ -302,12 +302,7 @@ def panel(tr: Any, lang: Any, which: str, open: bool = False) -> Any:
     queued event) instead of drawing it again."""
     import gradio as gr
 
-    from app.strings import STRINGS
-
     render = renderer(which)
-    key = f"paper.render.{which}"
-    STRINGS[key] = (render("en"), render("zh"))
-    with gr.Accordion(t(f"paper.panel.{which}", "en"), open=open, elem_id=f"paper-{which}") as box:
-        text = tr.add(gr.Markdown(STRINGS[key][0], elem_id=f"paper-{which}-text"), value=key)
-    tr.add(box, label=f"paper.panel.{which}")
-    return text
+    texts = {lang: render(lang) for lang in LANG_CODES}
+    with tr.add(gr.Accordion, label=f"paper.panel.{which}", open=open, elem_id=f"paper-{which}"):
+        return tr.add(gr.Markdown, text=texts.__getitem__, elem_id=f"paper-{which}-text")

@@ -16,9 +16,6 @@ from app.models import REPO_ROOT
 
 logger = logging.getLogger(__name__)
 RUNS_ENV = "ALBERT_LAB_RUNS"
-CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy", "lr")
-SUMMARY_COLUMNS = ("run", "sharing", "objective", "parameters", "tokens", "mlm_accuracy", "sop_accuracy",
-                   "nsp_accuracy")
 _MEASURES = ("mlm", "sop", "nsp", "sop_runs")
 
 
@@ -85,11 +82,11 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
         tokens = pd.to_numeric(row.get("tokens"), errors="coerce")
         parameters = pd.to_numeric(row.get("parameters"), errors="coerce")
         rows.append({
-            t("runs.col.run", lang): row["run"], t("runs.col.sharing", lang): mode_name(row.get("sharing", ""), lang),
-            t("runs.col.objective", lang): objective_name(row.get("objective", ""), lang),
+            t("runs.col.run", lang): row["run"], t("col.sharing", lang): mode_name(row.get("sharing", ""), lang),
+            t("col.objective", lang): objective_name(row.get("objective", ""), lang),
             "E": "" if pd.isna(embedding) else int(embedding),
-            t("runs.col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
-            t("runs.col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
+            t("col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
+            t("col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
             **{t(f"runs.col.{key}", lang): accuracy_with_interval(row, key) for key in _MEASURES},
             t("runs.col.paper", lang): paper_note(str(row.get("sharing", "all")), str(row.get("objective", "sop")),
                                                   0 if pd.isna(embedding) else int(embedding), lang),

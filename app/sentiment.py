@@ -196,11 +196,6 @@ def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifi
         return _cache[key]
 
 
-def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
-
-
 def _load_uncached(directory: Path, lang: str) -> Classifier:
     from albert import AlbertForSequenceClassification
     from albert.checkpoint import CheckpointError, load_config

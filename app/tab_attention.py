@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
 
 from app import queues
-from app.i18n import Translations, normalize_lang, t
+from app.i18n import Translations, normalize_lang
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
 from app.languages import follow_language
 from app.model_views import MAX_HEAD_CHOICE
 from app.models import default_model, language_models, shipped_config
+from app.tabs import TabContext
 
 EXAMPLE = "The cat sat on the mat because it was tired."
 EXAMPLE_ZH = "这部电影很精彩，我还想再看一遍。"
@@ -30,44 +30,35 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
-def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, compare_choices: list[str],
-          compare_default: str | None, attention_view: Callable) -> None:
+def build(ctx: TabContext) -> None:
     """The attention tab; `/attention` is its endpoint."""
-    tr.add(gr.Markdown(t("attention.explain", "en")), value="attention.explain")
+    tr, lang = ctx.tr, ctx.lang
+    tr.add(gr.Markdown, text="attention.explain")
     with gr.Row():
-        sentence_a = tr.add(gr.Textbox(EXAMPLE, lines=2,
-                                       label=t("attention.a", "en"), elem_id="attention-a"), label="attention.a")
-        sentence_b = tr.add(gr.Textbox("", lines=2, label=t("attention.b", "en"), elem_id="attention-b"),
-                            label="attention.b")
+        sentence_a = tr.add(gr.Textbox, EXAMPLE, lines=2, label="attention.a", elem_id="attention-a")
+        sentence_b = tr.add(gr.Textbox, "", lines=2, label="attention.b", elem_id="attention-b")
     with gr.Row():
-        head = tr.add(gr.Slider(1, default_heads(), value=1, step=1, label=t("attention.head", "en"),
-                                elem_id="attention-head"), label="attention.head")
-        max_tokens = tr.add(gr.Slider(8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1,
-                                      label=t("attention.max_tokens", "en")), label="attention.max_tokens")
-        compare = tr.add(gr.Dropdown(compare_choices, value=compare_default, allow_custom_value=True,
-                                     label=t("attention.compare", "en"), info=t("attention.compare.info", "en")),
+        head = tr.add(gr.Slider, 1, default_heads(), value=1, step=1, label="attention.head", elem_id="attention-head")
+        max_tokens = tr.add(gr.Slider, 8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1,
+                            label="attention.max_tokens")
+        compare = tr.add(gr.Dropdown, list(ctx.shipped), value=ctx.compare_default, allow_custom_value=True,
                          label="attention.compare", info="attention.compare.info")
-    button = tr.add(gr.Button(t("attention.button", "en"), variant="primary", elem_id="attention-button"),
-                    value="attention.button")
+    button = tr.add(gr.Button, text="attention.button", variant="primary", elem_id="attention-button")
     status = gr.Markdown(elem_id="attention-status")
-    head_view = tr.add(gr.HTML(label=t("attention.head_view", "en"), show_label=True, container=True,
-                               elem_id="head-view"), label="attention.head_view")
+    head_view = tr.add(gr.HTML, label="attention.head_view", show_label=True, container=True, elem_id="head-view")
     howto(tr, "howto.head_view")
-    model_view = tr.add(gr.HTML(label=t("attention.model_view", "en"), show_label=True, container=True,
-                                elem_id="model-view"),
-                        label="attention.model_view")
+    model_view = tr.add(gr.HTML, label="attention.model_view", show_label=True, container=True, elem_id="model-view")
     howto(tr, "howto.model_view")
     heatmaps = gr.Plot(show_label=False, elem_id="attention-heatmaps")
     howto(tr, "howto.heatmaps")
     similarity = gr.Plot(show_label=False, elem_id="attention-similarity")
     howto(tr, "howto.similarity")
-    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+    with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
-    tr.add(raw_box, label="common.raw")
 
     tr.refresh("attention_example", example_in_language, [sentence_a, lang], [sentence_a])
-    gr.on([button.click, sentence_a.submit, sentence_b.submit], attention_view,
-          inputs=[sentence_a, sentence_b, head, max_tokens, model, compare, lang],
+    gr.on([button.click, sentence_a.submit, sentence_b.submit], ctx.views.attention,
+          inputs=[sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
           outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention", **queues.MODEL)
     # Whatever drew the result (the button, opening the tab, a language switch), the slider then ends at the
     # model's last head.
@@ -94,4 +85,4 @@ def head_bounds(raw: Any, head: Any) -> Any:
 
 def howto(tr: Translations, key: str) -> gr.Markdown:
     """The one line under a view that says how to read it."""
-    return tr.add(gr.Markdown(t(key, "en"), elem_classes="lab-howto"), value=key)
+    return tr.add(gr.Markdown, text=key, elem_classes="lab-howto")

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
 
 from app import queues
 from app.examples import mask_texts
-from app.i18n import Translations, normalize_lang, t
+from app.i18n import normalize_lang
 from app.languages import follow_language
 from app.models import language_models
+from app.tabs import TabContext
 
 EXAMPLES = mask_texts("en")
 EXAMPLES_ZH = mask_texts("zh")
@@ -37,49 +37,45 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
-def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, fill_mask_view: Callable,
-          mask_word_view: Callable) -> None:
+def build(ctx: TabContext) -> None:
     """The masked-words tab; `/fill_mask` and `/mask_word` are its endpoints."""
-    tr.add(gr.Markdown(t("mask.explain", "en")), value="mask.explain")
+    tr, lang, model, view = ctx.tr, ctx.lang, ctx.model, ctx.views.fill_mask
+    tr.add(gr.Markdown, text="mask.explain")
     with gr.Row():
         with gr.Column(scale=3):
-            text = tr.add(gr.Textbox(EXAMPLES[0], lines=2, max_lines=8, label=t("mask.text", "en"),
-                                     info=t("mask.text.info", "en"), elem_id="mask-text"),
-                          label="mask.text", info="mask.text.info")
+            text = tr.add(gr.Textbox, EXAMPLES[0], lines=2, max_lines=8, label="mask.text", info="mask.text.info",
+                          elem_id="mask-text")
             with gr.Row():
-                top_k = tr.add(gr.Slider(1, 20, value=5, step=1, label=t("mask.top_k", "en")), label="mask.top_k")
-                button = tr.add(gr.Button(t("mask.button", "en"), variant="primary", elem_id="mask-button"),
-                                value="mask.button")
-            table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
-            tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
-            fails = gr.Examples(EXAMPLES_FAILS, inputs=[text], label=t("examples.fails", "en"))
-            tr.add(fails.dataset, label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
+                top_k = tr.add(gr.Slider, 1, 20, value=5, step=1, label="mask.top_k")
+                button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
+            table = tr.examples([text], label="common.examples",
+                                samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails",
+                                samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
-            filled = tr.add(gr.Textbox(label=t("mask.filled", "en"), interactive=False, elem_id="mask-filled"),
-                            label="mask.filled")
-            words = tr.add(gr.Radio([], label=t("mask.words", "en"), info=t("mask.words.info", "en"),
-                                    elem_id="mask-words"), label="mask.words", info="mask.words.info")
+            filled = tr.add(gr.Textbox, label="mask.filled", interactive=False, elem_id="mask-filled")
+            words = tr.add(gr.Radio, [], label="mask.words", info="mask.words.info", elem_id="mask-words")
     chart = gr.Plot(show_label=False, elem_id="mask-chart")
-    tr.add(gr.Markdown(t("howto.mask_chart", "en"), elem_classes="lab-howto"), value="howto.mask_chart")
-    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+    tr.add(gr.Markdown, text="howto.mask_chart", elem_classes="lab-howto")
+    with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
-    tr.add(raw_box, label="common.raw")
 
     tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
-    gr.on([button.click, text.submit], fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
+    gr.on([button.click, text.submit], view, inputs=[text, top_k, model, lang], outputs=outputs,
           api_name="fill_mask", **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(fill_mask_view, inputs=[text, top_k, model, lang], outputs=outputs,
+        shown.load_input_event.then(view, inputs=[text, top_k, model, lang], outputs=outputs,
                                     api_name=f"fill_mask_{kind}", api_visibility="undocumented", **queues.MODEL)
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
     # choices; so the public /mask_word takes the word's number from a hidden field instead.
     word_index = gr.Number(visible=False, precision=0)
     words.input(_picked, inputs=words, outputs=word_index, api_name="pick_word", api_visibility="undocumented",
-                queue=False).then(mask_word_view, inputs=[text, word_index, top_k, model, lang],
+                queue=False).then(ctx.views.mask_word, inputs=[text, word_index, top_k, model, lang],
                                   outputs=[text, *outputs], api_name="mask_word", **queues.MODEL)
 
 
 def _picked(index: float | None) -> float | None:
+    """/pick_word: the picked word's number, unchanged, into the hidden field /mask_word reads."""
     return index

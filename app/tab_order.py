@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
@@ -10,9 +9,10 @@ import gradio as gr
 from app import paper_views, queues
 from app.examples import PARAGRAPH as example_paragraphs
 from app.examples import order_pairs
-from app.i18n import Translations, normalize_lang, t
+from app.i18n import normalize_lang
 from app.languages import follow_language
 from app.models import language_models
+from app.tabs import TabContext
 
 EXAMPLES = order_pairs("en")
 PARAGRAPH = example_paragraphs["en"]
@@ -48,45 +48,37 @@ def examples_in_language(sentence_a: Any, sentence_b: Any, paragraph: Any, lang:
     return tuple(gr.skip() if value is None else value for value in wanted)
 
 
-def build(tr: Translations, lang: gr.Radio, model: gr.Dropdown, sentence_order_view: Callable,
-          split_paragraph_view: Callable) -> None:
+def build(ctx: TabContext) -> None:
     """The sentence-order tab; `/sentence_order` and `/split_paragraph` are its endpoints."""
-    tr.add(gr.Markdown(t("order.explain", "en")), value="order.explain")
+    tr, lang, view = ctx.tr, ctx.lang, ctx.views.sentence_order
+    tr.add(gr.Markdown, text="order.explain")
     with gr.Row():
-        sentence_a = tr.add(gr.Textbox(EXAMPLES[0][0], lines=2, label=t("order.a", "en"), elem_id="order-a"),
-                            label="order.a")
-        sentence_b = tr.add(gr.Textbox(EXAMPLES[0][1], lines=2, label=t("order.b", "en"), elem_id="order-b"),
-                            label="order.b")
-    button = tr.add(gr.Button(t("order.button", "en"), variant="primary", elem_id="order-button"),
-                    value="order.button")
-    table = gr.Examples(EXAMPLES, inputs=[sentence_a, sentence_b], label=t("common.examples", "en"))
-    tr.add(table.dataset, label="common.examples", samples=examples, headers=["order.a", "order.b"])
-    fails = gr.Examples(EXAMPLES_FAILS, inputs=[sentence_a, sentence_b], label=t("examples.fails", "en"))
-    tr.add(fails.dataset, label="examples.fails", samples=fail_examples, headers=["order.a", "order.b"])
-    with gr.Accordion(t("order.paragraph_box", "en"), open=False) as paragraph_box:
-        paragraph = tr.add(gr.Textbox(PARAGRAPH, lines=3, label=t("order.paragraph", "en")), label="order.paragraph")
+        sentence_a = tr.add(gr.Textbox, EXAMPLES[0][0], lines=2, label="order.a", elem_id="order-a")
+        sentence_b = tr.add(gr.Textbox, EXAMPLES[0][1], lines=2, label="order.b", elem_id="order-b")
+    button = tr.add(gr.Button, text="order.button", variant="primary", elem_id="order-button")
+    pair, headers = [sentence_a, sentence_b], ("order.a", "order.b")
+    table = tr.examples(pair, label="common.examples", samples=examples, headers=headers)
+    fails = tr.examples(pair, label="examples.fails", samples=fail_examples, headers=headers)
+    with tr.add(gr.Accordion, label="order.paragraph_box", open=False):
+        paragraph = tr.add(gr.Textbox, PARAGRAPH, lines=3, label="order.paragraph")
         with gr.Row():
-            split_after = tr.add(gr.Number(1, precision=0, label=t("order.split_after", "en")),
-                                 label="order.split_after")
-            split_button = tr.add(gr.Button(t("order.split_button", "en")), value="order.split_button")
-    tr.add(paragraph_box, label="order.paragraph_box")
+            split_after = tr.add(gr.Number, 1, precision=0, label="order.split_after")
+            split_button = tr.add(gr.Button, text="order.split_button")
     status = gr.Markdown(elem_id="order-status")
     verdict = gr.Markdown(elem_id="order-verdict")
     chart = gr.Plot(show_label=False, elem_id="order-chart")
-    tr.add(gr.Markdown(t("howto.order_chart", "en"), elem_classes="lab-howto"), value="howto.order_chart")
-    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+    tr.add(gr.Markdown, text="howto.order_chart", elem_classes="lab-howto")
+    with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
-    tr.add(raw_box, label="common.raw")
-    paper_views.panel(tr, lang, "order")  # Table 5 beside our runs
+    paper_views.panel(tr, "order")  # Table 5 beside our runs
 
     tr.refresh("order_examples", examples_in_language, [sentence_a, sentence_b, paragraph, lang],
                [sentence_a, sentence_b, paragraph])
     outputs = [raw, status, verdict, chart]
-    gr.on([button.click, sentence_a.submit, sentence_b.submit], sentence_order_view,
-          inputs=[sentence_a, sentence_b, model, lang], outputs=outputs, api_name="sentence_order", **queues.MODEL)
+    gr.on([button.click, sentence_a.submit, sentence_b.submit], view,
+          inputs=[sentence_a, sentence_b, ctx.model, lang], outputs=outputs, api_name="sentence_order", **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(sentence_order_view, inputs=[sentence_a, sentence_b, model, lang],
-                                    outputs=outputs,
+        shown.load_input_event.then(view, inputs=[*pair, ctx.model, lang], outputs=outputs,
                                     api_name=f"sentence_order_{kind}", api_visibility="undocumented", **queues.MODEL)
-    split_button.click(split_paragraph_view, inputs=[paragraph, split_after, model, lang],
+    split_button.click(ctx.views.split_paragraph, inputs=[paragraph, split_after, ctx.model, lang],
                        outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph", **queues.MODEL)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
 
 from app import paper_views, queues
 from app.examples import sentiment_texts
-from app.i18n import Translations, normalize_lang, t
+from app.i18n import normalize_lang
 from app.languages import follow_language
 from app.sentiment import is_installed, zh_sentiment_dir
+from app.tabs import TabContext
 
 EXAMPLES = sentiment_texts("en")
 EXAMPLES_ZH = sentiment_texts("zh")
@@ -37,21 +37,20 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
-def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markdown: Callable) -> None:
+def build(ctx: TabContext) -> None:
     """The sentiment tab; `/sentiment` is its endpoint. It uses its own model, not the picker above."""
-    tr.add(gr.Markdown(t("sentiment.explain", "en")), value="sentiment.explain")
-    tr.add(gr.Markdown(card_markdown("en"), elem_id="sentiment-card"), text=card_markdown)  # a line: with the labels
+    tr, lang, view = ctx.tr, ctx.lang, ctx.views.sentiment
+    tr.add(gr.Markdown, text="sentiment.explain")
+    tr.add(gr.Markdown, text=ctx.views.sentiment_card, elem_id="sentiment-card")  # a line: with the labels
     with gr.Row():
         with gr.Column(scale=3):
-            text = tr.add(gr.Textbox(EXAMPLES[0], lines=2, max_lines=8, label=t("sentiment.text", "en"),
-                                     info=t("sentiment.text.info", "en"), elem_id="sentiment-text"),
-                          label="sentiment.text", info="sentiment.text.info")
-            button = tr.add(gr.Button(t("sentiment.button", "en"), variant="primary", elem_id="sentiment-button"),
-                            value="sentiment.button")
-            table = gr.Examples(EXAMPLES, inputs=[text], label=t("common.examples", "en"))
-            tr.add(table.dataset, label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
-            fails = gr.Examples(EXAMPLES_FAILS, inputs=[text], label=t("examples.fails", "en"))
-            tr.add(fails.dataset, label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
+            text = tr.add(gr.Textbox, EXAMPLES[0], lines=2, max_lines=8, label="sentiment.text",
+                          info="sentiment.text.info", elem_id="sentiment-text")
+            button = tr.add(gr.Button, text="sentiment.button", variant="primary", elem_id="sentiment-button")
+            table = tr.examples([text], label="common.examples",
+                                samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails",
+                                samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")
@@ -59,15 +58,14 @@ def build(tr: Translations, lang: gr.Radio, sentiment_view: Callable, card_markd
         probabilities = gr.Plot(show_label=False, elem_id="sentiment-probabilities")
         passes = gr.Plot(show_label=False, elem_id="sentiment-passes")
     tokens = gr.HTML(elem_id="sentiment-tokens")
-    with gr.Accordion(t("common.raw", "en"), open=False) as raw_box:
+    with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
-    tr.add(raw_box, label="common.raw")
-    paper_views.panel(tr, lang, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
+    paper_views.panel(tr, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
 
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, verdict, probabilities, passes, tokens]
-    gr.on([button.click, text.submit], sentiment_view, inputs=[text, lang], outputs=outputs, api_name="sentiment",
+    gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment",
           **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(sentiment_view, inputs=[text, lang], outputs=outputs,
+        shown.load_input_event.then(view, inputs=[text, lang], outputs=outputs,
                                     api_name=f"sentiment_{kind}", api_visibility="undocumented", **queues.MODEL)

@@ -108,6 +108,42 @@ def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -
             assert re.search(r"[\u4e00-\u9fff]", message)
 
 
+CONFIG_RULES = [
+    (dict(embedding_size=2.5), "not_whole"), (dict(hidden_size=0), "too_small"),
+    (dict(vocab_size=20_000_000), "too_big"), (dict(num_attention_heads=7), "heads_divide"),
+    (dict(vocab_size=2), "token_id"), (dict(sharing="everything"), "choice"), (dict(hidden_act="tanh"), "choice"),
+    (dict(sharing="none", num_hidden_groups=5), "groups_none"),
+    (dict(sharing="ffn", num_hidden_groups=2), "groups_partial"),
+    (dict(num_hidden_groups=5), "groups_divide"), (dict(project_embeddings=False), "projection"),
+    (dict(hidden_dropout_prob=1.0), "probability"), (dict(layer_norm_eps=0.0), "not_positive"),
+]
+FILE_CODES = {"bad_json", "field_type", "no_config", "not_object", "not_transformers_compatible"}
+"""ConfigError codes of reading a config.json, not of a configuration's rules: the calculator never meets them."""
+
+
+@pytest.mark.parametrize("change, code", CONFIG_RULES)
+def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) -> None:
+    """The calculator translates the library's ConfigError (code and values) instead of checking the rules again."""
+    from albert.config import ConfigError
+    from app.i18n import config_error
+    from app.strings import STRINGS
+
+    with pytest.raises(ConfigError) as caught:
+        PRESETS["albert-base"].replace(**change)
+    assert caught.value.code == code and f"config.err.{code}" in STRINGS
+    en, zh = config_error(caught.value, "en"), config_error(caught.value, "zh")
+    assert en.endswith(".") and "{" not in en and en != str(caught.value), en
+    assert zh.endswith("。") and re.search(r"[\u4e00-\u9fff]", zh), zh
+
+
+def test_every_code_of_a_config_rule_has_a_text() -> None:
+    from pathlib import Path
+
+    source = Path("albert/config.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'ConfigError\(\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', source))
+    assert codes - FILE_CODES == {code for _, code in CONFIG_RULES}, "a new rule needs its config.err text"
+
+
 def test_calculator_huge_values_are_instant() -> None:
     from app.views import parameters_view
 
@@ -138,6 +174,20 @@ def test_every_string_has_english_and_chinese_with_the_same_placeholders() -> No
             assert re.search(r"[\u4e00-\u9fff]", zh), f"{key} has no Chinese"
 
 
+def test_no_key_is_in_two_string_tables() -> None:
+    """The tables are merged into one dictionary: a key written in two of them would silently lose one text."""
+    import ast
+    from collections import Counter
+    from pathlib import Path
+
+    keys: Counter[str] = Counter()
+    for path in Path("app").glob("strings*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys.update(k.value for k in node.keys if isinstance(k, ast.Constant))
+    assert not [key for key, n in keys.items() if n > 1]
+
+
 def test_every_key_used_in_the_code_exists() -> None:
     from pathlib import Path
 
@@ -145,7 +195,7 @@ def test_every_key_used_in_the_code_exists() -> None:
 
     used = set()
     for path in Path("app").glob("*.py"):
-        used |= set(re.findall(r"""(?:\bt|label=|info=|value=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
+        used |= set(re.findall(r"""(?:\bt|label=|info=|value=|text=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
                                path.read_text(encoding="utf-8")))
     dynamic_prefixes = ("field.", "sharing.", "comp.", "order.", "runs.", "calc.paper_note.")
     missing = [k for k in used if k not in STRINGS and not k.endswith(".")

@@ -36,8 +36,7 @@ def from_transformers(hf_model: Any) -> AlbertModel:
     if name not in _LAZY:
         from albert.checkpoint import CheckpointError
 
-        raise CheckpointError(f"transformers class {name} has no ALBERT Lab counterpart.", "no_counterpart",
-                              name=name)
+        raise CheckpointError(f"transformers class {name} has no ALBERT Lab counterpart.", "no_counterpart", name=name)
     return __getattr__(name).from_transformers(hf_model)
 
 
@@ -48,7 +47,15 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "PRESETS", "AlbertConfig", "ConfigError", "AlbertModel", "AlbertForPreTraining",
-    "AlbertForMaskedLM", "AlbertForSequenceClassification", "AlbertForTokenClassification",
-    "ParameterCount", "count_parameters", "from_transformers",
+    "PRESETS",
+    "AlbertConfig",
+    "ConfigError",
+    "AlbertModel",
+    "AlbertForPreTraining",
+    "AlbertForMaskedLM",
+    "AlbertForSequenceClassification",
+    "AlbertForTokenClassification",
+    "ParameterCount",
+    "count_parameters",
+    "from_transformers",
 ]

@@ -41,23 +41,39 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
         return path
     text = str(name_or_path)
     if path.exists() or text.startswith((".", "/", "~")) or text.count("/") > 1 or not text.strip():
-        raise CheckpointError(f"{text!r} is not a model directory (expected a folder holding config.json "
-                              "and model.safetensors, or a hub id such as 'albert/albert-base-v2').")
+        raise CheckpointError(
+            f"{text!r} is not a model directory (expected a folder holding config.json "
+            "and model.safetensors, or a hub id such as 'albert/albert-base-v2')."
+        )
     offline = False
     try:
         from huggingface_hub import constants, snapshot_download
 
         offline = bool(constants.HF_HUB_OFFLINE)
-        return Path(snapshot_download(text, allow_patterns=[
-            "config.json", "*.safetensors", "pytorch_model.bin", "spiece.model", "tokenizer*",
-            "special_tokens_map.json"]))
+        return Path(
+            snapshot_download(
+                text,
+                allow_patterns=[
+                    "config.json",
+                    "*.safetensors",
+                    "pytorch_model.bin",
+                    "spiece.model",
+                    "tokenizer*",
+                    "special_tokens_map.json",
+                ],
+            )
+        )
     except Exception as error:  # network, missing repo, offline mode: one clear sentence
         # Offline mode fails for every id not in the cache; saying so beats "check the network".
-        reason = ("the hub is switched off (HF_HUB_OFFLINE=1) and it is not in the local cache"
-                  if offline else f"{type(error).__name__}; check the id and the network connection")
+        reason = (
+            "the hub is switched off (HF_HUB_OFFLINE=1) and it is not in the local cache"
+            if offline
+            else f"{type(error).__name__}; check the id and the network connection"
+        )
         raise CheckpointError(
             f"{text!r} is not a local directory and could not be fetched from the Hugging Face hub "
-            f"({reason}); pass a checkpoint directory or a reachable hub id.") from error
+            f"({reason}); pass a checkpoint directory or a reachable hub id."
+        ) from error
 
 
 def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
@@ -75,8 +91,10 @@ def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
         try:
             return torch.load(bin_path, map_location="cpu", weights_only=True), bin_path
         except Exception as error:
-            raise CheckpointError(f"{bin_path} could not be read safely ({type(error).__name__}: "
-                                  f"{error}); re-save it as model.safetensors.") from error
+            raise CheckpointError(
+                f"{bin_path} could not be read safely ({type(error).__name__}: "
+                f"{error}); re-save it as model.safetensors."
+            ) from error
     raise CheckpointError(f"No {WEIGHTS_NAME} (or pytorch_model.bin) in {directory}.")
 
 
@@ -95,25 +113,33 @@ class PretrainedMixin:
 
     config: AlbertConfig
 
-    def save_pretrained(self, directory: str | os.PathLike, tokenizer: Any = None,
-                        dtype: torch.dtype | None = None) -> Path:
+    def save_pretrained(
+        self, directory: str | os.PathLike, tokenizer: Any = None, dtype: torch.dtype | None = None
+    ) -> Path:
         """Write config, weights (optionally cast, e.g. fp16 to halve the size) and tokenizer."""
         from safetensors.torch import save_file
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        state = {k: (v.to(dtype) if dtype is not None and v.is_floating_point() else v).detach().cpu().contiguous()
-                 for k, v in self.state_dict().items()}
+        state = {
+            k: (v.to(dtype) if dtype is not None and v.is_floating_point() else v).detach().cpu().contiguous()
+            for k, v in self.state_dict().items()
+        }
         layout = "transformers" if self.config.transformers_compatible else "albert-lab"
         if self.config.transformers_compatible:
             state = to_hf_state_dict(state, self.config)
-        atomic_write(directory / WEIGHTS_NAME,
-                     lambda temp: save_file(state, str(temp), metadata={"format": "pt", "layout": layout}))
+        atomic_write(
+            directory / WEIGHTS_NAME,
+            lambda temp: save_file(state, str(temp), metadata={"format": "pt", "layout": layout}),
+        )
         # The dtype to compute in (what the model had), even when the file stores fp16 to halve
         # its size: transformers' `dtype="auto"` reads this instead of the stored tensors' dtype.
-        self.config.save(directory, architecture=type(self).__name__,
-                         sentence_pair_head=hasattr(self, "sentence_pair_head"),
-                         dtype=str(next(self.parameters()).dtype).removeprefix("torch."))
+        self.config.save(
+            directory,
+            architecture=type(self).__name__,
+            sentence_pair_head=hasattr(self, "sentence_pair_head"),
+            dtype=str(next(self.parameters()).dtype).removeprefix("torch."),
+        )
         if tokenizer is not None:
             tokenizer.save_pretrained(str(directory))
             _copy_sentencepiece_model(tokenizer, directory)
@@ -139,20 +165,27 @@ class PretrainedMixin:
         own = model.state_dict()
         for key, tensor in state.items():
             if key in own and own[key].shape != tensor.shape:
-                raise CheckpointError(f"{weights_path}: {key} has shape {tuple(tensor.shape)}, but the config "
-                                      f"in {directory / 'config.json'} needs {tuple(own[key].shape)}.")
+                raise CheckpointError(
+                    f"{weights_path}: {key} has shape {tuple(tensor.shape)}, but the config "
+                    f"in {directory / 'config.json'} needs {tuple(own[key].shape)}."
+                )
         unexpected = [k for k in state if k not in own]
         # A model without a pooler (token classification, masked LM) ignores a checkpoint's pooler,
         # as it ignores the heads it does not have.
-        unknown = [k for k in unexpected if not k.startswith(_HEAD_PREFIXES)
-                   and not k.removeprefix("albert.").startswith("pooler.")]
+        unknown = [
+            k
+            for k in unexpected
+            if not k.startswith(_HEAD_PREFIXES) and not k.removeprefix("albert.").startswith("pooler.")
+        ]
         if unknown:
             raise CheckpointError(f"{weights_path} holds tensors this model does not have: {unknown[:3]}.")
         missing = [k for k in own if k not in state]
         missing_body = [k for k in missing if not k.startswith(_HEAD_PREFIXES)]
         if missing_body:
-            raise CheckpointError(f"{weights_path} lacks weights for {missing_body[:3]} "
-                                  f"({len(missing_body)} in all); the file does not match its config.")
+            raise CheckpointError(
+                f"{weights_path} lacks weights for {missing_body[:3]} "
+                f"({len(missing_body)} in all); the file does not match its config."
+            )
         if missing:
             logger.info("%s: new head weights initialised: %s", weights_path, missing)
         if unexpected:
@@ -165,8 +198,9 @@ class PretrainedMixin:
         """This class (in eval mode) with the config and weights of a transformers ALBERT model."""
         config = AlbertConfig.from_transformers(hf_model.config)
         model = cls(config)
-        model.load_state_dict(from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__),
-                              strict=True)
+        model.load_state_dict(
+            from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__), strict=True
+        )
         return model.eval()  # as from_pretrained: a converted model is for inference until trained
 
 
@@ -174,8 +208,10 @@ def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:
     """transformers' fast ALBERT tokenizer saves only tokenizer.json; the slow `AlbertTokenizer`
     (and SentencePiece users) need `spiece.model`, so copy it from where the tokenizer came from."""
     target = directory / "spiece.model"
-    candidates = [getattr(tokenizer, "vocab_file", None),
-                  Path(str(getattr(tokenizer, "name_or_path", ""))) / "spiece.model"]
+    candidates = [
+        getattr(tokenizer, "vocab_file", None),
+        Path(str(getattr(tokenizer, "name_or_path", ""))) / "spiece.model",
+    ]
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and Path(candidate).resolve() != target.resolve():
             atomic_write(target, lambda temp, source=Path(candidate): shutil.copyfile(source, temp))

@@ -31,9 +31,13 @@ def field_docs(cls: type) -> dict[str, str]:
             continue
         body = tree.body[0].body  # type: ignore[attr-defined]
         for node, following in zip(body, body[1:], strict=False):
-            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                    and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
-                    and isinstance(following.value.value, str)):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
                 docs[node.target.id] = " ".join(following.value.value.split())
     return docs
 
@@ -47,8 +51,15 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def _argument(parser: argparse._ActionsContainer, flag: str, dest: str, annotation: Any, default: Any,
-              help_text: str, required: bool) -> None:
+def _argument(
+    parser: argparse._ActionsContainer,
+    flag: str,
+    dest: str,
+    annotation: Any,
+    default: Any,
+    help_text: str,
+    required: bool,
+) -> None:
     annotation, _ = _unwrap_optional(annotation)
     kwargs: dict[str, Any] = {"help": help_text or " ", "default": default, "dest": dest}
     origin = typing.get_origin(annotation)
@@ -75,8 +86,11 @@ def _nested_fields(cls: type, f: dataclasses.Field) -> type | None:
 
 
 def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=description or (cls.__doc__ or "").strip(),
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter, allow_abbrev=False)
+    parser = argparse.ArgumentParser(
+        description=description or (cls.__doc__ or "").strip(),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        allow_abbrev=False,
+    )
     hints = typing.get_type_hints(cls)
     docs = field_docs(cls)
     for f in dataclasses.fields(cls):
@@ -91,15 +105,32 @@ def _parser_for(cls: type, description: str | None = None) -> argparse.ArgumentP
             for sub in dataclasses.fields(nested):
                 if sub.init and not sub.name.startswith("_") and sub.name != "extra":
                     prefix = f.metadata.get("flag_prefix", f.name)
-                    _argument(group, f"--{prefix}.{sub.name.replace('_', '-')}", f"{f.name}.{sub.name}",
-                              nested_hints[sub.name], argparse.SUPPRESS, nested_docs.get(sub.name, ""), False)
+                    _argument(
+                        group,
+                        f"--{prefix}.{sub.name.replace('_', '-')}",
+                        f"{f.name}.{sub.name}",
+                        nested_hints[sub.name],
+                        argparse.SUPPRESS,
+                        nested_docs.get(sub.name, ""),
+                        False,
+                    )
             continue
         has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING  # type: ignore[misc]
-        default = f.default if f.default is not dataclasses.MISSING else (
-            f.default_factory() if f.default_factory is not dataclasses.MISSING else None)  # type: ignore[misc]
+        default = (
+            f.default
+            if f.default is not dataclasses.MISSING
+            else (f.default_factory() if f.default_factory is not dataclasses.MISSING else None)
+        )  # type: ignore[misc]
         _, optional = _unwrap_optional(hints[f.name])
-        _argument(parser, "--" + f.name.replace("_", "-"), f.name, hints[f.name], default,
-                  docs.get(f.name, ""), required=not has_default and not optional)
+        _argument(
+            parser,
+            "--" + f.name.replace("_", "-"),
+            f.name,
+            hints[f.name],
+            default,
+            docs.get(f.name, ""),
+            required=not has_default and not optional,
+        )
     return parser
 
 
@@ -127,8 +158,14 @@ def parse_config(cls: type[T], argv: Sequence[str] | None = None, description: s
         raise  # unreachable: parser.error exits
 
 
-def run_command(name: str, cls: type[T], action: Callable[[T], R], errors: tuple[type[BaseException], ...],
-                argv: Sequence[str] | None = None, description: str | None = None) -> R:
+def run_command(
+    name: str,
+    cls: type[T],
+    action: Callable[[T], R],
+    errors: tuple[type[BaseException], ...],
+    argv: Sequence[str] | None = None,
+    description: str | None = None,
+) -> R:
     """A command's main: INFO logging, the config parsed from `argv`, then `action(config)`; an error of
     one of the `errors` types exits with `name: its sentence`, never a traceback."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -64,8 +64,10 @@ class FlopsPerToken:
         return 3 * self.forward
 
     def as_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)} | {"forward": self.forward,
-                                                                        "training": self.training}
+        return {f.name: getattr(self, f.name) for f in fields(self)} | {
+            "forward": self.forward,
+            "training": self.training,
+        }
 
 
 def flops_per_token(config: AlbertConfig, seq_len: int, mlm_head: bool = False) -> FlopsPerToken:
@@ -76,8 +78,13 @@ def flops_per_token(config: AlbertConfig, seq_len: int, mlm_head: bool = False) 
     """
     if seq_len < 1:
         raise ValueError(f"seq_len must be at least 1, got {seq_len}.")
-    V, E, H, I, L = (config.vocab_size, config.embedding_size, config.hidden_size, config.intermediate_size,
-                     config.num_hidden_layers)
+    V, E, H, I, L = (
+        config.vocab_size,
+        config.embedding_size,
+        config.hidden_size,
+        config.intermediate_size,
+        config.num_hidden_layers,
+    )
     return FlopsPerToken(
         embedding_projection=2 * E * H if config.project_embeddings else 0,
         attention_projections=2 * L * 4 * H * H,
@@ -109,8 +116,9 @@ class ActivationEstimate:
         return self.total * BYTES_PER_VALUE[dtype]
 
 
-def activation_values(config: AlbertConfig, batch_size: int, seq_len: int, keep_attention_probs: bool = False,
-                      mlm_head: bool = False) -> ActivationEstimate:
+def activation_values(
+    config: AlbertConfig, batch_size: int, seq_len: int, keep_attention_probs: bool = False, mlm_head: bool = False
+) -> ActivationEstimate:
     """Estimate (see the module docstring) of the activations a training step keeps, in values.
 
     `keep_attention_probs` adds B·A·T² per pass (unfused attention); `mlm_head` adds the B·T·V
@@ -120,9 +128,12 @@ def activation_values(config: AlbertConfig, batch_size: int, seq_len: int, keep_
         raise ValueError(f"batch_size and seq_len must be at least 1, got {batch_size} and {seq_len}.")
     B, T, H, I, A = batch_size, seq_len, config.hidden_size, config.intermediate_size, config.num_attention_heads
     per_pass = B * T * (8 * H + 2 * I) + (B * A * T * T if keep_attention_probs else 0)
-    return ActivationEstimate(per_pass=per_pass, embeddings=2 * B * T * config.embedding_size,
-                              passes=config.num_hidden_layers,
-                              mlm_logits=B * T * config.vocab_size if mlm_head else 0)
+    return ActivationEstimate(
+        per_pass=per_pass,
+        embeddings=2 * B * T * config.embedding_size,
+        passes=config.num_hidden_layers,
+        mlm_logits=B * T * config.vocab_size if mlm_head else 0,
+    )
 
 
 def inference_working_values(config: AlbertConfig, batch_size: int, seq_len: int) -> int:
@@ -133,8 +144,9 @@ def inference_working_values(config: AlbertConfig, batch_size: int, seq_len: int
     return batch_size * seq_len * max(6 * H, 2 * H + 2 * I)
 
 
-def time_forward(config: AlbertConfig, batch_size: int, seq_len: int, repeats: int = 5,
-                 max_seconds: float = 1.0) -> float:
+def time_forward(
+    config: AlbertConfig, batch_size: int, seq_len: int, repeats: int = 5, max_seconds: float = 1.0
+) -> float:
     """Seconds for one forward pass of a freshly initialised `AlbertModel(config)` (best of `repeats`,
     after one warm-up pass; the repeats stop early once `max_seconds` are spent). Inference mode, this
     process's thread setting, random token ids."""

@@ -31,11 +31,29 @@ IGNORE_INDEX = -100
 convention that the data pipeline's labels and the heads' losses share."""
 # Sizes above this are almost certainly a typo (the largest published ALBERT has H = 4096).
 MAX_SIZE = 10_000_000
-_SIZES = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-          "intermediate_size", "num_hidden_groups", "max_position_embeddings", "type_vocab_size", "num_labels")
+_SIZES = (
+    "vocab_size",
+    "embedding_size",
+    "hidden_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "intermediate_size",
+    "num_hidden_groups",
+    "max_position_embeddings",
+    "type_vocab_size",
+    "num_labels",
+)
 
-__all__ = ["ACTIVATIONS", "IGNORE_INDEX", "PRESETS", "SENTENCE_OBJECTIVES", "SHARING_MODES", "AlbertConfig",
-           "ConfigError", "read_config_json"]
+__all__ = [
+    "ACTIVATIONS",
+    "IGNORE_INDEX",
+    "PRESETS",
+    "SENTENCE_OBJECTIVES",
+    "SHARING_MODES",
+    "AlbertConfig",
+    "ConfigError",
+    "read_config_json",
+]
 
 
 @dataclass
@@ -96,71 +114,115 @@ class AlbertConfig:
         self._check_sizes()
         self._check_sharing()
         if not self.project_embeddings and self.embedding_size != self.hidden_size:
-            raise ConfigError("project_embeddings=False needs embedding_size == hidden_size "
-                              f"(got E={self.embedding_size}, H={self.hidden_size}).", "projection",
-                              embedding_size=self.embedding_size, hidden_size=self.hidden_size)
+            raise ConfigError(
+                "project_embeddings=False needs embedding_size == hidden_size "
+                f"(got E={self.embedding_size}, H={self.hidden_size}).",
+                "projection",
+                embedding_size=self.embedding_size,
+                hidden_size=self.hidden_size,
+            )
         if self.hidden_act not in ACTIVATIONS:
-            raise ConfigError(f"hidden_act must be one of {', '.join(ACTIVATIONS)}, got {self.hidden_act!r}.",
-                              "choice", field="hidden_act", value=self.hidden_act, choices=ACTIVATIONS)
+            raise ConfigError(
+                f"hidden_act must be one of {', '.join(ACTIVATIONS)}, got {self.hidden_act!r}.",
+                "choice",
+                field="hidden_act",
+                value=self.hidden_act,
+                choices=ACTIVATIONS,
+            )
         if self.sentence_objective not in SENTENCE_OBJECTIVES:
-            raise ConfigError(f"sentence_objective must be 'sop', 'nsp' or 'none' (MLM only), "
-                              f"got {self.sentence_objective!r}.", "choice", field="sentence_objective",
-                              value=self.sentence_objective, choices=SENTENCE_OBJECTIVES)
+            raise ConfigError(
+                f"sentence_objective must be 'sop', 'nsp' or 'none' (MLM only), got {self.sentence_objective!r}.",
+                "choice",
+                field="sentence_objective",
+                value=self.sentence_objective,
+                choices=SENTENCE_OBJECTIVES,
+            )
         self._check_regularisation()
 
     def _check_sizes(self) -> None:
         for name in _SIZES:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}.", "not_whole", field=name,
-                                  value=value)
+                raise ConfigError(
+                    f"{name} must be a whole number, got {value!r}.", "not_whole", field=name, value=value
+                )
             if value < 1:
                 raise ConfigError(f"{name} must be at least 1, got {value}.", "too_small", field=name, value=value)
             if value > MAX_SIZE:
-                raise ConfigError(f"{name} = {value:,} is beyond the supported {MAX_SIZE:,}.", "too_big",
-                                  field=name, value=value, limit=MAX_SIZE)
+                raise ConfigError(
+                    f"{name} = {value:,} is beyond the supported {MAX_SIZE:,}.",
+                    "too_big",
+                    field=name,
+                    value=value,
+                    limit=MAX_SIZE,
+                )
         if self.hidden_size % self.num_attention_heads:
             raise ConfigError(
                 f"hidden_size ({self.hidden_size}) must be divisible by num_attention_heads "
-                f"({self.num_attention_heads}); try {self._nearest_head_counts()}.", "heads_divide",
-                hidden_size=self.hidden_size, num_attention_heads=self.num_attention_heads)
+                f"({self.num_attention_heads}); try {self._nearest_head_counts()}.",
+                "heads_divide",
+                hidden_size=self.hidden_size,
+                num_attention_heads=self.num_attention_heads,
+            )
         for name in ("pad_token_id", "bos_token_id", "eos_token_id"):
             if not 0 <= getattr(self, name) < self.vocab_size:
-                raise ConfigError(f"{name} ({getattr(self, name)}) must be a token id below "
-                                  f"vocab_size ({self.vocab_size}).", "token_id", field=name,
-                                  value=getattr(self, name), vocab_size=self.vocab_size)
+                raise ConfigError(
+                    f"{name} ({getattr(self, name)}) must be a token id below vocab_size ({self.vocab_size}).",
+                    "token_id",
+                    field=name,
+                    value=getattr(self, name),
+                    vocab_size=self.vocab_size,
+                )
 
     def _check_sharing(self) -> None:
         """The mode, and the groups it allows (`none` sets groups = layers)."""
         layers, groups = self.num_hidden_layers, self.num_hidden_groups
         if self.sharing not in SHARING_MODES:
-            raise ConfigError(f"sharing must be one of {', '.join(SHARING_MODES)}, got {self.sharing!r}.",
-                              "choice", field="sharing", value=self.sharing, choices=SHARING_MODES)
+            raise ConfigError(
+                f"sharing must be one of {', '.join(SHARING_MODES)}, got {self.sharing!r}.",
+                "choice",
+                field="sharing",
+                value=self.sharing,
+                choices=SHARING_MODES,
+            )
         if self.sharing == "none":
             if groups not in (1, layers):
                 raise ConfigError(
                     "sharing 'none' gives every pass its own weights (groups = layers); "
-                    f"num_hidden_groups must be 1 or {layers}, got {groups}.", "groups_none",
-                    num_hidden_layers=layers, num_hidden_groups=groups)
+                    f"num_hidden_groups must be 1 or {layers}, got {groups}.",
+                    "groups_none",
+                    num_hidden_layers=layers,
+                    num_hidden_groups=groups,
+                )
             self.num_hidden_groups = groups = layers
         elif self.sharing in ("attention", "ffn") and groups != 1:
             raise ConfigError(
                 f"sharing {self.sharing!r} shares one sublayer across all passes; "
-                f"num_hidden_groups must be 1, got {groups}.", "groups_partial", sharing=self.sharing,
-                num_hidden_groups=groups)
+                f"num_hidden_groups must be 1, got {groups}.",
+                "groups_partial",
+                sharing=self.sharing,
+                num_hidden_groups=groups,
+            )
         if layers % groups:
-            raise ConfigError(f"num_hidden_groups ({groups}) must divide num_hidden_layers ({layers}).",
-                              "groups_divide", num_hidden_groups=groups, num_hidden_layers=layers)
+            raise ConfigError(
+                f"num_hidden_groups ({groups}) must divide num_hidden_layers ({layers}).",
+                "groups_divide",
+                num_hidden_groups=groups,
+                num_hidden_layers=layers,
+            )
 
     def _check_regularisation(self) -> None:
         for name in ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout_prob"):
             value = getattr(self, name)
             if not 0.0 <= float(value) < 1.0:
-                raise ConfigError(f"{name} must be in [0, 1), got {value}.", "probability", field=name,
-                                  value=value)
+                raise ConfigError(f"{name} must be in [0, 1), got {value}.", "probability", field=name, value=value)
         if not self.initializer_range > 0 or not self.layer_norm_eps > 0:
-            raise ConfigError("initializer_range and layer_norm_eps must be positive.", "not_positive",
-                              initializer_range=self.initializer_range, layer_norm_eps=self.layer_norm_eps)
+            raise ConfigError(
+                "initializer_range and layer_norm_eps must be positive.",
+                "not_positive",
+                initializer_range=self.initializer_range,
+                layer_norm_eps=self.layer_norm_eps,
+            )
 
     def _nearest_head_counts(self) -> str:
         divisors = [a for a in range(1, min(self.hidden_size, 128) + 1) if self.hidden_size % a == 0]
@@ -175,14 +237,20 @@ class AlbertConfig:
     @property
     def num_attention_blocks(self) -> int:
         """Distinct attention sublayers (weight sets) across the L passes."""
-        return self.num_hidden_groups if self.sharing in ("all", "none") else (
-            1 if self.sharing == "attention" else self.num_hidden_layers)
+        return (
+            self.num_hidden_groups
+            if self.sharing in ("all", "none")
+            else (1 if self.sharing == "attention" else self.num_hidden_layers)
+        )
 
     @property
     def num_ffn_blocks(self) -> int:
         """Distinct feed-forward sublayers (weight sets) across the L passes."""
-        return self.num_hidden_groups if self.sharing in ("all", "none") else (
-            1 if self.sharing == "ffn" else self.num_hidden_layers)
+        return (
+            self.num_hidden_groups
+            if self.sharing in ("all", "none")
+            else (1 if self.sharing == "ffn" else self.num_hidden_layers)
+        )
 
     def attention_block_of(self, pass_index: int) -> int:
         """Which attention weight set pass `pass_index` uses (Google's group rule)."""
@@ -199,8 +267,11 @@ class AlbertConfig:
 
     def replace(self, **changes: Any) -> AlbertConfig:
         """A validated copy with some fields changed (groups re-derived for `none`)."""
-        if changes.get("sharing", self.sharing) != "none" and self.sharing == "none" \
-                and "num_hidden_groups" not in changes:
+        if (
+            changes.get("sharing", self.sharing) != "none"
+            and self.sharing == "none"
+            and "num_hidden_groups" not in changes
+        ):
             changes["num_hidden_groups"] = 1
         return dataclasses.replace(self, **changes)
 
@@ -217,18 +288,25 @@ class AlbertConfig:
         ours = config_from_hf(data, source)
         names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         try:
-            return cls(**{k: v for k, v in ours.items() if k in names},
-                       extra={k: v for k, v in ours.items() if k not in names})
+            return cls(
+                **{k: v for k, v in ours.items() if k in names}, extra={k: v for k, v in ours.items() if k not in names}
+            )
         except TypeError as error:
-            raise ConfigError(f"{source} has a field of the wrong type: {error}.", "field_type",
-                              source=source) from error
+            raise ConfigError(
+                f"{source} has a field of the wrong type: {error}.", "field_type", source=source
+            ) from error
         except ConfigError as error:
             if source == "config":
                 raise
             raise error.located(source) from error  # say which file holds the bad value
 
-    def save(self, directory: str | os.PathLike, architecture: str | None = None, sentence_pair_head: bool = False,
-             **keys: Any) -> Path:
+    def save(
+        self,
+        directory: str | os.PathLike,
+        architecture: str | None = None,
+        sentence_pair_head: bool = False,
+        **keys: Any,
+    ) -> Path:
         """Write `config.json` atomically into `directory` (the one writer of it): `to_dict(...)` plus `keys`."""
         from albert.io import atomic_write_text
 
@@ -250,8 +328,10 @@ class AlbertConfig:
         if not self.transformers_compatible:
             raise ConfigError(
                 f"transformers' ALBERT cannot represent sharing {self.sharing!r} (it shares whole "
-                "layers only); use sharing 'all' or 'none', or load it with ALBERT Lab.", "not_transformers_compatible",
-                sharing=self.sharing)
+                "layers only); use sharing 'all' or 'none', or load it with ALBERT Lab.",
+                "not_transformers_compatible",
+                sharing=self.sharing,
+            )
         import transformers
 
         data = self.to_dict(sentence_pair_head=sentence_pair_head)
@@ -281,19 +361,37 @@ def _preset(**sizes: Any) -> AlbertConfig:
 
 
 PRESETS: dict[str, AlbertConfig] = {
-    "albert-base": _preset(embedding_size=128, hidden_size=768, num_hidden_layers=12,
-                           num_attention_heads=12, intermediate_size=3072),
-    "albert-large": _preset(embedding_size=128, hidden_size=1024, num_hidden_layers=24,
-                            num_attention_heads=16, intermediate_size=4096),
-    "albert-xlarge": _preset(embedding_size=128, hidden_size=2048, num_hidden_layers=24,
-                             num_attention_heads=16, intermediate_size=8192),
-    "albert-xxlarge": _preset(embedding_size=128, hidden_size=4096, num_hidden_layers=12,
-                              num_attention_heads=64, intermediate_size=16384),
-    "bert-base": _preset(embedding_size=768, hidden_size=768, num_hidden_layers=12,
-                         num_attention_heads=12, intermediate_size=3072, sharing="none",
-                         project_embeddings=False, hidden_act="gelu"),
-    "bert-large": _preset(embedding_size=1024, hidden_size=1024, num_hidden_layers=24,
-                          num_attention_heads=16, intermediate_size=4096, sharing="none",
-                          project_embeddings=False, hidden_act="gelu"),
+    "albert-base": _preset(
+        embedding_size=128, hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072
+    ),
+    "albert-large": _preset(
+        embedding_size=128, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096
+    ),
+    "albert-xlarge": _preset(
+        embedding_size=128, hidden_size=2048, num_hidden_layers=24, num_attention_heads=16, intermediate_size=8192
+    ),
+    "albert-xxlarge": _preset(
+        embedding_size=128, hidden_size=4096, num_hidden_layers=12, num_attention_heads=64, intermediate_size=16384
+    ),
+    "bert-base": _preset(
+        embedding_size=768,
+        hidden_size=768,
+        num_hidden_layers=12,
+        num_attention_heads=12,
+        intermediate_size=3072,
+        sharing="none",
+        project_embeddings=False,
+        hidden_act="gelu",
+    ),
+    "bert-large": _preset(
+        embedding_size=1024,
+        hidden_size=1024,
+        num_hidden_layers=24,
+        num_attention_heads=16,
+        intermediate_size=4096,
+        sharing="none",
+        project_embeddings=False,
+        hidden_act="gelu",
+    ),
 }
 """The paper's Table 1 configurations (V = 30000). Copy with `.replace(...)` before changing."""

@@ -37,8 +37,22 @@ from albert.training.optim import OptimizerConfig
 from albert.training.state import replace_directory
 
 logger = logging.getLogger("albert.finetune")
-COLUMNS = ("step", "epoch", "split", "loss", "accuracy", "f1", "matthews", "pearson", "spearman", "mse", "lr",
-           "examples_per_second", "trainable_tensors", "elapsed_seconds")
+COLUMNS = (
+    "step",
+    "epoch",
+    "split",
+    "loss",
+    "accuracy",
+    "f1",
+    "matthews",
+    "pearson",
+    "spearman",
+    "mse",
+    "lr",
+    "examples_per_second",
+    "trainable_tensors",
+    "elapsed_seconds",
+)
 
 
 @dataclass(kw_only=True)
@@ -130,8 +144,9 @@ class FinetuneConfig(RunConfig):
         if self.patience and not self.dev_file:
             raise ValueError("--patience (early stopping) needs --dev-file to measure improvement on.")
         if self.metric != "auto" and self.task != "auto" and self.metric not in METRICS[self.task]:
-            raise ValueError(f"metric {self.metric!r} does not apply to {self.task}; use one of "
-                             f"{', '.join(METRICS[self.task])}.")
+            raise ValueError(
+                f"metric {self.metric!r} does not apply to {self.task}; use one of {', '.join(METRICS[self.task])}."
+            )
 
 
 def _default_optim() -> OptimizerConfig:
@@ -161,10 +176,16 @@ def _label_maps(config: AlbertConfig) -> tuple[list[str], dict[str, int]]:
 def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) -> dict[str, Any]:
     """Read, check and encode train/dev data; labels come from the training data (or `known`'s config)."""
     dev_split = "validation"
-    train = read_records(cfg.train_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column) \
-        if cfg.train_file else None
-    dev = read_records(cfg.dev_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column,
-                       split=dev_split) if cfg.dev_file else None
+    train = (
+        read_records(cfg.train_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column)
+        if cfg.train_file
+        else None
+    )
+    dev = (
+        read_records(cfg.dev_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column, split=dev_split)
+        if cfg.dev_file
+        else None
+    )
     if known is not None:
         task = cfg.task if cfg.task != "auto" else task_of_config(known)
     else:  # labels of one kind, no NaN, no stray class (albert.data.labels)
@@ -177,16 +198,20 @@ def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) 
     elif known is None and task != "regression":
         values = label_vocabulary(train)
         if cfg.label_names and len(cfg.label_names) != len(values):
-            raise DataError(f"--label-names gives {len(cfg.label_names)} names, but {cfg.train_file} has "
-                            f"{len(values)} labels ({', '.join(values)}).")
+            raise DataError(
+                f"--label-names gives {len(cfg.label_names)} names, but {cfg.train_file} has "
+                f"{len(values)} labels ({', '.join(values)})."
+            )
         names, label2id = list(cfg.label_names) or values, {v: i for i, v in enumerate(values)}
     metric = cfg.metric if cfg.metric != "auto" else DEFAULT_METRIC[task]
     if metric not in METRICS[task]:
         raise ValueError(f"metric {metric!r} does not apply to {task}; use one of {', '.join(METRICS[task])}.")
     train = subsample(train, cfg.max_train_examples, cfg.seed) if train else None
     dev = subsample(dev, cfg.max_dev_examples, cfg.seed + 1) if dev else None
-    encoded = {name: encode(records, tokenizer, task, cfg.max_seq_length, label2id) if records else None
-               for name, records in (("train", train), ("dev", dev))}
+    encoded = {
+        name: encode(records, tokenizer, task, cfg.max_seq_length, label2id) if records else None
+        for name, records in (("train", train), ("dev", dev))
+    }
     return {"task": task, "label_names": names, "label_values": values, "metric": metric, **encoded}
 
 
@@ -194,9 +219,11 @@ def _build_model(cfg: FinetuneConfig, directory: Path, data: dict[str, Any]) -> 
     base = load_config(directory)
     names = data["label_names"]
     extra = {k: v for k, v in base.extra.items() if k not in ("architectures", "task_label_values")}
-    extra.update(id2label={str(i): n for i, n in enumerate(names or ["score"])},
-                 label2id={n: i for i, n in enumerate(names or ["score"])},
-                 problem_type="regression" if data["task"] == "regression" else "single_label_classification")
+    extra.update(
+        id2label={str(i): n for i, n in enumerate(names or ["score"])},
+        label2id={n: i for i, n in enumerate(names or ["score"])},
+        problem_type="regression" if data["task"] == "regression" else "single_label_classification",
+    )
     if names and data["label_values"] != names:
         extra["task_label_values"] = data["label_values"]  # file values, when renamed by --label-names
     changes: dict[str, Any] = {"num_labels": max(1, len(names)), "extra": extra}
@@ -204,8 +231,10 @@ def _build_model(cfg: FinetuneConfig, directory: Path, data: dict[str, Any]) -> 
         changes["classifier_dropout_prob"] = cfg.classifier_dropout
     config = base.replace(**changes)
     if cfg.max_seq_length > config.max_position_embeddings:
-        raise ConfigError(f"--max-seq-length {cfg.max_seq_length} exceeds the model's max_position_embeddings "
-                          f"({config.max_position_embeddings}).")
+        raise ConfigError(
+            f"--max-seq-length {cfg.max_seq_length} exceeds the model's max_position_embeddings "
+            f"({config.max_position_embeddings})."
+        )
     torch.manual_seed(cfg.seed)  # the new head's initialisation
     cls = model_class(data["task"])
     return cls(config) if cfg.from_scratch else cls.from_pretrained(directory, **changes)
@@ -222,10 +251,15 @@ class FineTuningTask(Task):
         self.task, self.label_names, self.metric = data["task"], data["label_names"], data["metric"]
         self.train, self.dev = data["train"], data["dev"]
         model = _build_model(cfg, directory, data).to(run.device)
-        logger.info("%s: %d training and %d dev examples, %s labels, %s parameters%s", self.task, len(self.train),
-                    len(self.dev or []), len(self.label_names) or "no",
-                    f"{sum(p.numel() for p in model.parameters()):,}",
-                    " (random initialisation)" if cfg.from_scratch else "")
+        logger.info(
+            "%s: %d training and %d dev examples, %s labels, %s parameters%s",
+            self.task,
+            len(self.train),
+            len(self.dev or []),
+            len(self.label_names) or "no",
+            f"{sum(p.numel() for p in model.parameters()):,}",
+            " (random initialisation)" if cfg.from_scratch else "",
+        )
         self.global_batch = cfg.batch_size * run.dist.world_size
         self.steps_per_epoch = math.ceil(len(self.train) / self.global_batch)
         super().__init__(run, model, cfg.epochs * self.steps_per_epoch, tokenizer)
@@ -255,13 +289,14 @@ class FineTuningTask(Task):
         dist, device = self.run.dist, self.run.device
         epoch, index = divmod(step, self.steps_per_epoch)
         order = epoch_order(len(self.train), self.cfg.seed, epoch)
-        chunk = order[index * self.global_batch:(index + 1) * self.global_batch]
+        chunk = order[index * self.global_batch : (index + 1) * self.global_batch]
         share = math.ceil(len(chunk) / dist.world_size)
-        mine = [self.train[i] for i in (chunk + chunk)[dist.rank * share:(dist.rank + 1) * share]]  # pads the last
+        mine = [self.train[i] for i in (chunk + chunk)[dist.rank * share : (dist.rank + 1) * share]]  # pads the last
         batch = {k: v.to(device, non_blocking=True) for k, v in collate(mine, self.tokenizer.pad_token_id).items()}
         with autocast(device, self.cfg.precision):
-            loss = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                         labels=batch["labels"]).loss
+            loss = model(
+                batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], labels=batch["labels"]
+            ).loss
         loss.backward()
         value = loss.detach().item()
         self.window["loss"] += value
@@ -270,17 +305,23 @@ class FineTuningTask(Task):
         return value
 
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
-        row = {"epoch": step / self.steps_per_epoch, "split": "train",
-               "loss": self.window["loss"] / self.window["steps"], "lr": lr,
-               "examples_per_second": self.window["examples"] / max(seconds, 1e-9),
-               "trainable_tensors": sum(p.requires_grad for p in self.model.parameters())}
+        row = {
+            "epoch": step / self.steps_per_epoch,
+            "split": "train",
+            "loss": self.window["loss"] / self.window["steps"],
+            "lr": lr,
+            "examples_per_second": self.window["examples"] / max(seconds, 1e-9),
+            "trainable_tensors": sum(p.requires_grad for p in self.model.parameters()),
+        }
         self.window = {"loss": 0.0, "steps": 0, "examples": 0}
         return row
 
     def evaluate(self, step: int) -> str | None:
         cfg = self.cfg
-        if not ((step % cfg.eval_every == 0 if cfg.eval_every else step % self.steps_per_epoch == 0)
-                or step == self.total_steps):
+        if not (
+            (step % cfg.eval_every == 0 if cfg.eval_every else step % self.steps_per_epoch == 0)
+            or step == self.total_steps
+        ):
             return None
         self.evaluated_at = step
         if self.dev:
@@ -297,10 +338,22 @@ class FineTuningTask(Task):
         Every process evaluates the whole dev set (identical weights, identical result), so all of them
         take the same early-stopping decision without communicating."""
         cfg, metric = self.cfg, self.metric
-        row = {"step": step, "epoch": step / self.steps_per_epoch, "split": "dev",
-               "elapsed_seconds": self.run.elapsed(),
-               **evaluate(self.model, self.dev, self.task, self.label_names, cfg.eval_batch_size, self.run.device,
-                          cfg.precision, self.tokenizer.pad_token_id)}
+        row = {
+            "step": step,
+            "epoch": step / self.steps_per_epoch,
+            "split": "dev",
+            "elapsed_seconds": self.run.elapsed(),
+            **evaluate(
+                self.model,
+                self.dev,
+                self.task,
+                self.label_names,
+                cfg.eval_batch_size,
+                self.run.device,
+                cfg.precision,
+                self.tokenizer.pad_token_id,
+            ),
+        }
         self.history.append(row)
         self.run.metrics.write(row)
         self.postfix[f"dev_{metric}"] = f"{row[metric]:.4f}"
@@ -323,24 +376,40 @@ class FineTuningTask(Task):
         return step == self.evaluated_at
 
     def divergence_note(self, checkpoint_step: int | None) -> tuple[str, str]:
-        return _kept(self.best_dir), ("fine-tune again with a lower --optim.learning-rate (e.g. a tenth) or check "
-                                      "the scale of the labels")
+        return _kept(self.best_dir), (
+            "fine-tune again with a lower --optim.learning-rate (e.g. a tenth) or check the scale of the labels"
+        )
 
     def finish(self, step: int, reason: str) -> dict[str, Any]:
         if not self.dev and self.run.dist.is_main and reason == "finished":
             logger.warning("no --dev-file: the last model is saved as %s, unselected", self.best_dir)
             self._save_best({"step": step})
-        return {"task": self.task, "metric": self.metric, "label_names": self.label_names,
-                "train_examples": len(self.train), "dev_examples": len(self.dev or []), "stop_reason": reason,
-                "from_scratch": self.cfg.from_scratch, "best": self.best, "history": self.history}
+        return {
+            "task": self.task,
+            "metric": self.metric,
+            "label_names": self.label_names,
+            "train_examples": len(self.train),
+            "dev_examples": len(self.dev or []),
+            "stop_reason": reason,
+            "from_scratch": self.cfg.from_scratch,
+            "best": self.best,
+            "history": self.history,
+        }
 
     def complete(self, step: int, summary: dict[str, Any]) -> None:
         cfg = self.cfg
         if cfg.quantize and self.dev and self.best_dir.exists():
             best_model = type(self.model).from_pretrained(self.best_dir)
-            summary["quantized"] = quantization_report(best_model, self.dev, self.task, self.label_names,
-                                                       summary["best"], cfg.eval_batch_size,
-                                                       self.tokenizer.pad_token_id, cfg.latency_rounds)
+            summary["quantized"] = quantization_report(
+                best_model,
+                self.dev,
+                self.task,
+                self.label_names,
+                summary["best"],
+                cfg.eval_batch_size,
+                self.tokenizer.pad_token_id,
+                cfg.latency_rounds,
+            )
 
 
 def run(cfg: FinetuneConfig) -> RunResult:
@@ -367,14 +436,36 @@ def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Pa
     model = model_class(task).from_pretrained(directory)
     device = torch.device("cpu") if cfg.quantize else setup_distributed(cfg.device).device
     started = time.time()
-    metrics = evaluate(model.to(device), data["dev"], task, data["label_names"], cfg.eval_batch_size, device,
-                       cfg.precision, tokenizer.pad_token_id)
-    summary: dict[str, Any] = {"task": task, "metric": data["metric"], "label_names": data["label_names"],
-                               "dev_examples": len(data["dev"]), "best": metrics,
-                               "wall_seconds": round(time.time() - started, 1), "model": str(directory)}
+    metrics = evaluate(
+        model.to(device),
+        data["dev"],
+        task,
+        data["label_names"],
+        cfg.eval_batch_size,
+        device,
+        cfg.precision,
+        tokenizer.pad_token_id,
+    )
+    summary: dict[str, Any] = {
+        "task": task,
+        "metric": data["metric"],
+        "label_names": data["label_names"],
+        "dev_examples": len(data["dev"]),
+        "best": metrics,
+        "wall_seconds": round(time.time() - started, 1),
+        "model": str(directory),
+    }
     if cfg.quantize:
-        summary["quantized"] = quantization_report(model, data["dev"], task, data["label_names"], metrics,
-                                                   cfg.eval_batch_size, tokenizer.pad_token_id, cfg.latency_rounds)
+        summary["quantized"] = quantization_report(
+            model,
+            data["dev"],
+            task,
+            data["label_names"],
+            metrics,
+            cfg.eval_batch_size,
+            tokenizer.pad_token_id,
+            cfg.latency_rounds,
+        )
     (out / "eval_results.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
     return RunResult(model=model, summary=summary)
 

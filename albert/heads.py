@@ -62,8 +62,9 @@ class MaskedLMHead(nn.Module):
         return F.linear(x, word_embeddings, self.bias)  # (..., V): tied to the (V, E) embeddings
 
 
-def _masked_lm(model: AlbertPreTrainedModel, sequence: torch.Tensor,
-               labels: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor | None]:
+def _masked_lm(
+    model: AlbertPreTrainedModel, sequence: torch.Tensor, labels: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     """Logits and loss; with labels, only the labelled positions go through the decoder."""
     word_embeddings = model.albert.embeddings.word_embeddings.weight
     if labels is None:
@@ -86,8 +87,7 @@ def sentence_pair_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tens
 def _classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels: int) -> torch.Tensor:
     if num_labels == 1:  # regression
         return F.mse_loss(logits.squeeze(-1).float(), labels.float())
-    return F.cross_entropy(logits.reshape(-1, num_labels).float(), labels.reshape(-1),
-                           ignore_index=IGNORE_INDEX)
+    return F.cross_entropy(logits.reshape(-1, num_labels).float(), labels.reshape(-1), ignore_index=IGNORE_INDEX)
 
 
 class AlbertForPreTraining(AlbertPreTrainedModel):
@@ -105,12 +105,23 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
             self.sentence_pair_head = nn.Linear(config.hidden_size, 2)
         self.init_weights()
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None, mlm_labels: torch.Tensor | None = None,
-                sentence_order_label: torch.Tensor | None = None, output_hidden_states: bool = False,
-                output_attentions: bool = False) -> PreTrainingOutput:
-        out = self.albert(input_ids, attention_mask, token_type_ids,
-                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        mlm_labels: torch.Tensor | None = None,
+        sentence_order_label: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> PreTrainingOutput:
+        out = self.albert(
+            input_ids,
+            attention_mask,
+            token_type_ids,
+            output_hidden_states=output_hidden_states,
+            output_attentions=output_attentions,
+        )
         mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels)
         sop_logits = sop_loss = None
         if self.has_sentence_head:
@@ -119,9 +130,14 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
                 sop_loss = sentence_pair_loss(sop_logits, sentence_order_label)
         losses = [loss for loss in (mlm_loss, sop_loss) if loss is not None]
         return PreTrainingOutput(
-            loss=sum(losses) if losses else None, mlm_logits=mlm_logits, sop_logits=sop_logits,
-            hidden_states=out.hidden_states, attentions=out.attentions,
-            mlm_loss=mlm_loss, sop_loss=sop_loss)
+            loss=sum(losses) if losses else None,
+            mlm_logits=mlm_logits,
+            sop_logits=sop_logits,
+            hidden_states=out.hidden_states,
+            attentions=out.attentions,
+            mlm_loss=mlm_loss,
+            sop_loss=sop_loss,
+        )
 
 
 class AlbertForMaskedLM(AlbertPreTrainedModel):
@@ -134,14 +150,24 @@ class AlbertForMaskedLM(AlbertPreTrainedModel):
         self.mlm_head = MaskedLMHead(config)
         self.init_weights()
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
-                output_hidden_states: bool = False, output_attentions: bool = False) -> MaskedLMOutput:
-        out = self.albert(input_ids, attention_mask, token_type_ids,
-                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        labels: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> MaskedLMOutput:
+        out = self.albert(
+            input_ids,
+            attention_mask,
+            token_type_ids,
+            output_hidden_states=output_hidden_states,
+            output_attentions=output_attentions,
+        )
         logits, loss = _masked_lm(self, out.last_hidden_state, labels)
-        return MaskedLMOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
-                              attentions=out.attentions)
+        return MaskedLMOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
 
 
 class AlbertForSequenceClassification(AlbertPreTrainedModel):
@@ -155,15 +181,25 @@ class AlbertForSequenceClassification(AlbertPreTrainedModel):
         self.classifier = nn.Linear(config.hidden_size, config.num_labels)
         self.init_weights()
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
-                output_hidden_states: bool = False, output_attentions: bool = False) -> ClassifierOutput:
-        out = self.albert(input_ids, attention_mask, token_type_ids,
-                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        labels: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> ClassifierOutput:
+        out = self.albert(
+            input_ids,
+            attention_mask,
+            token_type_ids,
+            output_hidden_states=output_hidden_states,
+            output_attentions=output_attentions,
+        )
         logits = self.classifier(self.dropout(out.pooler_output))  # (B, num_labels)
         loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
-        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
-                                attentions=out.attentions)
+        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
 
 
 class AlbertForTokenClassification(AlbertPreTrainedModel):
@@ -177,12 +213,22 @@ class AlbertForTokenClassification(AlbertPreTrainedModel):
         self.classifier = nn.Linear(config.hidden_size, config.num_labels)
         self.init_weights()
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None, labels: torch.Tensor | None = None,
-                output_hidden_states: bool = False, output_attentions: bool = False) -> ClassifierOutput:
-        out = self.albert(input_ids, attention_mask, token_type_ids,
-                          output_hidden_states=output_hidden_states, output_attentions=output_attentions)
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        labels: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> ClassifierOutput:
+        out = self.albert(
+            input_ids,
+            attention_mask,
+            token_type_ids,
+            output_hidden_states=output_hidden_states,
+            output_attentions=output_attentions,
+        )
         logits = self.classifier(self.dropout(out.last_hidden_state))  # (B, T, num_labels)
         loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
-        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states,
-                                attentions=out.attentions)
+        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)

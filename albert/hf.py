@@ -31,8 +31,10 @@ if TYPE_CHECKING:  # annotations only: the adapter works on dictionaries and ten
 
     from albert.config import AlbertConfig
 
-REFUSAL = ("this ALBERT Lab checkpoint shares only the {sharing} sublayer across passes, which "
-           "transformers' ALBERT cannot represent; load it with albert.{cls}.from_pretrained")
+REFUSAL = (
+    "this ALBERT Lab checkpoint shares only the {sharing} sublayer across passes, which "
+    "transformers' ALBERT cannot represent; load it with albert.{cls}.from_pretrained"
+)
 """What transformers says when asked to load an `attention`/`ffn` directory (written as `inner_group_num`)."""
 PARTIAL_SHARING = ("attention", "ffn")
 """Sharing modes transformers' ALBERT cannot represent (it shares whole layers only)."""
@@ -43,8 +45,9 @@ _HF_ONLY = (*_HF_FIXED, "transformers_version")
 # ----- config ---------------------------------------------------------------------------------------
 
 
-def config_to_hf(ours: Mapping[str, Any], architecture: str | None = None,
-                 sentence_pair_head: bool = False) -> dict[str, Any]:
+def config_to_hf(
+    ours: Mapping[str, Any], architecture: str | None = None, sentence_pair_head: bool = False
+) -> dict[str, Any]:
     """Our config dictionary (fields, `num_labels` and the `extra` keys) → transformers' `config.json`.
 
     `architecture` is the class that is saved (recorded in `architectures`); `sentence_pair_head` says
@@ -74,19 +77,32 @@ def config_from_hf(data: Mapping[str, Any], source: str = "config") -> dict[str,
     ours = dict(data)
     model_type = ours.get("model_type", "albert")
     if model_type != "albert":
-        raise ConfigError(f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.",
-                          "model_type", source=source, value=model_type)
+        raise ConfigError(
+            f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.",
+            "model_type",
+            source=source,
+            value=model_type,
+        )
     partial = ours.get("sharing") in PARTIAL_SHARING
     if partial and isinstance(ours.get("num_hidden_groups"), str):
         ours["num_hidden_groups"] = 1  # written before the refusal moved to inner_group_num: always 1 here
     inner = ours.get("inner_group_num", 1)
     if inner != 1 and not (partial and isinstance(inner, str)):  # a string: the refusal, not a count
-        raise ConfigError(f"{source} has inner_group_num={inner}; ALBERT Lab supports 1 (one layer per group, "
-                          "as every published ALBERT).", "inner_group_num", source=source, value=inner)
+        raise ConfigError(
+            f"{source} has inner_group_num={inner}; ALBERT Lab supports 1 (one layer per group, "
+            "as every published ALBERT).",
+            "inner_group_num",
+            source=source,
+            value=inner,
+        )
     position = ours.get("position_embedding_type", "absolute")
     if position != "absolute":
-        raise ConfigError(f"{source} uses position_embedding_type={position!r}; only 'absolute' is supported.",
-                          "position_embedding_type", source=source, value=position)
+        raise ConfigError(
+            f"{source} uses position_embedding_type={position!r}; only 'absolute' is supported.",
+            "position_embedding_type",
+            source=source,
+            value=position,
+        )
     for key in _HF_ONLY:
         ours.pop(key, None)
     if ours.get("id2label"):
@@ -123,8 +139,10 @@ KEY_MAP: tuple[tuple[str, str], ...] = (
     ("classifier.{p}", "classifier.{p}"),
 )
 # transformers keys that duplicate a tied weight: dropped on import, written on export.
-TIED_HF_KEYS = {"predictions.decoder.weight": "embeddings.word_embeddings.weight",
-                "predictions.decoder.bias": "predictions.bias"}
+TIED_HF_KEYS = {
+    "predictions.decoder.weight": "embeddings.word_embeddings.weight",
+    "predictions.decoder.bias": "predictions.bias",
+}
 PREFIX = "albert."
 
 
@@ -139,7 +157,7 @@ _FROM_HF = [(_compile(theirs), ours) for ours, theirs in KEY_MAP]
 
 def _rename(key: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
     prefix = PREFIX if key.startswith(PREFIX) else ""
-    body = key[len(prefix):]
+    body = key[len(prefix) :]
     for pattern, template in table:
         match = pattern.match(body)
         if match:
@@ -157,8 +175,10 @@ def to_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig) ->
     if not config.transformers_compatible:
         raise ConfigError(
             f"A model with sharing {config.sharing!r} cannot be exported to transformers, whose ALBERT "
-            "shares whole layers only; save it with ALBERT Lab's layout instead.", "not_transformers_compatible",
-            sharing=config.sharing)
+            "shares whole layers only; save it with ALBERT Lab's layout instead.",
+            "not_transformers_compatible",
+            sharing=config.sharing,
+        )
     converted: dict[str, torch.Tensor] = {}
     for key, tensor in state.items():
         new_key = _rename(key, _TO_HF)
@@ -176,8 +196,9 @@ def to_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig) ->
     return converted
 
 
-def from_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig,
-                       source: str = "checkpoint") -> dict[str, torch.Tensor]:
+def from_hf_state_dict(
+    state: Mapping[str, torch.Tensor], config: AlbertConfig, source: str = "checkpoint"
+) -> dict[str, torch.Tensor]:
     """transformers' keys → ours. Unknown keys raise a clear error naming `source`."""
     converted: dict[str, torch.Tensor] = {}
     for key, tensor in state.items():
@@ -185,8 +206,12 @@ def from_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig,
             continue
         new_key = _rename(key, _FROM_HF)
         if new_key is None:
-            raise ConfigError(f"{source} holds a tensor {key!r} that is not part of an ALBERT model.",
-                              "unknown_tensor", source=source, key=key)
+            raise ConfigError(
+                f"{source} holds a tensor {key!r} that is not part of an ALBERT model.",
+                "unknown_tensor",
+                source=source,
+                key=key,
+            )
         converted[new_key] = tensor
     if not config.project_embeddings:
         for suffix in ("weight", "bias"):

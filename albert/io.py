@@ -32,4 +32,3 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> Path
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write(path, lambda temp: temp.write_text(text, encoding="utf-8"))
-

@@ -59,8 +59,11 @@ class Embeddings(nn.Module):
 
     def forward(self, input_ids: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:
         positions = torch.arange(input_ids.shape[1], device=input_ids.device)  # (T,)
-        x = (self.word_embeddings(input_ids) + self.position_embeddings(positions)
-             + self.token_type_embeddings(token_type_ids))  # (B, T, E)
+        x = (
+            self.word_embeddings(input_ids)
+            + self.position_embeddings(positions)
+            + self.token_type_embeddings(token_type_ids)
+        )  # (B, T, E)
         return self.dropout(self.norm(x))
 
 
@@ -77,8 +80,9 @@ class SelfAttention(nn.Module):
         self.attention_dropout = config.attention_probs_dropout_prob
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor | None,
-                return_probs: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor | None, return_probs: bool = False
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
         B, T, H = x.shape
         split = lambda t: t.view(B, T, self.num_heads, self.head_dim).transpose(1, 2)  # noqa: E731
         q, k, v = split(self.query(x)), split(self.key(x)), split(self.value(x))  # (B, A, T, D)
@@ -143,8 +147,7 @@ class AlbertModel(AlbertPreTrainedModel):
         super().__init__()
         self.config = config
         self.embeddings = Embeddings(config)
-        self.projection = (nn.Linear(config.embedding_size, config.hidden_size)
-                           if config.project_embeddings else None)
+        self.projection = nn.Linear(config.embedding_size, config.hidden_size) if config.project_embeddings else None
         self.attention_blocks = nn.ModuleList(SelfAttention(config) for _ in range(config.num_attention_blocks))
         self.ffn_blocks = nn.ModuleList(FeedForward(config) for _ in range(config.num_ffn_blocks))
         self.pooler = nn.Linear(config.hidden_size, config.hidden_size) if add_pooler else None
@@ -152,13 +155,19 @@ class AlbertModel(AlbertPreTrainedModel):
 
     def passes(self) -> list[tuple[SelfAttention, FeedForward]]:
         """The (attention, feed-forward) modules each of the L passes applies, in order."""
-        return [(self.attention_blocks[self.config.attention_block_of(i)],
-                 self.ffn_blocks[self.config.ffn_block_of(i)])
-                for i in range(self.config.num_hidden_layers)]
+        return [
+            (self.attention_blocks[self.config.attention_block_of(i)], self.ffn_blocks[self.config.ffn_block_of(i)])
+            for i in range(self.config.num_hidden_layers)
+        ]
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None, output_hidden_states: bool = False,
-                output_attentions: bool = False) -> AlbertModelOutput:
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> AlbertModelOutput:
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
         x = self.embeddings(input_ids, token_type_ids)  # (B, T, E)

@@ -13,8 +13,7 @@ from typing import Literal
 from albert.config import AlbertConfig
 
 Head = Literal["model", "pretraining", "masked_lm", "sequence_classification", "token_classification"]
-HEADS: tuple[str, ...] = ("model", "pretraining", "masked_lm", "sequence_classification",
-                          "token_classification")
+HEADS: tuple[str, ...] = ("model", "pretraining", "masked_lm", "sequence_classification", "token_classification")
 _WITH_POOLER = {"model", "pretraining", "sequence_classification"}
 
 
@@ -43,8 +42,13 @@ class ParameterCount:
     @property
     def embeddings(self) -> int:
         """Everything before the first pass: V×E + P×E + T×E + LayerNorm + E×H projection."""
-        return (self.token_embeddings + self.position_embeddings + self.token_type_embeddings
-                + self.embedding_layer_norm + self.embedding_projection)
+        return (
+            self.token_embeddings
+            + self.position_embeddings
+            + self.token_type_embeddings
+            + self.embedding_layer_norm
+            + self.embedding_projection
+        )
 
     @property
     def layers(self) -> int:
@@ -86,8 +90,7 @@ def count_parameters(config: AlbertConfig, head: Head = "model") -> ParameterCou
         # dense H→E, LayerNorm(E), decoder bias V (decoder weight is the tied embedding matrix)
         mlm_head=linear(H, E) + layer_norm(E) + V if head in ("pretraining", "masked_lm") else 0,
         sentence_pair_head=linear(H, 2) if head == "pretraining" and config.sentence_objective != "none" else 0,
-        classifier=linear(H, config.num_labels) if head in ("sequence_classification",
-                                                            "token_classification") else 0,
+        classifier=linear(H, config.num_labels) if head in ("sequence_classification", "token_classification") else 0,
     )
 
 
@@ -103,8 +106,12 @@ def without_sharing(config: AlbertConfig) -> AlbertConfig:
 
 # ----- the paper's reported figures (Lan et al. 2019), for display beside exact counts -----
 PAPER_TABLE1: dict[str, float] = {
-    "bert-base": 108e6, "bert-large": 334e6, "albert-base": 12e6,
-    "albert-large": 18e6, "albert-xlarge": 60e6, "albert-xxlarge": 235e6,
+    "bert-base": 108e6,
+    "bert-large": 334e6,
+    "albert-base": 12e6,
+    "albert-large": 18e6,
+    "albert-xlarge": 60e6,
+    "albert-xxlarge": 235e6,
 }
 """Table 1, total parameters per preset."""
 
@@ -112,27 +119,42 @@ PAPER_TABLE1_NOTES: dict[str, str] = {
     "albert-xlarge": "The paper reports 60M; the architecture as specified has 58.7M (with pooler).",
     "albert-xxlarge": "The paper reports 235M; the architecture as specified has 222.6M (with pooler).",
     "bert-base": "The paper reports 108M; the architecture as specified (V = 30,000) has 109.1M with the pooler "
-                 "and 108.5M without it. BERT's own paper, with a 30,522-token vocabulary, says 110M.",
+    "and 108.5M without it. BERT's own paper, with a 30,522-token vocabulary, says 110M.",
     "bert-large": "The paper reports 334M; the architecture as specified (V = 30,000) has 334.6M with the pooler "
-                  "and 333.6M without it. BERT's own paper rounds it to 340M.",
+    "and 333.6M without it. BERT's own paper rounds it to 340M.",
 }
 
 PAPER_TABLE2_SPEEDUP: dict[str, float] = {
-    "bert-base": 4.7, "bert-large": 1.0, "albert-base": 5.6,
-    "albert-large": 1.7, "albert-xlarge": 0.6, "albert-xxlarge": 0.3,
+    "bert-base": 4.7,
+    "bert-large": 1.0,
+    "albert-base": 5.6,
+    "albert-large": 1.7,
+    "albert-xlarge": 0.6,
+    "albert-xxlarge": 0.3,
 }
 """Table 2, "Speedup": data throughput at training time on the same number of TPUs, BERT-large = 1.0
 (Section 4.3: "ALBERT-large is about 1.7 times faster ... ALBERT-xxlarge is about 3 times slower")."""
 
 PAPER_TABLE3: dict[tuple[str, int], float] = {
-    ("none", 64): 87e6, ("none", 128): 89e6, ("none", 256): 93e6, ("none", 768): 108e6,
-    ("all", 64): 10e6, ("all", 128): 12e6, ("all", 256): 16e6, ("all", 768): 31e6,
+    ("none", 64): 87e6,
+    ("none", 128): 89e6,
+    ("none", 256): 93e6,
+    ("none", 768): 108e6,
+    ("all", 64): 10e6,
+    ("all", 128): 12e6,
+    ("all", 256): 16e6,
+    ("all", 768): 31e6,
 }
 """Table 3: ALBERT-base, (sharing, E) → parameters."""
 
 PAPER_TABLE4: dict[tuple[str, int], float] = {
-    ("all", 768): 31e6, ("attention", 768): 83e6, ("ffn", 768): 57e6, ("none", 768): 108e6,
-    ("all", 128): 12e6, ("attention", 128): 64e6, ("ffn", 128): 38e6, ("none", 128): 89e6,
+    ("all", 768): 31e6,
+    ("attention", 768): 83e6,
+    ("ffn", 768): 57e6,
+    ("none", 768): 108e6,
+    ("all", 128): 12e6,
+    ("attention", 128): 64e6,
+    ("ffn", 128): 38e6,
+    ("none", 128): 89e6,
 }
 """Table 4: ALBERT-base, (sharing, E) → parameters."""
-

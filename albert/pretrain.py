@@ -51,8 +51,9 @@ class PretrainConfig(RunConfig):
     model: str | None = None
     """A preset name (albert-base, bert-base, …) or a config.json path; `--model.*` flags override it
     (default albert-base; not with --init-from)."""
-    model_overrides: dict[str, Any] = field(default_factory=dict,
-                                            metadata={"overrides": AlbertConfig, "flag_prefix": "model"})
+    model_overrides: dict[str, Any] = field(
+        default_factory=dict, metadata={"overrides": AlbertConfig, "flag_prefix": "model"}
+    )
     """Fields of the model config to change, e.g. --model.hidden-size 256 --model.sharing none. The sentence
     objective is the data's: --model.sentence-objective, when given, sets --data.objective (and must agree
     with it when both are given)."""
@@ -88,13 +89,21 @@ class PretrainConfig(RunConfig):
         super().__post_init__()
         if not self.corpus:
             raise ValueError("--corpus needs at least one text file (or a datasets name).")
-        for name in ("batch_size", "gradient_accumulation", "max_steps", "eval_every", "checkpoint_every",
-                     "eval_examples"):
+        for name in (
+            "batch_size",
+            "gradient_accumulation",
+            "max_steps",
+            "eval_every",
+            "checkpoint_every",
+            "eval_examples",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
         if self.init_from and (self.model or self.model_overrides or self.tokenizer):
-            raise ValueError("--init-from takes the model and tokenizer from that directory; drop --model, "
-                             "--model.* and --tokenizer.")
+            raise ValueError(
+                "--init-from takes the model and tokenizer from that directory; drop --model, "
+                "--model.* and --tokenizer."
+            )
         if isinstance(self.data, dict):
             self.data = PretrainingDataConfig(**self.data)
         if isinstance(self.optim, dict):
@@ -111,9 +120,13 @@ class PretrainConfig(RunConfig):
         if objective == self.data.objective:
             return
         if self.data.objective != PretrainingDataConfig.objective:
-            raise ConfigError(f"--model.sentence-objective {objective} disagrees with --data.objective "
-                              f"{self.data.objective}; give the objective once, as --data.objective.",
-                              code="objective_conflict", model=objective, data=self.data.objective)
+            raise ConfigError(
+                f"--model.sentence-objective {objective} disagrees with --data.objective "
+                f"{self.data.objective}; give the objective once, as --data.objective.",
+                code="objective_conflict",
+                model=objective,
+                data=self.data.objective,
+            )
         self.data = dataclasses.replace(self.data, objective=objective)
 
 
@@ -132,8 +145,16 @@ class BatchStream:
     """Global batches in a seeded order per epoch, split across processes; its position is
     two integers (epoch, offset), so a resumed run continues with exactly the next batch."""
 
-    def __init__(self, dataset: PretrainingDataset, batch_size: int, dist: Distributed, seed: int,
-                 pad_id: int, epoch: int = 0, offset: int = 0):
+    def __init__(
+        self,
+        dataset: PretrainingDataset,
+        batch_size: int,
+        dist: Distributed,
+        seed: int,
+        pad_id: int,
+        epoch: int = 0,
+        offset: int = 0,
+    ):
         self.dataset, self.batch_size, self.dist, self.seed, self.pad_id = dataset, batch_size, dist, seed, pad_id
         self.epoch, self.offset = epoch, offset
         self._start_epoch(epoch)
@@ -143,8 +164,10 @@ class BatchStream:
         self.dataset.set_epoch(epoch)
         self.order = epoch_order(len(self.dataset), self.seed, epoch)
         if len(self.order) < self.batch_size * self.dist.world_size:
-            raise ValueError(f"The corpus gives only {len(self.order)} examples, fewer than one global batch "
-                             f"({self.batch_size * self.dist.world_size}); use more text or a smaller batch.")
+            raise ValueError(
+                f"The corpus gives only {len(self.order)} examples, fewer than one global batch "
+                f"({self.batch_size * self.dist.world_size}); use more text or a smaller batch."
+            )
 
     def next(self) -> dict[str, torch.Tensor]:
         global_batch = self.batch_size * self.dist.world_size
@@ -152,14 +175,15 @@ class BatchStream:
             self._start_epoch(self.epoch + 1)
             self.offset = 0
         start = self.offset + self.dist.rank * self.batch_size
-        indices = self.order[start:start + self.batch_size]
+        indices = self.order[start : start + self.batch_size]
         self.offset += global_batch
         return collate_pretraining([self.dataset[i] for i in indices], self.pad_id)
 
 
 @torch.no_grad()
-def evaluate(model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device,
-             precision: str) -> dict[str, float]:
+def evaluate(
+    model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device, precision: str
+) -> dict[str, float]:
     """Held-out MLM accuracy (every selected position is [MASK]) and sentence-pair accuracy."""
     model.eval()
     correct = total = pair_correct = pair_total = 0
@@ -167,18 +191,32 @@ def evaluate(model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], dev
     for batch in batches:
         batch = {k: v.to(device) for k, v in batch.items()}
         with autocast(device, precision):
-            out = unwrap(model)(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                                mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+            out = unwrap(model)(
+                batch["input_ids"],
+                batch["attention_mask"],
+                batch["token_type_ids"],
+                mlm_labels=batch["mlm_labels"],
+                sentence_order_label=batch["sentence_order_label"],
+            )
         targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
         correct += int((out.mlm_logits.argmax(-1) == targets).sum())
         total += targets.numel()
         if out.sop_logits is not None:
-            pair_correct, pair_total = (a + b for a, b in zip(
-                (pair_correct, pair_total), pair_counts(out.sop_logits, batch["sentence_order_label"]), strict=True))
+            pair_correct, pair_total = (
+                a + b
+                for a, b in zip(
+                    (pair_correct, pair_total), pair_counts(out.sop_logits, batch["sentence_order_label"]), strict=True
+                )
+            )
         loss_sum += float(out.mlm_loss) * targets.numel()
     model.train()
-    return {"mlm_accuracy": correct / max(1, total), "pair_accuracy": pair_correct / max(1, pair_total),
-            "mlm_loss": loss_sum / max(1, total), "masked_positions": total, "pairs": pair_total}
+    return {
+        "mlm_accuracy": correct / max(1, total),
+        "pair_accuracy": pair_correct / max(1, pair_total),
+        "mlm_loss": loss_sum / max(1, total),
+        "masked_positions": total,
+        "pairs": pair_total,
+    }
 
 
 def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
@@ -210,27 +248,36 @@ def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distribut
         tokenizer = load_tokenizer(directory)
         model = AlbertForPreTraining.from_pretrained(directory, sentence_objective=cfg.data.objective)
         if len(tokenizer) > model.config.vocab_size:
-            raise ConfigError(f"--init-from {cfg.init_from}: its tokenizer has {len(tokenizer)} pieces but the "
-                              f"model only {model.config.vocab_size} token embeddings.")
+            raise ConfigError(
+                f"--init-from {cfg.init_from}: its tokenizer has {len(tokenizer)} pieces but the "
+                f"model only {model.config.vocab_size} token embeddings."
+            )
         logger.info("continuing from the weights in %s", directory)
     else:
         tokenizer = _load_or_train_tokenizer(cfg, out, dist)
-        model = AlbertForPreTraining(resolve_model_config(cfg.model or "albert-base", cfg.model_overrides,
-                                                          len(tokenizer), cfg.data.objective))
+        model = AlbertForPreTraining(
+            resolve_model_config(cfg.model or "albert-base", cfg.model_overrides, len(tokenizer), cfg.data.objective)
+        )
     if model.config.max_position_embeddings < cfg.data.max_seq_length:
         source = f"--init-from {cfg.init_from}" if cfg.init_from else "the model"
-        raise ConfigError(f"--data.max-seq-length {cfg.data.max_seq_length} exceeds the max_position_embeddings "
-                          f"({model.config.max_position_embeddings}) of {source}.")
+        raise ConfigError(
+            f"--data.max-seq-length {cfg.data.max_seq_length} exceeds the max_position_embeddings "
+            f"({model.config.max_position_embeddings}) of {source}."
+        )
     return model, tokenizer  # run() switches it to training mode
 
 
-def _build_corpus(paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed,
-                  word_segmented: bool = False) -> TokenizedCorpus:
+def _build_corpus(
+    paths: tuple[str, ...], tokenizer, cache_dir: Path, dist: Distributed, word_segmented: bool = False
+) -> TokenizedCorpus:
     if dist.is_main:
         corpus = TokenizedCorpus.build(list(paths), tokenizer, cache_dir, word_segmented=word_segmented)
     dist.barrier()
-    return corpus if dist.is_main else TokenizedCorpus.build(list(paths), tokenizer, cache_dir,
-                                                              word_segmented=word_segmented)
+    return (
+        corpus
+        if dist.is_main
+        else TokenizedCorpus.build(list(paths), tokenizer, cache_dir, word_segmented=word_segmented)
+    )
 
 
 def _eval_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> dict[str, list[dict[str, torch.Tensor]]]:
@@ -242,8 +289,9 @@ def _eval_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> d
         # and without whole-word masking are scored on the same kind of blank.
         data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1, whole_word_masking=False)
         try:
-            eval_sets[objective] = make_eval_batches(valid, data_config, tokenizer.pad_token_id, cfg.eval_examples,
-                                                     batch_size=64)
+            eval_sets[objective] = make_eval_batches(
+                valid, data_config, tokenizer.pad_token_id, cfg.eval_examples, batch_size=64
+            )
         except ValueError as error:
             if objective in (cfg.data.objective, "sop"):
                 raise
@@ -269,8 +317,13 @@ class PretrainingTask(Task):
         self.cfg, self.compile = cfg, cfg.compile
         cache = Path(cfg.cache_dir) if cfg.cache_dir else run.out / "cache"
         corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
-        self.eval_sets = _eval_sets(cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist,
-                                                       cfg.word_segmented), tokenizer) if cfg.valid_corpus else {}
+        self.eval_sets = (
+            _eval_sets(
+                cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented), tokenizer
+            )
+            if cfg.valid_corpus
+            else {}
+        )
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.stream = BatchStream(self.dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id)
         self.tokens_seen = self.window_tokens = 0
@@ -282,18 +335,31 @@ class PretrainingTask(Task):
 
     def restore(self, state: dict[str, Any]) -> None:
         self.tokens_seen = state["tokens"]
-        self.stream = BatchStream(self.dataset, self.cfg.batch_size, self.run.dist, self.cfg.seed,
-                                  self.tokenizer.pad_token_id, state["epoch"], state["offset"])
+        self.stream = BatchStream(
+            self.dataset,
+            self.cfg.batch_size,
+            self.run.dist,
+            self.cfg.seed,
+            self.tokenizer.pad_token_id,
+            state["epoch"],
+            state["offset"],
+        )
 
     def train_step(self, model: torch.nn.Module, step: int) -> float:
         cfg, dist, device = self.cfg, self.run.dist, self.run.device
         accumulation = cfg.gradient_accumulation
-        micro_batches = [{k: v.to(device, non_blocking=True) for k, v in self.stream.next().items()}
-                         for _ in range(accumulation)]
+        micro_batches = [
+            {k: v.to(device, non_blocking=True) for k, v in self.stream.next().items()} for _ in range(accumulation)
+        ]
         # Normalise the MLM loss by the masked tokens of the whole global step (all micro-batches,
         # all processes), so accumulation and DDP give exactly the gradient of one big batch.
-        counts = torch.tensor([sum(int((b["mlm_labels"] != IGNORE_INDEX).sum()) for b in micro_batches),
-                               sum(int(b["attention_mask"].sum()) for b in micro_batches)], dtype=torch.float64)
+        counts = torch.tensor(
+            [
+                sum(int((b["mlm_labels"] != IGNORE_INDEX).sum()) for b in micro_batches),
+                sum(int(b["attention_mask"].sum()) for b in micro_batches),
+            ],
+            dtype=torch.float64,
+        )
         masked_global, tokens_global = all_reduce_sum(counts, dist, device).tolist()
         loss = 0.0
         for micro, batch in enumerate(micro_batches):
@@ -301,8 +367,13 @@ class PretrainingTask(Task):
             skip_sync = micro < accumulation - 1 and hasattr(model, "no_sync")
             targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
             with model.no_sync() if skip_sync else contextlib.nullcontext(), autocast(device, cfg.precision):
-                out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                            mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+                out = model(
+                    batch["input_ids"],
+                    batch["attention_mask"],
+                    batch["token_type_ids"],
+                    mlm_labels=batch["mlm_labels"],
+                    sentence_order_label=batch["sentence_order_label"],
+                )
                 # DDP averages gradients over processes, hence the world_size factor.
                 mlm_part = out.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
                 pair_part = out.sop_loss / accumulation if out.sop_loss is not None else 0.0
@@ -332,10 +403,16 @@ class PretrainingTask(Task):
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
         averaged = all_reduce_mean(self.sums, self.run.dist, self.run.device)
         steps = max(1.0, averaged["steps"])  # losses are the window's mean per step, accuracies its pooled ratio
-        row = {"tokens": self.tokens_seen, "split": "train", "loss": averaged["loss"] / steps,
-               "mlm_loss": averaged["mlm_loss"] / steps,
-               "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]), "lr": lr,
-               "tokens_per_second": self.window_tokens / max(seconds, 1e-9), "grad_norm": grad_norm}
+        row = {
+            "tokens": self.tokens_seen,
+            "split": "train",
+            "loss": averaged["loss"] / steps,
+            "mlm_loss": averaged["mlm_loss"] / steps,
+            "mlm_accuracy": averaged["mlm_correct"] / max(1.0, averaged["mlm_total"]),
+            "lr": lr,
+            "tokens_per_second": self.window_tokens / max(seconds, 1e-9),
+            "grad_norm": grad_norm,
+        }
         objective = self.cfg.data.objective
         if objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
             row["sop_loss"] = averaged["sop_loss"] / steps
@@ -353,8 +430,12 @@ class PretrainingTask(Task):
         """Held-out MLM and sentence-pair accuracy (main process), one `eval` metrics row."""
         if not self.eval_sets or not self.run.dist.is_main:
             return
-        row: dict[str, Any] = {"step": step, "tokens": self.tokens_seen, "split": "eval",
-                               "elapsed_seconds": self.run.elapsed()}
+        row: dict[str, Any] = {
+            "step": step,
+            "tokens": self.tokens_seen,
+            "split": "eval",
+            "elapsed_seconds": self.run.elapsed(),
+        }
         for objective, batches in self.eval_sets.items():
             result = evaluate(self.model, batches, self.run.device, self.cfg.precision)
             if result["pairs"]:  # a model without a sentence head (objective "none") scores no pairs
@@ -363,22 +444,33 @@ class PretrainingTask(Task):
                 row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
         self.run.metrics.write(row)
         self.last_eval = row
-        logger.info("eval step %d: MLM %.3f  SOP %.3f  NSP %.3f", step, row["mlm_accuracy"],
-                    row.get("sop_accuracy", float("nan")), row.get("nsp_accuracy", float("nan")))
+        logger.info(
+            "eval step %d: MLM %.3f  SOP %.3f  NSP %.3f",
+            step,
+            row["mlm_accuracy"],
+            row.get("sop_accuracy", float("nan")),
+            row.get("nsp_accuracy", float("nan")),
+        )
 
     def checkpoint_due(self, step: int) -> bool:
         return step % self.cfg.checkpoint_every == 0
 
     def divergence_note(self, checkpoint_step: int | None) -> tuple[str, str]:
         kept, _ = super().divergence_note(checkpoint_step)
-        return kept, ("pretrain again with a lower --optim.learning-rate (e.g. a tenth) or a longer warm-up "
-                      "(--optim.warmup-fraction)")
+        return kept, (
+            "pretrain again with a lower --optim.learning-rate (e.g. a tenth) or a longer warm-up "
+            "(--optim.warmup-fraction)"
+        )
 
     def finish(self, step: int, reason: str) -> dict[str, Any]:
         if step % self.cfg.eval_every:
             self._held_out(step)
-        return {"tokens": self.tokens_seen, "parameters": sum(p.numel() for p in self.model.parameters()),
-                "hardware": _hardware(self.run.device), "held_out": self.last_eval}
+        return {
+            "tokens": self.tokens_seen,
+            "parameters": sum(p.numel() for p in self.model.parameters()),
+            "hardware": _hardware(self.run.device),
+            "held_out": self.last_eval,
+        }
 
     def complete(self, step: int, summary: dict[str, Any]) -> None:
         if step >= self.cfg.max_steps:
@@ -399,22 +491,29 @@ def _hardware(device: torch.device) -> str:
     name = platform.processor() or platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        models = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
-                  if line.startswith("model name")]
+        models = [
+            line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if line.startswith("model name")
+        ]
         name = models[0] if models else name
     return f"{name} ({os.cpu_count()} cores), torch using {torch.get_num_threads()} threads"
 
 
 def main(argv: list[str] | None = None) -> None:
-    summary = run_command("albert.pretrain", PretrainConfig, run, (ConfigError, ValueError, FileNotFoundError), argv,
-                          description=__doc__).summary
+    summary = run_command(
+        "albert.pretrain", PretrainConfig, run, (ConfigError, ValueError, FileNotFoundError), argv, description=__doc__
+    ).summary
     if os.environ.get("RANK", "0") != "0":
         return  # the report comes from rank 0, which evaluated
     held_out = summary["held_out"]
-    scores = ", ".join(f"{name} {held_out[key]:.3f}" for name, key in (
-        ("MLM", "mlm_accuracy"), ("SOP", "sop_accuracy"), ("NSP", "nsp_accuracy")) if key in held_out)
-    print(f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
-          f"held-out {scores or 'not evaluated (no --valid-corpus)'}")
+    scores = ", ".join(
+        f"{name} {held_out[key]:.3f}"
+        for name, key in (("MLM", "mlm_accuracy"), ("SOP", "sop_accuracy"), ("NSP", "nsp_accuracy"))
+        if key in held_out
+    )
+    print(
+        f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
+        f"held-out {scores or 'not evaluated (no --valid-corpus)'}"
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,10 @@ def _dynamic_quantization_api():
     try:
         from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
     except ImportError as error:  # a torch without the eager API
-        raise RuntimeError("This torch has no torch.ao.quantization.quantize_dynamic; install torchao and use "
-                           "torchao.quantization.quantize_ with Int8DynamicActivationInt8WeightConfig.") from error
+        raise RuntimeError(
+            "This torch has no torch.ao.quantization.quantize_dynamic; install torchao and use "
+            "torchao.quantization.quantize_ with Int8DynamicActivationInt8WeightConfig."
+        ) from error
     return quantize_dynamic, per_channel_dynamic_qconfig
 
 
@@ -57,8 +59,11 @@ def quantize_model(model: nn.Module) -> nn.Module:
         warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated")
         warnings.filterwarnings("ignore", message=r"torch\.quantize_per_(tensor|channel)", category=UserWarning)
         quantized = quantize_dynamic(fp32, {nn.Linear: qconfig}, dtype=torch.qint8)
-    logger.info("quantized %d Linear layers to dynamic INT8 (engine %s)", count_quantized_linears(quantized),
-                torch.backends.quantized.engine)
+    logger.info(
+        "quantized %d Linear layers to dynamic INT8 (engine %s)",
+        count_quantized_linears(quantized),
+        torch.backends.quantized.engine,
+    )
     return quantized
 
 
@@ -81,8 +86,9 @@ def model_size_bytes(model: nn.Module) -> int:
 
 
 @torch.inference_mode()
-def measure_latency(models: Mapping[str, nn.Module], batch: Mapping[str, torch.Tensor], rounds: int = 20,
-                    warmup: int = 3) -> dict[str, float]:
+def measure_latency(
+    models: Mapping[str, nn.Module], batch: Mapping[str, torch.Tensor], rounds: int = 20, warmup: int = 3
+) -> dict[str, float]:
     """Median seconds per forward pass of each model on `batch` (CPU).
 
     The models take turns within each round, in alternating order, so that other load on the

@@ -71,8 +71,9 @@ class TaskTextResult:
 
 def task_documents(cfg: TaskTextConfig) -> list[list[str]]:
     """The distinct (text[, pair]) documents of the file, in file order."""
-    records = read_records(cfg.source, "classification", cfg.text_column, cfg.text_pair_column,
-                           cfg.label_column, cfg.split)
+    records = read_records(
+        cfg.source, "classification", cfg.text_column, cfg.text_pair_column, cfg.label_column, cfg.split
+    )
     if isinstance(records[0].text, list):
         raise DataError(f"{cfg.source} is a token-classification (CoNLL) file; give a table of texts.")
     seen: set[tuple[str, ...]] = set()
@@ -95,8 +96,9 @@ def run(cfg: TaskTextConfig) -> TaskTextResult:
     documents = task_documents(cfg)
     heldout: list[list[str]] = []
     if cfg.heldout:
-        chosen = set(random.Random(cfg.seed).sample(range(len(documents)),
-                                                     max(1, round(cfg.heldout_fraction * len(documents)))))
+        chosen = set(
+            random.Random(cfg.seed).sample(range(len(documents)), max(1, round(cfg.heldout_fraction * len(documents))))
+        )
         if len(chosen) == len(documents):
             raise DataError(f"{cfg.source} has only {len(documents)} distinct text(s); too few to hold some out.")
         heldout = [d for i, d in enumerate(documents) if i in chosen]
@@ -104,8 +106,13 @@ def run(cfg: TaskTextConfig) -> TaskTextResult:
         atomic_write_text(cfg.heldout, _corpus_text(heldout))
     atomic_write_text(cfg.output, _corpus_text(documents))
     words = sum(len(p.split()) for d in documents for p in d)
-    logger.info("wrote %d documents (%d words) to %s%s", len(documents), words, cfg.output,
-                f" and {len(heldout)} to {cfg.heldout}" if cfg.heldout else "")
+    logger.info(
+        "wrote %d documents (%d words) to %s%s",
+        len(documents),
+        words,
+        cfg.output,
+        f" and {len(heldout)} to {cfg.heldout}" if cfg.heldout else "",
+    )
     return TaskTextResult(documents=len(documents), heldout_documents=len(heldout), words=words)
 
 

@@ -47,10 +47,15 @@ MODEL_INPUTS = ["input_ids", "token_type_ids", "attention_mask"]
 
 def albert_normalizer() -> normalizers.Normalizer:
     """The normalisation transformers' AlbertTokenizer applies before its SentencePiece model."""
-    return normalizers.Sequence([
-        normalizers.Replace("``", '"'), normalizers.Replace("''", '"'),
-        normalizers.NFKD(), normalizers.StripAccents(), normalizers.Lowercase(),
-    ])
+    return normalizers.Sequence(
+        [
+            normalizers.Replace("``", '"'),
+            normalizers.Replace("''", '"'),
+            normalizers.NFKD(),
+            normalizers.StripAccents(),
+            normalizers.Lowercase(),
+        ]
+    )
 
 
 # In han_characters mode SentencePiece learns no piece across this character (U+E000, private use:
@@ -90,8 +95,9 @@ def _character_vocabulary(model_bytes: bytes, vocab_size: int) -> tuple[bytes, i
     keep = [p for p in proto.pieces if not (p.type == normal and _is_mixed_han_piece(p.piece))]
     excess = len(keep) - vocab_size
     if excess > 0:
-        multi = sorted((i for i, p in enumerate(keep) if p.type == normal and len(p.piece) > 1),
-                       key=lambda i: keep[i].score)
+        multi = sorted(
+            (i for i, p in enumerate(keep) if p.type == normal and len(p.piece) > 1), key=lambda i: keep[i].score
+        )
         dropped = set(multi[:excess])
         keep = [p for i, p in enumerate(keep) if i not in dropped]
     kept = [sentencepiece_model_pb2.ModelProto.SentencePiece() for _ in keep]
@@ -109,27 +115,42 @@ def _count_han_pieces(model_bytes: bytes) -> int:
     return sum(1 for i in range(processor.get_piece_size()) if HAN.fullmatch(processor.id_to_piece(i)))
 
 
-def _train_sentencepiece(sentences: Callable[[], Iterator[str]], vocab_size: int, max_sentences: int, seed: int,
-                         options: dict[str, Any]) -> bytes:
+def _train_sentencepiece(
+    sentences: Callable[[], Iterator[str]], vocab_size: int, max_sentences: int, seed: int, options: dict[str, Any]
+) -> bytes:
     """One SentencePiece unigram training run with ALBERT's settings (and `options` on top); the model's bytes."""
     spm.set_random_generator_seed(seed)
     model = io.BytesIO()
     settings = {
         # ALBERT's special pieces and ids; no <s>/</s> (ALBERT uses [CLS]/[SEP] instead).
-        "pad_id": 0, "unk_id": 1, "bos_id": -1, "eos_id": -1, "control_symbols": list(SPECIAL_PIECES[2:]),
+        "pad_id": 0,
+        "unk_id": 1,
+        "bos_id": -1,
+        "eos_id": -1,
+        "control_symbols": list(SPECIAL_PIECES[2:]),
         "character_coverage": 0.99995,  # ALBERT's value: rare characters become <unk>
         "byte_fallback": False,  # transformers' ALBERT tokenizer has no byte fallback
-        "input_sentence_size": max_sentences, "shuffle_input_sentence": True,
-        "max_sentence_length": 1 << 16, "num_threads": min(os.cpu_count() or 1, 16), "minloglevel": 2,
+        "input_sentence_size": max_sentences,
+        "shuffle_input_sentence": True,
+        "max_sentence_length": 1 << 16,
+        "num_threads": min(os.cpu_count() or 1, 16),
+        "minloglevel": 2,
         **options,
     }
-    spm.SentencePieceTrainer.train(sentence_iterator=sentences(), model_writer=model, model_type="unigram",
-                                   vocab_size=vocab_size, **settings)
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=sentences(), model_writer=model, model_type="unigram", vocab_size=vocab_size, **settings
+    )
     return model.getvalue()
 
 
-def _retrain_as_characters(model_bytes: bytes, sentences: Callable[[], Iterator[str]], vocab_size: int,
-                           max_sentences: int, seed: int, options: dict[str, Any]) -> bytes:
+def _retrain_as_characters(
+    model_bytes: bytes,
+    sentences: Callable[[], Iterator[str]],
+    vocab_size: int,
+    max_sentences: int,
+    seed: int,
+    options: dict[str, Any],
+) -> bytes:
     """The character vocabulary of exactly `vocab_size` pieces. Dropping the pieces that mix Han with other
     text leaves fewer: train again with as many more as were dropped (twice is enough in practice), then trim."""
     size, trained = 0, vocab_size
@@ -141,35 +162,52 @@ def _retrain_as_characters(model_bytes: bytes, sentences: Callable[[], Iterator[
         model_bytes = _train_sentencepiece(sentences, trained, max_sentences, seed, options)
     if size < vocab_size:
         raise RuntimeError(f"value <= {size}")  # reported as "too large" by _training_error
-    logger.info("Character vocabulary: %d single Han characters among %d pieces (SentencePiece trained "
-                "with %d)", _count_han_pieces(character_model), vocab_size, trained)
+    logger.info(
+        "Character vocabulary: %d single Han characters among %d pieces (SentencePiece trained with %d)",
+        _count_han_pieces(character_model),
+        vocab_size,
+        trained,
+    )
     return character_model
 
 
-def _training_error(message: str, vocab_size: int, han_characters: bool, counted: int,
-                    files: Sequence[str | Path]) -> ValueError:
+def _training_error(
+    message: str, vocab_size: int, han_characters: bool, counted: int, files: Sequence[str | Path]
+) -> ValueError:
     """SentencePiece's RuntimeError as one sentence that says what to change."""
     limit = re.search(r"value <= (\d+)", message)
     required = re.search(r"smaller than required_chars\. (\d+) vs (\d+)", message)
     if required:
-        return ValueError(f"vocab_size={vocab_size} is smaller than the {required.group(2)} distinct characters "
-                          "and special pieces of this corpus, which han_characters keeps every one of; use a "
-                          "larger vocab_size.")
+        return ValueError(
+            f"vocab_size={vocab_size} is smaller than the {required.group(2)} distinct characters "
+            "and special pieces of this corpus, which han_characters keeps every one of; use a "
+            "larger vocab_size."
+        )
     if limit and han_characters:
-        return ValueError(f"vocab_size={vocab_size} is too large for this corpus with han_characters: SentencePiece "
-                          f"can make at most {limit.group(1)} pieces from it, fewer once those mixing Han "
-                          "characters with other text are removed; use a smaller vocab_size or more text.")
+        return ValueError(
+            f"vocab_size={vocab_size} is too large for this corpus with han_characters: SentencePiece "
+            f"can make at most {limit.group(1)} pieces from it, fewer once those mixing Han "
+            "characters with other text are removed; use a smaller vocab_size or more text."
+        )
     if limit:
-        return ValueError(f"vocab_size={vocab_size} is too large for this corpus: SentencePiece can make at most "
-                          f"{limit.group(1)} pieces from it; use a smaller vocab_size or more text.")
+        return ValueError(
+            f"vocab_size={vocab_size} is too large for this corpus: SentencePiece can make at most "
+            f"{limit.group(1)} pieces from it; use a smaller vocab_size or more text."
+        )
     if counted == 0:
         return ValueError(f"No text found in {', '.join(map(str, files))}.")
     return ValueError(f"SentencePiece training failed: {message}")
 
 
-def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_size: int = 16000,
-                    max_sentences: int = 2_000_000, seed: int = 0, *,
-                    han_characters: bool = False) -> PreTrainedTokenizerBase:
+def train_tokenizer(
+    files: Sequence[str | Path],
+    output_dir: str | Path,
+    vocab_size: int = 16000,
+    max_sentences: int = 2_000_000,
+    seed: int = 0,
+    *,
+    han_characters: bool = False,
+) -> PreTrainedTokenizerBase:
     """Train a SentencePiece unigram model on `files`; save `spiece.model` and the transformers files.
 
     `max_sentences`: when the corpus has more sentences, SentencePiece trains on a uniform
@@ -204,25 +242,40 @@ def train_tokenizer(files: Sequence[str | Path], output_dir: str | Path, vocab_s
 
     options: dict[str, Any] = {}
     if han_characters:
-        options = {"character_coverage": 1.0, "required_chars": _REQUIRED_CHARACTERS,
-                   "pretokenization_delimiter": _HAN_DELIMITER, "add_dummy_prefix": False}
+        options = {
+            "character_coverage": 1.0,
+            "required_chars": _REQUIRED_CHARACTERS,
+            "pretokenization_delimiter": _HAN_DELIMITER,
+            "add_dummy_prefix": False,
+        }
     start = time.perf_counter()
     try:
         spm_model_bytes = _train_sentencepiece(sentences, vocab_size, max_sentences, seed, options)
         if han_characters:
-            spm_model_bytes = _retrain_as_characters(spm_model_bytes, sentences, vocab_size, max_sentences, seed,
-                                                     options)
+            spm_model_bytes = _retrain_as_characters(
+                spm_model_bytes, sentences, vocab_size, max_sentences, seed, options
+            )
     except RuntimeError as error:
         raise _training_error(str(error), vocab_size, han_characters, counted, files) from error
-    logger.info("Trained a %d-piece unigram model on %d sentences (sampled up to %d) in %.1f s",
-                vocab_size, counted, max_sentences, time.perf_counter() - start)
+    logger.info(
+        "Trained a %d-piece unigram model on %d sentences (sampled up to %d) in %.1f s",
+        vocab_size,
+        counted,
+        max_sentences,
+        time.perf_counter() - start,
+    )
 
     # spiece.model first: transformers converts it into tokenizer.json (needs `protobuf`).
     (output_dir / "spiece.model").write_bytes(spm_model_bytes)
     # transformers 5 drops token_type_ids from ALBERT's outputs by default; ALBERT uses them for
     # sentence pairs, so the saved config asks for them back.
-    tokenizer = AlbertTokenizerFast.from_pretrained(str(output_dir), do_lower_case=True, keep_accents=False,
-                                                    model_max_length=MODEL_MAX_LENGTH, model_input_names=MODEL_INPUTS)
+    tokenizer = AlbertTokenizerFast.from_pretrained(
+        str(output_dir),
+        do_lower_case=True,
+        keep_accents=False,
+        model_max_length=MODEL_MAX_LENGTH,
+        model_input_names=MODEL_INPUTS,
+    )
     tokenizer.save_pretrained(str(output_dir))
     return load_tokenizer(output_dir)
 
@@ -231,17 +284,23 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
     """Load a tokenizer saved by `train_tokenizer` (or any ALBERT tokenizer folder)."""
     directory = Path(directory)
     if not (directory / "tokenizer.json").is_file() and not (directory / "spiece.model").is_file():
-        raise FileNotFoundError(f"No tokenizer in {directory}: expected tokenizer.json or spiece.model there "
-                                "(train one with albert.tokenizer.train_tokenizer).")
+        raise FileNotFoundError(
+            f"No tokenizer in {directory}: expected tokenizer.json or spiece.model there "
+            "(train one with albert.tokenizer.train_tokenizer)."
+        )
     try:
         tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
     except Exception as error:  # transformers raises many kinds here; all mean the same to the user
-        raise ValueError(f"The tokenizer files in {directory} could not be loaded ({type(error).__name__}: "
-                         f"{error}); train the tokenizer again or copy its files anew.") from error
+        raise ValueError(
+            f"The tokenizer files in {directory} could not be loaded ({type(error).__name__}: "
+            f"{error}); train the tokenizer again or copy its files anew."
+        ) from error
     ids = [tokenizer.convert_tokens_to_ids(piece) for piece in SPECIAL_PIECES]
     if ids != list(range(len(SPECIAL_PIECES))):
-        raise ValueError(f"The tokenizer in {directory} has special ids {dict(zip(SPECIAL_PIECES, ids, strict=True))}; "
-                         "ALBERT expects <pad>=0 <unk>=1 [CLS]=2 [SEP]=3 [MASK]=4.")
+        raise ValueError(
+            f"The tokenizer in {directory} has special ids {dict(zip(SPECIAL_PIECES, ids, strict=True))}; "
+            "ALBERT expects <pad>=0 <unk>=1 [CLS]=2 [SEP]=3 [MASK]=4."
+        )
     return tokenizer
 
 
@@ -304,8 +363,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     from albert.cli import run_command
 
     def run(cfg: TokenizerConfig) -> None:
-        tokenizer = train_tokenizer(list(cfg.files), cfg.output_dir, vocab_size=cfg.vocab_size,
-                                    max_sentences=cfg.max_sentences, seed=cfg.seed, han_characters=cfg.han_characters)
+        tokenizer = train_tokenizer(
+            list(cfg.files),
+            cfg.output_dir,
+            vocab_size=cfg.vocab_size,
+            max_sentences=cfg.max_sentences,
+            seed=cfg.seed,
+            han_characters=cfg.han_characters,
+        )
         logger.info("wrote a %d-piece tokenizer to %s", len(tokenizer), cfg.output_dir)
 
     run_command("albert.tokenizer", TokenizerConfig, run, (ValueError, OSError), argv, description=__doc__)

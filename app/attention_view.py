@@ -58,7 +58,8 @@ def vendor_files() -> dict[str, Path]:
     if missing:
         raise VendorFileMissing(
             f"bertviz needs {', '.join(missing)} served locally: install mpld3 (d3 v5) and xstatic-jquery "
-            "(pip install -r requirements.txt).")
+            "(pip install -r requirements.txt)."
+        )
     return {name: path for name, path in files.items() if path is not None}
 
 
@@ -83,22 +84,38 @@ def vendor_url(name: str) -> str:
 def _script_json(data: object) -> str:
     """JSON that is safe inside `<script>`: no `</script>`, no `<!--`, no line separators."""
     text = orjson.dumps(data, option=orjson.OPT_SERIALIZE_NUMPY).decode()
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def _attention_data(tokens: list[str], maps: np.ndarray, b_start: int | None, lang: str = "en") -> list[dict]:
     """bertviz's `attention` parameter: all tokens, plus the four A/B blocks for a sentence pair."""
     maps = np.round(maps.astype(np.float32), 3)
     shown = [tok.replace("▁", " ") for tok in tokens]  # as bertviz's prettify_tokens does
-    data = [{"name": t("attention.filter.all", lang) if b_start else None, "attn": maps, "left_text": shown,
-             "right_text": shown}]
+    data = [
+        {
+            "name": t("attention.filter.all", lang) if b_start else None,
+            "attn": maps,
+            "left_text": shown,
+            "right_text": shown,
+        }
+    ]
     if b_start:
         a, b = slice(0, b_start), slice(b_start, len(tokens))
         for key, left, right in (("aa", a, a), ("bb", b, b), ("ab", a, b), ("ba", b, a)):
-            data.append({"name": t(f"attention.filter.{key}", lang),
-                         "attn": np.ascontiguousarray(maps[:, :, left, right]),
-                         "left_text": shown[left], "right_text": shown[right]})
+            data.append(
+                {
+                    "name": t(f"attention.filter.{key}", lang),
+                    "attn": np.ascontiguousarray(maps[:, :, left, right]),
+                    "left_text": shown[left],
+                    "right_text": shown[right],
+                }
+            )
     return data
 
 
@@ -107,8 +124,10 @@ def _attention_data(tokens: list[str], maps: np.ndarray, b_start: int | None, la
 # (bertviz's code, ours); a bertviz that no longer contains one is logged, and the view still draws.
 _PATCHES = {
     "head": (
-        ('layerEl.append($("<option />").val(layer).text(layer));',
-         'layerEl.append($("<option />").val(layer).text(layer + 1));'),
+        (
+            'layerEl.append($("<option />").val(layer).text(layer));',
+            'layerEl.append($("<option />").val(layer).text(layer + 1));',
+        ),
     ),
     "model": (
         ("const DIV_WIDTH = 970;", "const DIV_WIDTH = params.div_width;"),
@@ -117,9 +136,11 @@ _PATCHES = {
         ('.text("Layers")', ".text(params.labels.layers)"),
         (".text(config.heads[i])", ".text(config.heads[i] + 1)"),
         (".text(config.layers[i])", ".text(config.layers[i] + 1)"),
-        (""".text('Layer ' + config.layers[layerIndex] + ", Head " + config.heads[headIndex])""",
-         ".text(params.labels.detail.replace('{layer}', config.layers[layerIndex] + 1)"
-         ".replace('{head}', config.heads[headIndex] + 1))"),
+        (
+            """.text('Layer ' + config.layers[layerIndex] + ", Head " + config.heads[headIndex])""",
+            ".text(params.labels.detail.replace('{layer}', config.layers[layerIndex] + 1)"
+            ".replace('{head}', config.heads[headIndex] + 1))",
+        ),
         ('console.log("x", x, y)', ""),
     ),
 }
@@ -131,8 +152,9 @@ def _bertviz_js(kind: str) -> str:
 
     source = (Path(bertviz.__file__).resolve().parent / f"{kind}_view.js").read_text(encoding="utf-8")
     # Its require.config names CDN URLs; the stand-in ignores them, and the page is clearer without them.
-    source = re.sub(r"require\.config\(\{.*?\}\);", "/* d3 and jQuery are loaded locally */", source, count=1,
-                    flags=re.S)
+    source = re.sub(
+        r"require\.config\(\{.*?\}\);", "/* d3 and jQuery are loaded locally */", source, count=1, flags=re.S
+    )
     for old, new in _PATCHES[kind]:
         if old not in source:
             logger.warning("bertviz's %s view has changed: %r not found; its numbering or labels may differ", kind, old)
@@ -161,29 +183,39 @@ def model_view_layout(layers: int, heads: int, tokens: int) -> dict[str, float]:
     box_height = min(7.0, max(2.0, min(thumbnail_width, _THUMBNAIL_WIDTH) / max(tokens, 1)))
     thumbnail_height = tokens * box_height + 10
     detail_height = tokens * 18 + 2 * 15 + 25
-    return {"div_width": div_width, "box_height": box_height,
-            "height": max(layers * thumbnail_height + _MODEL_AXIS, detail_height)}
+    return {
+        "div_width": div_width,
+        "box_height": box_height,
+        "height": max(layers * thumbnail_height + _MODEL_AXIS, detail_height),
+    }
 
 
 def view_size(kind: str, layers: int, heads: int, tokens: int) -> ViewSize:
     """The document size of a view, from bertviz's own constants (head view: 22.5 px a token, 2 × 110 px of
     tokens around 115 px of lines; model view: `model_view_layout`)."""
     if kind == "head":
-        return ViewSize(2 * 110 + 115 + 30 + 2 * _BODY_MARGIN_SIDE,
-                        int(_BODY_MARGIN_TOP + _CONTROLS + tokens * 22.5 + 30 + _BODY_MARGIN_SIDE + 8))
+        return ViewSize(
+            2 * 110 + 115 + 30 + 2 * _BODY_MARGIN_SIDE,
+            int(_BODY_MARGIN_TOP + _CONTROLS + tokens * 22.5 + 30 + _BODY_MARGIN_SIDE + 8),
+        )
     layout = model_view_layout(layers, heads, tokens)
-    return ViewSize(int(layout["div_width"]) + 2 * _BODY_MARGIN_SIDE,
-                    int(_BODY_MARGIN_TOP + _CONTROLS + layout["height"] + _BODY_MARGIN_SIDE + 8))
+    return ViewSize(
+        int(layout["div_width"]) + 2 * _BODY_MARGIN_SIDE,
+        int(_BODY_MARGIN_TOP + _CONTROLS + layout["height"] + _BODY_MARGIN_SIDE + 8),
+    )
 
 
 def _fit_script(width: int) -> str:
     """Scales the document down (never up) to the frame's width, so nothing is cut off or scrolls sideways."""
-    return (f";(function () {{ var W = {int(width)}; function fit() {{ document.documentElement.style.zoom = "
-            "Math.min(1, window.innerWidth / W); } fit(); window.addEventListener('resize', fit); })();")
+    return (
+        f";(function () {{ var W = {int(width)}; function fit() {{ document.documentElement.style.zoom = "
+        "Math.min(1, window.innerWidth / W); } fit(); window.addEventListener('resize', fit); })();"
+    )
 
 
-def bertviz_document(kind: str, tokens: list[str], maps: np.ndarray, b_start: int | None = None,
-                     lang: str = "en") -> str:
+def bertviz_document(
+    kind: str, tokens: list[str], maps: np.ndarray, b_start: int | None = None, lang: str = "en"
+) -> str:
     """A complete HTML document drawing bertviz's `head` or `model` view of `maps` (L, A, T, T), passes and heads
     numbered from 1, labels in `lang`, scaled to the width of its frame."""
     if kind not in ("head", "model"):
@@ -194,29 +226,46 @@ def bertviz_document(kind: str, tokens: list[str], maps: np.ndarray, b_start: in
     options = "".join(f'<option value="{i}">{html.escape(str(d["name"]))}</option>' for i, d in enumerate(attention))
     select = f'{html.escape(t("attention.filter", lang))} <select id="filter">{options}</select>' if b_start else ""
     if kind == "head":
-        params = {"attention": attention, "default_filter": "0", "root_div_id": vis_id, "layer": None,
-                  "heads": None, "include_layers": list(range(layers))}
+        params = {
+            "attention": attention,
+            "default_filter": "0",
+            "root_div_id": vis_id,
+            "layer": None,
+            "heads": None,
+            "include_layers": list(range(layers)),
+        }
         controls = f'{html.escape(t("attention.layer", lang))} <select id="layer"></select> {select}'
     else:
         sizes = model_view_layout(layers, heads, len(tokens))
-        params = {"attention": attention, "default_filter": "0", "display_mode": "light", "root_div_id": vis_id,
-                  "include_layers": list(range(layers)), "include_heads": list(range(heads)), "total_heads": heads,
-                  "div_width": sizes["div_width"], "box_height": sizes["box_height"],
-                  "labels": {"heads": t("attention.bv.heads", lang), "layers": t("attention.bv.layers", lang),
-                             "detail": t("attention.bv.detail", lang)}}
+        params = {
+            "attention": attention,
+            "default_filter": "0",
+            "display_mode": "light",
+            "root_div_id": vis_id,
+            "include_layers": list(range(layers)),
+            "include_heads": list(range(heads)),
+            "total_heads": heads,
+            "div_width": sizes["div_width"],
+            "box_height": sizes["box_height"],
+            "labels": {
+                "heads": t("attention.bv.heads", lang),
+                "layers": t("attention.bv.layers", lang),
+                "detail": t("attention.bv.detail", lang),
+            },
+        }
         controls = select
     size = view_size(kind, layers, heads, len(tokens))
     script = _bertviz_js(kind).replace("PYTHON_PARAMS", _script_json(params)) + _fit_script(size.width)
     return (
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
-        f"<script src=\"{vendor_url('d3')}\"></script>"
-        f"<script src=\"{vendor_url('jquery')}\"></script>"
-        f"<script src=\"{vendor_url('require')}\"></script>"
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        f'<script src="{vendor_url("d3")}"></script>'
+        f'<script src="{vendor_url("jquery")}"></script>'
+        f'<script src="{vendor_url("require")}"></script>'
         f"<style>body{{margin:{_BODY_MARGIN_TOP}px {_BODY_MARGIN_SIDE}px {_BODY_MARGIN_SIDE}px;background:#fff;"
         f"{_FONT}}} select{{margin:0 6px 6px 2px}}</style>"
         "</head><body>"
-        f"<div id=\"{vis_id}\" style=\"{_FONT}\"><div style=\"user-select:none;min-height:{_CONTROLS - 6}px\">"
-        f"{controls}</div><div id=\"vis\"></div></div>"
+        f'<div id="{vis_id}" style="{_FONT}"><div style="user-select:none;min-height:{_CONTROLS - 6}px">'
+        f'{controls}</div><div id="vis"></div></div>'
         f"<script>{script}</script></body></html>"
     )
 
@@ -231,5 +280,7 @@ def iframe(document: str, size: ViewSize | int, title: str) -> str:
         style = f"width:100%;aspect-ratio:{size.width} / {size.height};max-height:{size.height}px;height:auto"
     else:
         style = f"width:100%;height:{int(size)}px"
-    return (f'<iframe class="lab-iframe" sandbox="allow-scripts" title="{html.escape(title, quote=True)}" '
-            f'style="{style}" srcdoc="{html.escape(document, quote=True)}"></iframe>')
+    return (
+        f'<iframe class="lab-iframe" sandbox="allow-scripts" title="{html.escape(title, quote=True)}" '
+        f'style="{style}" srcdoc="{html.escape(document, quote=True)}"></iframe>'
+    )

@@ -59,8 +59,11 @@ def check() -> None:
 def watch(model: Any) -> Any:
     """Make every sublayer of an ALBERT Lab model check the deadline before it runs; returns the model."""
     encoder = getattr(model, "albert", model)
-    for module in [getattr(encoder, "embeddings", None), *getattr(encoder, "attention_blocks", []),
-                   *getattr(encoder, "ffn_blocks", [])]:
+    for module in [
+        getattr(encoder, "embeddings", None),
+        *getattr(encoder, "attention_blocks", []),
+        *getattr(encoder, "ffn_blocks", []),
+    ]:
         if module is not None:
             module.register_forward_pre_hook(lambda _module, _inputs: check())
     return model

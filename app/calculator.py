@@ -26,11 +26,23 @@ from albert.params import (
 )
 from app.i18n import config_error, safe, t
 
-PAPER_PRESETS: tuple[str, ...] = ("albert-base", "albert-large", "albert-xlarge", "albert-xxlarge",
-                                  "bert-base", "bert-large")
+PAPER_PRESETS: tuple[str, ...] = (
+    "albert-base",
+    "albert-large",
+    "albert-xlarge",
+    "albert-xxlarge",
+    "bert-base",
+    "bert-large",
+)
 SWEEP_EMBEDDING_SIZES: tuple[int, ...] = (16, 32, 64, 128, 256, 512, 768, 1024, 2048, 4096)
-FIELDS: tuple[str, ...] = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers",
-                           "num_attention_heads", "intermediate_size")
+FIELDS: tuple[str, ...] = (
+    "vocab_size",
+    "embedding_size",
+    "hidden_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "intermediate_size",
+)
 
 
 class CalculatorInputError(ValueError):
@@ -71,9 +83,12 @@ class Calculation:
             "paper_figure": self.paper_figure,
             "paper_source": self.paper_source,
             "config": {name: getattr(self.config, name) for name in FIELDS}
-            | {"sharing": self.config.sharing, "num_hidden_groups": self.config.num_hidden_groups,
-               "project_embeddings": self.config.project_embeddings,
-               "max_position_embeddings": self.config.max_position_embeddings},
+            | {
+                "sharing": self.config.sharing,
+                "num_hidden_groups": self.config.num_hidden_groups,
+                "project_embeddings": self.config.project_embeddings,
+                "max_position_embeddings": self.config.max_position_embeddings,
+            },
         }
 
 
@@ -88,8 +103,9 @@ def _form_number(name: str, value: Any, lang: str) -> Any:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise CalculatorInputError(t("calc.err.not_number", lang, field=t(f"field.{name}", lang),
-                                     value=safe(value, 40))) from None
+        raise CalculatorInputError(
+            t("calc.err.not_number", lang, field=t(f"field.{name}", lang), value=safe(value, 40))
+        ) from None
     return int(number) if math.isfinite(number) and number == int(number) else value
 
 
@@ -128,17 +144,34 @@ def _adjustment(error: ConfigError, lang: str) -> tuple[dict[str, Any], str | No
     return None
 
 
-def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
-                 num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
-                 num_hidden_groups: Any = 1, project_embeddings: bool = True,
-                 max_position_embeddings: Any = 512, lang: str = "en") -> tuple[AlbertConfig, list[str]]:
+def build_config(
+    vocab_size: Any,
+    embedding_size: Any,
+    hidden_size: Any,
+    num_hidden_layers: Any,
+    num_attention_heads: Any,
+    intermediate_size: Any,
+    sharing: str = "all",
+    num_hidden_groups: Any = 1,
+    project_embeddings: bool = True,
+    max_position_embeddings: Any = 512,
+    lang: str = "en",
+) -> tuple[AlbertConfig, list[str]]:
     """A config validated by `AlbertConfig` itself from form values, plus notes about values the form adjusted.
 
     The library's refusal is shown in the user's language (`app.i18n.config_error`); a refusal the form can
     adjust (`_adjustment`) is adjusted, with a note, and the config built again.
     """
-    sizes = (vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
-             num_hidden_groups, max_position_embeddings)
+    sizes = (
+        vocab_size,
+        embedding_size,
+        hidden_size,
+        num_hidden_layers,
+        num_attention_heads,
+        intermediate_size,
+        num_hidden_groups,
+        max_position_embeddings,
+    )
     names = (*FIELDS, "num_hidden_groups", "max_position_embeddings")
     fields: dict[str, Any] = {name: _form_number(name, value, lang) for name, value in zip(names, sizes, strict=True)}
     fields.update(sharing=sharing, project_embeddings=bool(project_embeddings))
@@ -157,9 +190,19 @@ def build_config(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hid
 
 def _count_key(config: AlbertConfig) -> tuple:
     """The fields that decide the parameter count (activation, dropout etc. do not)."""
-    return (config.vocab_size, config.embedding_size, config.hidden_size, config.num_hidden_layers,
-            config.num_attention_heads, config.intermediate_size, config.sharing, config.num_hidden_groups,
-            config.project_embeddings, config.max_position_embeddings, config.type_vocab_size)
+    return (
+        config.vocab_size,
+        config.embedding_size,
+        config.hidden_size,
+        config.num_hidden_layers,
+        config.num_attention_heads,
+        config.intermediate_size,
+        config.sharing,
+        config.num_hidden_groups,
+        config.project_embeddings,
+        config.max_position_embeddings,
+        config.type_vocab_size,
+    )
 
 
 def paper_reference(config: AlbertConfig, lang: str = "en") -> tuple[float | None, str, str]:
@@ -185,23 +228,46 @@ def paper_reference(config: AlbertConfig, lang: str = "en") -> tuple[float | Non
     return None, "", ""
 
 
-def calculate(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
-              num_attention_heads: Any, intermediate_size: Any, sharing: str = "all",
-              num_hidden_groups: Any = 1, project_embeddings: bool = True,
-              max_position_embeddings: Any = 512, lang: str = "en") -> Calculation:
+def calculate(
+    vocab_size: Any,
+    embedding_size: Any,
+    hidden_size: Any,
+    num_hidden_layers: Any,
+    num_attention_heads: Any,
+    intermediate_size: Any,
+    sharing: str = "all",
+    num_hidden_groups: Any = 1,
+    project_embeddings: bool = True,
+    max_position_embeddings: Any = 512,
+    lang: str = "en",
+) -> Calculation:
     """Exact counts of the configured model and of its unfactorized / unshared variants."""
-    config, notes = build_config(vocab_size, embedding_size, hidden_size, num_hidden_layers,
-                                 num_attention_heads, intermediate_size, sharing, num_hidden_groups,
-                                 project_embeddings, max_position_embeddings, lang)
+    config, notes = build_config(
+        vocab_size,
+        embedding_size,
+        hidden_size,
+        num_hidden_layers,
+        num_attention_heads,
+        intermediate_size,
+        sharing,
+        num_hidden_groups,
+        project_embeddings,
+        max_position_embeddings,
+        lang,
+    )
     count = count_parameters(config)
     plain_embeddings = without_factorization(config)
     figure, source, note = paper_reference(config, lang)
     return Calculation(
-        config=config, count=count,
+        config=config,
+        count=count,
         without_factorization=count_parameters(plain_embeddings).total,
         without_sharing=count_parameters(without_sharing(config)).total,
         without_both=count_parameters(without_sharing(plain_embeddings)).total,
-        paper_figure=figure, paper_source=source, paper_note=note, notes=notes,
+        paper_figure=figure,
+        paper_source=source,
+        paper_note=note,
+        notes=notes,
     )
 
 
@@ -246,8 +312,17 @@ def embedding_markdown(calc: Calculation, lang: str = "en") -> str:
         verdict = t("calc.embedding.none", lang)
     else:
         factorized = V * E + E * H
-        row = t("calc.embedding_row.factorized", lang, V=values["V"], E=values["E"], H=values["H"],
-                VE=f"{V * E:,}", EH=f"{E * H:,}", fact=f"{factorized:,}", factm=millions(factorized))
+        row = t(
+            "calc.embedding_row.factorized",
+            lang,
+            V=values["V"],
+            E=values["E"],
+            H=values["H"],
+            VE=f"{V * E:,}",
+            EH=f"{E * H:,}",
+            fact=f"{factorized:,}",
+            factm=millions(factorized),
+        )
         if round(untied / factorized, 2) > 1:
             verdict = t("calc.embedding.smaller", lang, ratio=f"{untied / factorized:.2f}")
         elif round(factorized / untied, 2) > 1:
@@ -260,17 +335,37 @@ def embedding_markdown(calc: Calculation, lang: str = "en") -> str:
 def totals_markdown(calc: Calculation, lang: str = "en") -> str:
     """Total, reduction factors, the paper's figure and any adjustments, as Markdown."""
     total = calc.total
-    lines = [t("calc.total_md", lang, total=f"{total:,}", m=millions(total),
-               emb=f"{calc.count.embeddings:,}", layers=f"{calc.count.layers:,}", heads=f"{calc.count.heads:,}")]
-    rows = [("calc.cmp.no_fact", calc.without_factorization), ("calc.cmp.no_share", calc.without_sharing),
-            ("calc.cmp.neither", calc.without_both)]
+    lines = [
+        t(
+            "calc.total_md",
+            lang,
+            total=f"{total:,}",
+            m=millions(total),
+            emb=f"{calc.count.embeddings:,}",
+            layers=f"{calc.count.layers:,}",
+            heads=f"{calc.count.heads:,}",
+        )
+    ]
+    rows = [
+        ("calc.cmp.no_fact", calc.without_factorization),
+        ("calc.cmp.no_share", calc.without_sharing),
+        ("calc.cmp.neither", calc.without_both),
+    ]
     lines.append(t("calc.cmp.header", lang))
     for key, other in rows:
         lines.append(f"| {t(key, lang)} | {other:,} ({millions(other)}) | {ratio_text(other, total, lang)} |")
     if calc.paper_figure is not None:
         lines.append("")
-        lines.append(t("calc.paper_md", lang, source=calc.paper_source, paper=paper_millions(calc.paper_figure),
-                       ours=f"{total:,}", oursm=millions(total)))
+        lines.append(
+            t(
+                "calc.paper_md",
+                lang,
+                source=calc.paper_source,
+                paper=paper_millions(calc.paper_figure),
+                ours=f"{total:,}",
+                oursm=millions(total),
+            )
+        )
         if calc.paper_note:
             lines.append(f"> {calc.paper_note}")
     for note in calc.notes:
@@ -278,9 +373,18 @@ def totals_markdown(calc: Calculation, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-COMPONENTS: tuple[str, ...] = ("token_embeddings", "position_embeddings", "token_type_embeddings",
-                               "embedding_layer_norm", "embedding_projection", "attention",
-                               "attention_layer_norms", "ffn", "ffn_layer_norms", "pooler")
+COMPONENTS: tuple[str, ...] = (
+    "token_embeddings",
+    "position_embeddings",
+    "token_type_embeddings",
+    "embedding_layer_norm",
+    "embedding_projection",
+    "attention",
+    "attention_layer_norms",
+    "ffn",
+    "ffn_layer_norms",
+    "pooler",
+)
 
 
 def component_table(calc: Calculation, lang: str = "en") -> pd.DataFrame:
@@ -289,11 +393,20 @@ def component_table(calc: Calculation, lang: str = "en") -> pd.DataFrame:
     rows = []
     for name in COMPONENTS:
         value = getattr(calc.count, name)
-        rows.append({t("calc.col.component", lang): t(f"comp.{name}", lang),
-                     t("calc.col.parameters", lang): f"{value:,}",
-                     t("calc.col.share", lang): f"{100 * value / total:.2f}%"})
-    rows.append({t("calc.col.component", lang): t("comp.total", lang),
-                 t("calc.col.parameters", lang): f"{total:,}", t("calc.col.share", lang): "100.00%"})
+        rows.append(
+            {
+                t("calc.col.component", lang): t(f"comp.{name}", lang),
+                t("calc.col.parameters", lang): f"{value:,}",
+                t("calc.col.share", lang): f"{100 * value / total:.2f}%",
+            }
+        )
+    rows.append(
+        {
+            t("calc.col.component", lang): t("comp.total", lang),
+            t("calc.col.parameters", lang): f"{total:,}",
+            t("calc.col.share", lang): "100.00%",
+        }
+    )
     return pd.DataFrame(rows)
 
 
@@ -307,11 +420,13 @@ def sweep(config: AlbertConfig) -> list[dict[str, Any]]:
     sizes = sorted({e for e in SWEEP_EMBEDDING_SIZES if e <= H} | {config.embedding_size, H})
     points = []
     for mode in SHARING_MODES:
-        groups = config.num_hidden_groups if (mode == "all" and config.sharing == "all") else (
-            config.num_hidden_layers if mode == "none" else 1)
+        groups = (
+            config.num_hidden_groups
+            if (mode == "all" and config.sharing == "all")
+            else (config.num_hidden_layers if mode == "none" else 1)
+        )
         for E in sizes:
-            variant = config.replace(embedding_size=E, sharing=mode, num_hidden_groups=groups,
-                                     project_embeddings=True)
+            variant = config.replace(embedding_size=E, sharing=mode, num_hidden_groups=groups, project_embeddings=True)
             points.append({"sharing": mode, "embedding_size": E, "total": count_parameters(variant).total})
     return points
 
@@ -319,8 +434,9 @@ def sweep(config: AlbertConfig) -> list[dict[str, Any]]:
 def paper_sweep_points(config: AlbertConfig) -> list[dict[str, Any]]:
     """The paper's Table 3/4 figures, when the swept model is ALBERT-base (other E and modes)."""
     base = PRESETS["albert-base"]
-    probe = config.replace(embedding_size=base.embedding_size, sharing="all", num_hidden_groups=1,
-                           project_embeddings=True)
+    probe = config.replace(
+        embedding_size=base.embedding_size, sharing="all", num_hidden_groups=1, project_embeddings=True
+    )
     if _count_key(probe) != _count_key(base):
         return []
     points = {(mode, E): value for table in (PAPER_TABLE3, PAPER_TABLE4) for (mode, E), value in table.items()}
@@ -329,9 +445,18 @@ def paper_sweep_points(config: AlbertConfig) -> list[dict[str, Any]]:
 
 def preset_values(config: AlbertConfig) -> tuple[int, int, int, int, int, int, str, int, bool, int]:
     """The form fields for a config, in the calculator's input order."""
-    return (config.vocab_size, config.embedding_size, config.hidden_size, config.num_hidden_layers,
-            config.num_attention_heads, config.intermediate_size, config.sharing,
-            config.num_hidden_groups, config.project_embeddings, config.max_position_embeddings)
+    return (
+        config.vocab_size,
+        config.embedding_size,
+        config.hidden_size,
+        config.num_hidden_layers,
+        config.num_attention_heads,
+        config.intermediate_size,
+        config.sharing,
+        config.num_hidden_groups,
+        config.project_embeddings,
+        config.max_position_embeddings,
+    )
 
 
 def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
@@ -340,6 +465,7 @@ def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
     Shows an edited form as '(custom)', so choosing a preset again is a change that refills it.
     Numbers compare as numbers (the form sends 768.0 for 768); unreadable values match nothing.
     """
+
     def norm(value: Any) -> Any:
         if isinstance(value, bool) or value is None or isinstance(value, str):
             return value

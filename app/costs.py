@@ -85,16 +85,21 @@ class Costs:
     inference_values: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"batch_size": self.batch_size, "seq_len": self.seq_len, "mlm_head": self.mlm_head,
-                "parameters": self.parameters, "flops_per_token": self.flops.as_dict(),
-                "forward_flops_per_batch": self.flops.forward * self.batch_size * self.seq_len,
-                "training_flops_per_batch": self.flops.training * self.batch_size * self.seq_len,
-                "weight_bytes": compute.weight_bytes(self.parameters),
-                "training_state_bytes": self.parameters * compute.TRAINING_BYTES_PER_PARAMETER,
-                "activation_values": self.activations.total,
-                "activation_bytes": {"fp32": self.activations.bytes("fp32"), "fp16": self.activations.bytes("fp16")},
-                "attention_probability_values": self.attention_probs,
-                "inference_working_values": self.inference_values}
+        return {
+            "batch_size": self.batch_size,
+            "seq_len": self.seq_len,
+            "mlm_head": self.mlm_head,
+            "parameters": self.parameters,
+            "flops_per_token": self.flops.as_dict(),
+            "forward_flops_per_batch": self.flops.forward * self.batch_size * self.seq_len,
+            "training_flops_per_batch": self.flops.training * self.batch_size * self.seq_len,
+            "weight_bytes": compute.weight_bytes(self.parameters),
+            "training_state_bytes": self.parameters * compute.TRAINING_BYTES_PER_PARAMETER,
+            "activation_values": self.activations.total,
+            "activation_bytes": {"fp32": self.activations.bytes("fp32"), "fp16": self.activations.bytes("fp16")},
+            "attention_probability_values": self.attention_probs,
+            "inference_working_values": self.inference_values,
+        }
 
 
 def costs(form: tuple, batch_size: Any, seq_len: Any, mlm_head: bool = False, lang: str = "en") -> Costs:
@@ -105,34 +110,65 @@ def costs(form: tuple, batch_size: Any, seq_len: Any, mlm_head: bool = False, la
     mlm = inputs.flag(mlm_head, lang, "field.count_mlm_head")
     with_probs = compute.activation_values(config, B, T, keep_attention_probs=True)
     plain = compute.activation_values(config, B, T, mlm_head=mlm)
-    return Costs(config=config, batch_size=B, seq_len=T, mlm_head=mlm, parameters=count_parameters(config).total,
-                 flops=compute.flops_per_token(config, T, mlm_head=mlm), activations=plain,
-                 attention_probs=(with_probs.per_pass - plain.per_pass) * config.num_hidden_layers,
-                 inference_values=compute.inference_working_values(config, B, T))
+    return Costs(
+        config=config,
+        batch_size=B,
+        seq_len=T,
+        mlm_head=mlm,
+        parameters=count_parameters(config).total,
+        flops=compute.flops_per_token(config, T, mlm_head=mlm),
+        activations=plain,
+        attention_probs=(with_probs.per_pass - plain.per_pass) * config.num_hidden_layers,
+        inference_values=compute.inference_working_values(config, B, T),
+    )
 
 
 def flops_markdown(c: Costs, lang: str = "en") -> str:
     cfg, f = c.config, c.flops
     tokens = c.batch_size * c.seq_len
-    return t("compute.flops_md", lang, T=f"{c.seq_len:,}", E=f"{cfg.embedding_size:,}", H=f"{cfg.hidden_size:,}",
-             L=cfg.num_hidden_layers, I=f"{cfg.intermediate_size:,}", V=f"{cfg.vocab_size:,}", B=f"{c.batch_size:,}",
-             proj=flops_text(f.embedding_projection) if cfg.project_embeddings else t("compute.none", lang),
-             attn=flops_text(f.attention_projections), scores=flops_text(f.attention_scores), ffn=flops_text(f.ffn),
-             mlm=flops_text(f.mlm_head) if c.mlm_head else t("compute.mlm.off", lang),
-             fwd=flops_text(f.forward), train=flops_text(f.training),
-             batch_fwd=flops_text(f.forward * tokens), batch_train=flops_text(f.training * tokens))
+    return t(
+        "compute.flops_md",
+        lang,
+        T=f"{c.seq_len:,}",
+        E=f"{cfg.embedding_size:,}",
+        H=f"{cfg.hidden_size:,}",
+        L=cfg.num_hidden_layers,
+        I=f"{cfg.intermediate_size:,}",
+        V=f"{cfg.vocab_size:,}",
+        B=f"{c.batch_size:,}",
+        proj=flops_text(f.embedding_projection) if cfg.project_embeddings else t("compute.none", lang),
+        attn=flops_text(f.attention_projections),
+        scores=flops_text(f.attention_scores),
+        ffn=flops_text(f.ffn),
+        mlm=flops_text(f.mlm_head) if c.mlm_head else t("compute.mlm.off", lang),
+        fwd=flops_text(f.forward),
+        train=flops_text(f.training),
+        batch_fwd=flops_text(f.forward * tokens),
+        batch_train=flops_text(f.training * tokens),
+    )
 
 
 def memory_markdown(c: Costs, lang: str = "en") -> str:
     weights = compute.weight_bytes(c.parameters)
-    return t("compute.memory_md", lang, n=f"{c.parameters:,}", w32=bytes_text(weights["fp32"]),
-             w16=bytes_text(weights["fp16"]), w8=bytes_text(weights["int8"]),
-             state=bytes_text(c.parameters * compute.TRAINING_BYTES_PER_PARAMETER),
-             B=f"{c.batch_size:,}", T=f"{c.seq_len:,}", act32=bytes_text(c.activations.bytes("fp32")),
-             act16=bytes_text(c.activations.bytes("fp16")), mlm_formula=" + B·T·V" if c.mlm_head else "",
-             values=f"{c.activations.total:,}", probs=f"{c.attention_probs:,}",
-             probs32=bytes_text(4 * c.attention_probs), infer=f"{c.inference_values:,}",
-             infer32=bytes_text(4 * c.inference_values))
+    return t(
+        "compute.memory_md",
+        lang,
+        n=f"{c.parameters:,}",
+        w32=bytes_text(weights["fp32"]),
+        w16=bytes_text(weights["fp16"]),
+        w8=bytes_text(weights["int8"]),
+        state=bytes_text(c.parameters * compute.TRAINING_BYTES_PER_PARAMETER),
+        B=f"{c.batch_size:,}",
+        T=f"{c.seq_len:,}",
+        act32=bytes_text(c.activations.bytes("fp32")),
+        act16=bytes_text(c.activations.bytes("fp16")),
+        mlm_formula=" + B·T·V" if c.mlm_head else "",
+        values=f"{c.activations.total:,}",
+        probs=f"{c.attention_probs:,}",
+        probs32=bytes_text(4 * c.attention_probs),
+        infer=f"{c.inference_values:,}",
+        infer32=bytes_text(4 * c.inference_values),
+    )
 
 
 def paper_speed_rows(seq_len: int = PAPER_SEQ_LEN) -> list[dict[str, Any]]:
@@ -142,28 +178,65 @@ def paper_speed_rows(seq_len: int = PAPER_SEQ_LEN) -> list[dict[str, Any]]:
     rows = []
     for name in ("bert-base", "bert-large", "albert-base", "albert-large", "albert-xlarge", "albert-xxlarge"):
         flops = compute.flops_per_token(PRESETS[name], seq_len).forward
-        rows.append({"model": name, "parameters": count_parameters(PRESETS[name]).total, "flops_per_token": flops,
-                     "flops_vs_bert_large": flops / base, "paper_speedup": PAPER_TABLE2_SPEEDUP[name]})
+        rows.append(
+            {
+                "model": name,
+                "parameters": count_parameters(PRESETS[name]).total,
+                "flops_per_token": flops,
+                "flops_vs_bert_large": flops / base,
+                "paper_speedup": PAPER_TABLE2_SPEEDUP[name],
+            }
+        )
     return rows
 
 
 def paper_markdown(lang: str = "en") -> str:
     rows = paper_speed_rows()
-    lines = [f"| {r['model']} | {millions(r['parameters'])} | {flops_text(r['flops_per_token'])} | "
-             f"×{r['flops_vs_bert_large']:.2f} | {r['paper_speedup']:.1f}× |" for r in rows]
+    lines = [
+        f"| {r['model']} | {millions(r['parameters'])} | {flops_text(r['flops_per_token'])} | "
+        f"×{r['flops_vs_bert_large']:.2f} | {r['paper_speedup']:.1f}× |"
+        for r in rows
+    ]
     ratio = {r["model"]: r["flops_vs_bert_large"] for r in rows}
-    return t("compute.paper_md", lang, rows="\n".join(lines), large=f"{ratio['albert-large']:.2f}",
-             xxlarge=f"{ratio['albert-xxlarge']:.1f}")
+    return t(
+        "compute.paper_md",
+        lang,
+        rows="\n".join(lines),
+        large=f"{ratio['albert-large']:.2f}",
+        xxlarge=f"{ratio['albert-xxlarge']:.1f}",
+    )
 
 
-def compute_view(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
-                 num_attention_heads: Any, intermediate_size: Any, sharing: str, num_hidden_groups: Any,
-                 project_embeddings: bool, max_position_embeddings: Any = 512, batch_size: Any = 8,
-                 seq_len: Any = 512, mlm_head: bool = False, lang: str = "en") -> tuple[dict, str, str, str, str]:
+def compute_view(
+    vocab_size: Any,
+    embedding_size: Any,
+    hidden_size: Any,
+    num_hidden_layers: Any,
+    num_attention_heads: Any,
+    intermediate_size: Any,
+    sharing: str,
+    num_hidden_groups: Any,
+    project_embeddings: bool,
+    max_position_embeddings: Any = 512,
+    batch_size: Any = 8,
+    seq_len: Any = 512,
+    mlm_head: bool = False,
+    lang: str = "en",
+) -> tuple[dict, str, str, str, str]:
     """/compute: (JSON, message, FLOPs Markdown, memory Markdown, the paper's Table 2 against FLOPs)."""
     lang = inputs.language(lang)
-    form = (vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
-            sharing, num_hidden_groups, project_embeddings, max_position_embeddings)
+    form = (
+        vocab_size,
+        embedding_size,
+        hidden_size,
+        num_hidden_layers,
+        num_attention_heads,
+        intermediate_size,
+        sharing,
+        num_hidden_groups,
+        project_embeddings,
+        max_position_embeddings,
+    )
     try:
         result = costs(form, batch_size, seq_len, mlm_head, lang)
     except (CalculatorInputError, InputError) as error:
@@ -188,8 +261,9 @@ def measure_plan(config: AlbertConfig, seq_len: int, lang: str = "en") -> int:
     """
     unshared = count_parameters(without_sharing(config)).total
     if unshared > MEASURE_MAX_PARAMETERS:
-        raise CalculatorInputError(t("compute.measure.too_many_parameters", lang, n=millions(unshared),
-                                     limit=millions(MEASURE_MAX_PARAMETERS)))
+        raise CalculatorInputError(
+            t("compute.measure.too_many_parameters", lang, n=millions(unshared), limit=millions(MEASURE_MAX_PARAMETERS))
+        )
     budget = f"{MEASURE_FLOP_BUDGET / 1e9:g}"
     T = min(seq_len, MEASURE_MAX_TOKENS)
     while T > MEASURE_MIN_TOKENS and compute.flops_per_token(config, T).forward * T > MEASURE_FLOP_BUDGET:
@@ -197,8 +271,9 @@ def measure_plan(config: AlbertConfig, seq_len: int, lang: str = "en") -> int:
     T = max(T, min(seq_len, MEASURE_MIN_TOKENS))
     needed = compute.flops_per_token(config, T).forward * T
     if needed > MEASURE_FLOP_BUDGET:
-        raise CalculatorInputError(t("compute.measure.too_many_flops", lang, T=T, g=f"{needed / 1e9:.1f}",
-                                     budget=budget))
+        raise CalculatorInputError(
+            t("compute.measure.too_many_flops", lang, T=T, g=f"{needed / 1e9:.1f}", budget=budget)
+        )
     return T
 
 
@@ -223,8 +298,14 @@ def measure(config: AlbertConfig, seq_len: int, lang: str = "en", threads: int =
             for mode in SHARING_MODES:
                 variant = mode_variant(config, mode)
                 seconds = compute.time_forward(variant, 1, T)
-                rows.append({"sharing": mode, "parameters": count_parameters(variant).total,
-                             "forward_flops": compute.flops_per_token(variant, T).forward * T, "seconds": seconds})
+                rows.append(
+                    {
+                        "sharing": mode,
+                        "parameters": count_parameters(variant).total,
+                        "forward_flops": compute.flops_per_token(variant, T).forward * T,
+                        "seconds": seconds,
+                    }
+                )
         finally:
             torch.set_num_threads(before)
     none = next(r for r in rows if r["sharing"] == "none")
@@ -238,26 +319,55 @@ def measure_markdown(result: dict[str, Any], lang: str = "en") -> str:
     lines = [t("compute.measure.header", lang, T=result["tokens"])]
     for row in result["modes"]:
         name, n = t("sharing.short." + row["sharing"], lang), row["parameters"]
-        lines.append(f"| {name} | {n:,} ({millions(n)}) | {flops_text(row['forward_flops'])} | "
-                     f"{row['seconds'] * 1e3:.1f} ms | {row['time_vs_none']:.2f}× |")
+        lines.append(
+            f"| {name} | {n:,} ({millions(n)}) | {flops_text(row['forward_flops'])} | "
+            f"{row['seconds'] * 1e3:.1f} ms | {row['time_vs_none']:.2f}× |"
+        )
     rows = {row["sharing"]: row for row in result["modes"]}
     lines.append("")
-    lines.append(t("compute.measure.summary", lang, p=f"{rows['none']['parameters'] / rows['all']['parameters']:.1f}",
-                   tm=f"{rows['all']['time_vs_none']:.2f}", g=f"{rows['all']['forward_flops'] / 1e9:.2f}",
-                   threads=result["threads"]))
+    lines.append(
+        t(
+            "compute.measure.summary",
+            lang,
+            p=f"{rows['none']['parameters'] / rows['all']['parameters']:.1f}",
+            tm=f"{rows['all']['time_vs_none']:.2f}",
+            g=f"{rows['all']['forward_flops'] / 1e9:.2f}",
+            threads=result["threads"],
+        )
+    )
     return "\n".join(lines)
 
 
-def measure_view(vocab_size: Any, embedding_size: Any, hidden_size: Any, num_hidden_layers: Any,
-                 num_attention_heads: Any, intermediate_size: Any, sharing: str, num_hidden_groups: Any,
-                 project_embeddings: bool, max_position_embeddings: Any = 512, seq_len: Any = 512,
-                 lang: str = "en") -> tuple[dict, str, str, Any]:
+def measure_view(
+    vocab_size: Any,
+    embedding_size: Any,
+    hidden_size: Any,
+    num_hidden_layers: Any,
+    num_attention_heads: Any,
+    intermediate_size: Any,
+    sharing: str,
+    num_hidden_groups: Any,
+    project_embeddings: bool,
+    max_position_embeddings: Any = 512,
+    seq_len: Any = 512,
+    lang: str = "en",
+) -> tuple[dict, str, str, Any]:
     """/measure_speed: (JSON, message, results Markdown, chart of parameters and time relative to no sharing)."""
     from app.plots import empty_figure
 
     lang = inputs.language(lang)
-    form = (vocab_size, embedding_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
-            sharing, num_hidden_groups, project_embeddings, max_position_embeddings)
+    form = (
+        vocab_size,
+        embedding_size,
+        hidden_size,
+        num_hidden_layers,
+        num_attention_heads,
+        intermediate_size,
+        sharing,
+        num_hidden_groups,
+        project_embeddings,
+        max_position_embeddings,
+    )
     try:
         config, _ = _form_config(form, lang)
         result = measure(config, _seq_len(seq_len, config, lang), lang)
@@ -276,23 +386,40 @@ def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str
         return t("compute.measure.pending", lang), "", empty_figure()
     status = ""
     if result["tokens"] < result["asked"]:
-        status = "ℹ️ " + t("compute.measure.scaled", lang, T=result["tokens"], asked=result["asked"],
-                          budget=f"{MEASURE_FLOP_BUDGET / 1e9:g}")
+        status = "ℹ️ " + t(
+            "compute.measure.scaled",
+            lang,
+            T=result["tokens"],
+            asked=result["asked"],
+            budget=f"{MEASURE_FLOP_BUDGET / 1e9:g}",
+        )
     return status, measure_markdown(result, lang), measure_figure(result, lang)
 
 
 def _is_measurement(result: Any) -> bool:
     """A `measure` result as it comes back from the page (raw JSON): anything else draws nothing."""
     try:
-        return (isinstance(result, dict) and isinstance(result.get("tokens"), int)
-                and isinstance(result.get("asked"), int) and isinstance(result.get("threads"), int)
-                and [row["sharing"] for row in result["modes"]] == list(SHARING_MODES)
-                and all(float(row[key]) > 0 for row in result["modes"]
-                        for key in ("parameters", "forward_flops", "seconds", "time_vs_none", "parameters_vs_none")))
+        return (
+            isinstance(result, dict)
+            and isinstance(result.get("tokens"), int)
+            and isinstance(result.get("asked"), int)
+            and isinstance(result.get("threads"), int)
+            and [row["sharing"] for row in result["modes"]] == list(SHARING_MODES)
+            and all(
+                float(row[key]) > 0
+                for row in result["modes"]
+                for key in ("parameters", "forward_flops", "seconds", "time_vs_none", "parameters_vs_none")
+            )
+        )
     except (KeyError, TypeError, ValueError):
         return False
 
 
 def measure_explain(lang: str = "en") -> str:
-    return t("compute.measure.explain", lang, tokens=MEASURE_MAX_TOKENS, budget=f"{MEASURE_FLOP_BUDGET / 1e9:g}",
-             params=millions(MEASURE_MAX_PARAMETERS))
+    return t(
+        "compute.measure.explain",
+        lang,
+        tokens=MEASURE_MAX_TOKENS,
+        budget=f"{MEASURE_FLOP_BUDGET / 1e9:g}",
+        params=millions(MEASURE_MAX_PARAMETERS),
+    )

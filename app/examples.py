@@ -75,8 +75,10 @@ ORDER_FAILS: dict[str, list[OrderExample]] = {
     "zh": [],
 }
 PARAGRAPH: dict[str, str] = {
-    "en": ("The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
-           "By noon the market square was full of voices."),
+    "en": (
+        "The village woke early. Smoke rose from the chimneys as the bakers lit their ovens. "
+        "By noon the market square was full of voices."
+    ),
     "zh": "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。",
 }
 """The paragraph the sentence-order tab splits after its first sentence (its default)."""

@@ -21,8 +21,12 @@ from app.calculator import millions, paper_millions
 from app.i18n import normalize_lang, safe, t
 
 logger = logging.getLogger(__name__)
-TASK_METRICS: dict[str, tuple[str, ...]] = {"mask": ("mlm",), "attention": ("mlm",), "order.sop": ("sop", "sop_runs"),
-                                            "order.nsp": ("nsp",)}
+TASK_METRICS: dict[str, tuple[str, ...]] = {
+    "mask": ("mlm",),
+    "attention": ("mlm",),
+    "order.sop": ("sop", "sop_runs"),
+    "order.nsp": ("nsp",),
+}
 """Which held-out figures of metrics.json speak to each tab (`<key>_accuracy`, `<key>_ci95`, `<key>_n`)."""
 CHANCE = {"mlm": None, "sop": 0.5, "sop_runs": 0.5, "nsp": 0.5}
 """Chance per figure (None: 1/V, which depends on the model)."""
@@ -50,8 +54,14 @@ class HeldOut:
         return "above" if low > self.chance else "below" if high < self.chance else "chance"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "accuracy": self.accuracy, "ci95": [self.low, self.high], "n": self.n,
-                "chance": self.chance, "verdict": self.verdict}
+        return {
+            "key": self.key,
+            "accuracy": self.accuracy,
+            "ci95": [self.low, self.high],
+            "n": self.n,
+            "chance": self.chance,
+            "verdict": self.verdict,
+        }
 
 
 @dataclass(frozen=True)
@@ -67,9 +77,15 @@ class Facts:
     """Whether the model carries held-out figures (a shipped model's metrics.json)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"model": self.name, "parameters": self.parameters, "training_tokens": self.tokens,
-                "vocab_size": self.vocab_size, "chance_word": 1 / self.vocab_size,
-                "held_out": [h.as_dict() for h in self.held_out], "recorded": self.recorded}
+        return {
+            "model": self.name,
+            "parameters": self.parameters,
+            "training_tokens": self.tokens,
+            "vocab_size": self.vocab_size,
+            "chance_word": 1 / self.vocab_size,
+            "held_out": [h.as_dict() for h in self.held_out],
+            "recorded": self.recorded,
+        }
 
 
 def _number(value: Any) -> float | None:
@@ -83,8 +99,11 @@ def held_out(metrics: dict[str, Any] | None, key: str, chance: float) -> HeldOut
     if accuracy is None or not 0 <= accuracy <= 1:
         return None
     interval = metrics.get(f"{key}_ci95")
-    low, high = (_number(interval[0]), _number(interval[1])) if isinstance(interval, list) and len(interval) == 2 \
+    low, high = (
+        (_number(interval[0]), _number(interval[1]))
+        if isinstance(interval, list) and len(interval) == 2
         else (None, None)
+    )
     n = _number(metrics.get(f"{key}_n"))
     return HeldOut(key, accuracy, low, high, int(n) if n is not None else None, chance)
 
@@ -94,8 +113,9 @@ def task_key(task: str, objective: str) -> str:
     return f"order.{'nsp' if objective == 'nsp' else 'sop'}" if task == "order" else task
 
 
-def facts(name: str, metrics: dict[str, Any] | None, vocab_size: int, parameters: int, task: str,
-          objective: str = "sop") -> Facts:
+def facts(
+    name: str, metrics: dict[str, Any] | None, vocab_size: int, parameters: int, task: str, objective: str = "sop"
+) -> Facts:
     """The framing figures of a model for one tab ('mask', 'order', 'attention') from its metrics.json."""
     metrics = metrics if isinstance(metrics, dict) else None
     recorded = []
@@ -106,9 +126,14 @@ def facts(name: str, metrics: dict[str, Any] | None, vocab_size: int, parameters
             recorded.append(figure)
     tokens = _number((metrics or {}).get("tokens"))
     shipped_parameters = _number((metrics or {}).get("parameters"))
-    return Facts(name=name, parameters=int(shipped_parameters or parameters), vocab_size=vocab_size,
-                 tokens=int(tokens) if tokens is not None else None, held_out=tuple(recorded),
-                 recorded=metrics is not None)
+    return Facts(
+        name=name,
+        parameters=int(shipped_parameters or parameters),
+        vocab_size=vocab_size,
+        tokens=int(tokens) if tokens is not None else None,
+        held_out=tuple(recorded),
+        recorded=metrics is not None,
+    )
 
 
 def model_facts(lm: Any, task: str) -> Facts:
@@ -128,15 +153,27 @@ def _detail(h: HeldOut, lang: str) -> str:
     """' (95% interval 19.9%–20.9%; 24,224 examples)', or the part that is recorded."""
     if h.low is not None and h.high is not None:
         low, high = percent(h.low), percent(h.high)
-        return t("frame.detail.both", lang, low=low, high=high, n=f"{h.n:,}") if h.n else \
-            t("frame.detail.ci", lang, low=low, high=high)
+        return (
+            t("frame.detail.both", lang, low=low, high=high, n=f"{h.n:,}")
+            if h.n
+            else t("frame.detail.ci", lang, low=low, high=high)
+        )
     return t("frame.detail.n", lang, n=f"{h.n:,}") if h.n else ""
 
 
 def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "sop") -> str:
     """The framing line: size, training tokens, held-out accuracy on this tab's task and chance, one paragraph."""
-    parts = [t("frame.size", lang, name=safe(f.name), n=f"{f.parameters:,}", m=millions(f.parameters),
-               base=paper_millions(PAPER_TABLE1["albert-base"]), bert=paper_millions(PAPER_TABLE1["bert-base"]))]
+    parts = [
+        t(
+            "frame.size",
+            lang,
+            name=safe(f.name),
+            n=f"{f.parameters:,}",
+            m=millions(f.parameters),
+            base=paper_millions(PAPER_TABLE1["albert-base"]),
+            bert=paper_millions(PAPER_TABLE1["bert-base"]),
+        )
+    ]
     if f.tokens:
         parts.append(t("frame.tokens", lang, tokens=millions(f.tokens)))
     key = task_key(task, objective)
@@ -146,8 +183,8 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
         parts.append(t("frame.no_figure", lang))
     else:
         figures = _SEPARATOR[normalize_lang(lang)].join(
-            t(f"frame.figure.{h.key}", lang, accuracy=percent(h.accuracy), detail=_detail(h, lang))
-            for h in f.held_out)
+            t(f"frame.figure.{h.key}", lang, accuracy=percent(h.accuracy), detail=_detail(h, lang)) for h in f.held_out
+        )
         parts.append(t("frame.held_out", lang, figures=figures))
     if key in ("mask", "attention"):
         parts.append(t("frame.chance.word", lang, V=f"{f.vocab_size:,}", p=percent(1 / f.vocab_size)))
@@ -179,10 +216,18 @@ class SentimentFacts:
     num_labels: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"model": self.name, "parameters": self.parameters, "dev_accuracy": self.accuracy,
-                "dev_examples": self.dev_examples, "train_examples": self.train_examples, "epochs": self.epochs,
-                "pretrained_from": self.base_model, "pretraining_tokens": self.base_tokens,
-                "majority_label": self.majority_label, "majority_share": self.majority_share}
+        return {
+            "model": self.name,
+            "parameters": self.parameters,
+            "dev_accuracy": self.accuracy,
+            "dev_examples": self.dev_examples,
+            "train_examples": self.train_examples,
+            "epochs": self.epochs,
+            "pretrained_from": self.base_model,
+            "pretraining_tokens": self.base_tokens,
+            "majority_label": self.majority_label,
+            "majority_share": self.majority_share,
+        }
 
 
 def _dig(data: Any, *keys: str) -> Any:
@@ -218,8 +263,13 @@ def base_model_name(metrics: dict[str, Any] | None) -> str | None:
     return base.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or None
 
 
-def sentiment_facts(name: str, metrics: dict[str, Any] | None, parameters: int, num_labels: int,
-                    base_metrics: dict[str, Any] | None = None) -> SentimentFacts:
+def sentiment_facts(
+    name: str,
+    metrics: dict[str, Any] | None,
+    parameters: int,
+    num_labels: int,
+    base_metrics: dict[str, Any] | None = None,
+) -> SentimentFacts:
     """The framing figures of a fine-tuned classifier from its metrics.json (and its pretrained start's)."""
     from app.sentiment import held_out_accuracy
 
@@ -231,10 +281,18 @@ def sentiment_facts(name: str, metrics: dict[str, Any] | None, parameters: int, 
     train = _number(arm.get("train_examples"))
     tokens = _number(_dig(base_metrics, "tokens"))
     return SentimentFacts(
-        name=name, parameters=parameters, accuracy=held_out_accuracy(metrics),
-        dev_examples=int(dev) if dev else None, train_examples=int(train) if train else None,
-        epochs=_number(_dig(run, "budget", "epochs")), base_model=base, base_tokens=int(tokens) if tokens else None,
-        majority_label=top[0] if top else None, majority_share=top[1] if top else None, num_labels=num_labels)
+        name=name,
+        parameters=parameters,
+        accuracy=held_out_accuracy(metrics),
+        dev_examples=int(dev) if dev else None,
+        train_examples=int(train) if train else None,
+        epochs=_number(_dig(run, "budget", "epochs")),
+        base_model=base,
+        base_tokens=int(tokens) if tokens else None,
+        majority_label=top[0] if top else None,
+        majority_share=top[1] if top else None,
+        num_labels=num_labels,
+    )
 
 
 def sentiment_markdown(f: SentimentFacts, lang: str = "en", label_name: Any = None) -> str:
@@ -244,8 +302,9 @@ def sentiment_markdown(f: SentimentFacts, lang: str = "en", label_name: Any = No
         read = t("frame.sentiment.read", lang, tokens=millions(f.base_tokens)) if f.base_tokens else ""
         parts.append(t("frame.sentiment.base", lang, base=safe(f.base_model), read=read))
     if f.train_examples:
-        parts.append(t("frame.sentiment.train", lang, n=f"{f.train_examples:,}",
-                       epochs=f"{f.epochs:g}" if f.epochs else "?"))
+        parts.append(
+            t("frame.sentiment.train", lang, n=f"{f.train_examples:,}", epochs=f"{f.epochs:g}" if f.epochs else "?")
+        )
     if f.accuracy is not None:
         detail = t("frame.detail.n", lang, n=f"{f.dev_examples:,}") if f.dev_examples else ""
         parts.append(t("frame.sentiment.accuracy", lang, accuracy=percent(f.accuracy), detail=detail))
@@ -264,8 +323,7 @@ def sentiment_facts_of(clf: Any) -> SentimentFacts:
 
     base = base_model_name(clf.metrics)
     parameters = sum(p.numel() for p in clf.model.parameters())
-    return sentiment_facts(clf.name, clf.metrics, parameters, len(clf.labels),
-                           shipped_metrics(base) if base else None)
+    return sentiment_facts(clf.name, clf.metrics, parameters, len(clf.labels), shipped_metrics(base) if base else None)
 
 
 def sentiment_line(clf: Any, lang: str = "en", label_name: Any = None) -> str:

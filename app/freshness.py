@@ -98,8 +98,10 @@ def stale_js(outputs: list[Any], button: str) -> str:
     any answer from the server could come back (a round trip could land after the next result and clear it)."""
     english, chinese = (stale_outputs(outputs, button, lang) for lang in ("en", "zh"))
     values = ["hint" if i == 1 else json.dumps(value) for i, value in enumerate(english)]
-    return (f"(lang) => {{ const hint = lang === 'zh' ? {json.dumps(chinese[1], ensure_ascii=False)} : "
-            f"{json.dumps(english[1], ensure_ascii=False)}; return [{', '.join(values)}]; }}")
+    return (
+        f"(lang) => {{ const hint = lang === 'zh' ? {json.dumps(chinese[1], ensure_ascii=False)} : "
+        f"{json.dumps(english[1], ensure_ascii=False)}; return [{', '.join(values)}]; }}"
+    )
 
 
 def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.Dropdown) -> list[ModelEvent]:
@@ -109,23 +111,49 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
     for tab, event in tabs:
         n = len(event.outputs)
         raw = event.outputs[0]
-        tab.select(run_unless_shown(event.fn, n), inputs=[raw, *event.inputs], outputs=event.outputs,
-                   api_name=f"{event.api_name}_on_open", api_visibility="undocumented", **queues.MODEL)
+        tab.select(
+            run_unless_shown(event.fn, n),
+            inputs=[raw, *event.inputs],
+            outputs=event.outputs,
+            api_name=f"{event.api_name}_on_open",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )
         for component in event.inputs:
             if component is lang or component is model:
                 continue
             if isinstance(component, gr.Textbox):
-                component.input(None, inputs=[lang], outputs=event.outputs, js=stale_js(event.outputs, event.button),
-                                api_name=f"{event.api_name}_stale", api_visibility="undocumented", queue=False,
-                                show_progress="hidden")
+                component.input(
+                    None,
+                    inputs=[lang],
+                    outputs=event.outputs,
+                    js=stale_js(event.outputs, event.button),
+                    api_name=f"{event.api_name}_stale",
+                    api_visibility="undocumented",
+                    queue=False,
+                    show_progress="hidden",
+                )
             else:
                 trigger = component.release if isinstance(component, gr.Slider) else component.input
-                trigger(event.fn, inputs=event.inputs, outputs=event.outputs, api_name=f"{event.api_name}_again",
-                        api_visibility="undocumented", trigger_mode="always_last", **queues.MODEL)
+                trigger(
+                    event.fn,
+                    inputs=event.inputs,
+                    outputs=event.outputs,
+                    api_name=f"{event.api_name}_again",
+                    api_visibility="undocumented",
+                    trigger_mode="always_last",
+                    **queues.MODEL,
+                )
         if model in event.inputs:
-            model.input(run_if_shown(event.fn, n), inputs=[raw, *event.inputs], outputs=event.outputs,
-                        api_name=f"{event.api_name}_new_model", api_visibility="undocumented",
-                        trigger_mode="always_last", **queues.MODEL)
+            model.input(
+                run_if_shown(event.fn, n),
+                inputs=[raw, *event.inputs],
+                outputs=event.outputs,
+                api_name=f"{event.api_name}_new_model",
+                api_visibility="undocumented",
+                trigger_mode="always_last",
+                **queues.MODEL,
+            )
     return [event for _, event in tabs]
 
 
@@ -133,6 +161,11 @@ def rerun_events(events: list[ModelEvent], after: Callable[[str], Any]) -> None:
     """Every result on screen drawn again in the new language: each event chained onto `after(api_name)`, the
     language switch's step that puts that tab's example in the new language (so the result is for the new text)."""
     for event in events:
-        after(event.api_name).then(run_if_shown(event.fn, len(event.outputs)), inputs=[event.outputs[0], *event.inputs],
-                                   outputs=event.outputs, api_name=f"{event.api_name}_in_language",
-                                   api_visibility="undocumented", **queues.MODEL)
+        after(event.api_name).then(
+            run_if_shown(event.fn, len(event.outputs)),
+            inputs=[event.outputs[0], *event.inputs],
+            outputs=event.outputs,
+            api_name=f"{event.api_name}_in_language",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )

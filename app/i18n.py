@@ -132,9 +132,17 @@ class Translations:
     def refresh(self, name: str, fn: Callable, inputs: list, outputs: list) -> None:
         self.refreshers.append((name, fn, inputs, outputs))
 
-    def add(self, factory: Callable[..., C], /, *args: Any, label: str | None = None, info: str | None = None,
-            text: str | Callable[[str], str] | None = None, choices: Callable[[str], list] | None = None,
-            **kwargs: Any) -> C:
+    def add(
+        self,
+        factory: Callable[..., C],
+        /,
+        *args: Any,
+        label: str | None = None,
+        info: str | None = None,
+        text: str | Callable[[str], str] | None = None,
+        choices: Callable[[str], list] | None = None,
+        **kwargs: Any,
+    ) -> C:
         """`factory(*args, **kwargs)` (a Gradio component class) built in English and registered.
 
         `label` and `info` are string keys; `text` is the key of the component's value (a Markdown's text, a
@@ -143,8 +151,14 @@ class Translations:
         texts = _Texts(label=label, info=info, text=text, choices=choices)
         return self._register(factory(*args, **kwargs, **texts.values("en")), texts)
 
-    def examples(self, inputs: list[Any], label: str, samples: Callable[[str], list],
-                 headers: tuple[str, ...] = (), **kwargs: Any) -> Any:
+    def examples(
+        self,
+        inputs: list[Any],
+        label: str,
+        samples: Callable[[str], list],
+        headers: tuple[str, ...] = (),
+        **kwargs: Any,
+    ) -> Any:
         """A `gr.Examples` table filling `inputs`, labelled by the key `label`, its rows `samples(lang)` (a list of
         rows) and its column `headers` (keys; the inputs' own labels until the first switch) following the language."""
         import gradio as gr

@@ -79,15 +79,16 @@ def split_sentences(paragraph: str) -> list[str]:
 
 def word_choices(text: str) -> list[tuple[str, int]]:
     """(label, index) of each word, for picking one to mask (as exBERT lets you click a token)."""
-    return [(f"{i + 1}: {m.group()}", i) for i, m in enumerate(_WORD.finditer(text or ""))
-            if m.group().upper() != "MASK"][:MAX_WORDS]
+    return [
+        (f"{i + 1}: {m.group()}", i) for i, m in enumerate(_WORD.finditer(text or "")) if m.group().upper() != "MASK"
+    ][:MAX_WORDS]
 
 
 def mask_word(text: str, index: int) -> str:
     """`text` with its `index`-th word (as numbered by `word_choices`) replaced by [MASK]."""
     for i, match in enumerate(_WORD.finditer(text or "")):
         if i == index:
-            return text[:match.start()] + "[MASK]" + text[match.end():]
+            return text[: match.start()] + "[MASK]" + text[match.end() :]
     return text
 
 
@@ -136,8 +137,7 @@ def encode_ids(lm: LoadedModel, a: list[int], b: list[int] | None = None, max_to
     cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
     ids = [cls, *a, sep] + ([*b, sep] if b is not None else [])
     types = [0] * (len(a) + 2) + [1] * (len(b) + 1 if b is not None else 0)
-    return Encoded(ids, types, tokenizer.convert_ids_to_tokens(ids), len(a) + 2 if b is not None else None,
-                   truncated)
+    return Encoded(ids, types, tokenizer.convert_ids_to_tokens(ids), len(a) + 2 if b is not None else None, truncated)
 
 
 def display_token(piece: str) -> str:
@@ -175,11 +175,19 @@ class FillMaskResult:
     unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"tokens": self.tokens, "filled_text": self.filled_text, "notices": self.notices,
-                **self.unknown.as_dict(),
-                "masks": [{"position": p.position, "top": [{"token": tok, "probability": round(prob, 6)}
-                                                           for tok, prob in p.candidates]}
-                          for p in self.predictions]}
+        return {
+            "tokens": self.tokens,
+            "filled_text": self.filled_text,
+            "notices": self.notices,
+            **self.unknown.as_dict(),
+            "masks": [
+                {
+                    "position": p.position,
+                    "top": [{"token": tok, "probability": round(prob, 6)} for tok, prob in p.candidates],
+                }
+                for p in self.predictions
+            ],
+        }
 
 
 def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> FillMaskResult:
@@ -210,14 +218,17 @@ def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> F
         probs = out.mlm_logits.float().softmax(dim=-1)  # (N, V), rows in position order
         ranking = probs.clone()
         ranking[:, list(lm.special_ids)] = -1.0  # rank real tokens only; probabilities stay the model's
-        ranking[:, len(lm.tokenizer):] = -1.0  # rows past the tokenizer (a padded vocabulary) are no tokens
+        ranking[:, len(lm.tokenizer) :] = -1.0  # rows past the tokenizer (a padded vocabulary) are no tokens
         top = ranking.topk(top_k, dim=-1)
     pieces = lm.tokenizer.convert_ids_to_tokens(top.indices.flatten().tolist())
     predictions = []
     for row, position in enumerate(positions):
-        chosen = pieces[row * top_k:(row + 1) * top_k]
-        predictions.append(MaskPrediction(position, [(display_token(p), float(v)) for p, v in
-                                                     zip(chosen, top.values[row].tolist(), strict=True)]))
+        chosen = pieces[row * top_k : (row + 1) * top_k]
+        predictions.append(
+            MaskPrediction(
+                position, [(display_token(p), float(v)) for p, v in zip(chosen, top.values[row].tolist(), strict=True)]
+            )
+        )
     best = iter(prediction.candidates[0][0] for prediction in predictions)
     filled = re.sub(r"\[MASK\]", lambda _: next(best, "[MASK]"), text)
     return FillMaskResult(encoded.tokens, predictions, filled, notices, unknown)
@@ -234,9 +245,13 @@ class SentenceOrderResult:
     unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"objective": self.objective, "p_in_order_a_then_b": round(self.in_order_ab, 6),
-                "p_in_order_b_then_a": round(self.in_order_ba, 6), "notices": self.notices,
-                **self.unknown.as_dict()}
+        return {
+            "objective": self.objective,
+            "p_in_order_a_then_b": round(self.in_order_ab, 6),
+            "p_in_order_b_then_a": round(self.in_order_ba, 6),
+            "notices": self.notices,
+            **self.unknown.as_dict(),
+        }
 
 
 def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -270,8 +285,7 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
         probs = lm.model(ids, attention_mask=mask, token_type_ids=types).sop_logits.float().softmax(dim=-1)
     if not lm.has_sentence_head:
         notices.append(t("order.note.random_head", lang))
-    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices,
-                               unknown)
+    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices, unknown)
 
 
 # ----- attention and layer transitions ----------------------------------------------------------
@@ -285,8 +299,9 @@ class AttentionResult:
     unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
 
 
-def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_tokens: int = ATTENTION_TOKENS,
-              lang: str = "en") -> AttentionResult:
+def attention(
+    lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_tokens: int = ATTENTION_TOKENS, lang: str = "en"
+) -> AttentionResult:
     """Attention maps of every pass for a sentence or a sentence pair, cut to `max_tokens`."""
     a, notices = clean_text(sentence_a, lang)
     b, notices_b = clean_text(sentence_b, lang) if sentence_b is not None else ("", [])
@@ -299,8 +314,11 @@ def attention(lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_toke
     if encoded.truncated:
         notices.append(t("attention.truncated", lang, n=min(limit, lm.max_tokens)))
     with torch.inference_mode():
-        out = lm.model.albert(torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids]),
-                              output_attentions=True)
+        out = lm.model.albert(
+            torch.tensor([encoded.input_ids]),
+            token_type_ids=torch.tensor([encoded.token_type_ids]),
+            output_attentions=True,
+        )
     maps = torch.stack([m[0] for m in out.attentions]).float().numpy()  # (L, A, T, T)
     return AttentionResult(encoded.tokens, maps, encoded.b_start, notices, unknown)
 
@@ -332,8 +350,11 @@ def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitio
     if encoded.truncated:
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
     with torch.inference_mode():
-        out = lm.model.albert(torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids]),
-                              output_hidden_states=True)
+        out = lm.model.albert(
+            torch.tensor([encoded.input_ids]),
+            token_type_ids=torch.tensor([encoded.token_type_ids]),
+            output_hidden_states=True,
+        )
     states = [h[0].float() for h in out.hidden_states]  # L + 1 tensors (T, H)
     l2 = [float((o - i).norm(dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
     cosine = [float(F.cosine_similarity(i, o, dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]

@@ -42,8 +42,9 @@ def name(value: Any, lang: str, field: str = "app.model") -> str:
     """A model or preset name: text of at most MAX_NAME_CHARS characters, stripped."""
     value = text(value, lang, field).strip()
     if len(value) > MAX_NAME_CHARS:
-        raise InputError(t("input.err.name_too_long", lang, field=t(field, lang), n=f"{len(value):,}",
-                           limit=MAX_NAME_CHARS))
+        raise InputError(
+            t("input.err.name_too_long", lang, field=t(field, lang), n=f"{len(value):,}", limit=MAX_NAME_CHARS)
+        )
     return value
 
 
@@ -59,8 +60,7 @@ def whole(value: Any, lang: str, field: str, low: int, high: int, default: int |
     try:
         number = float(value)
     except ValueError:
-        raise InputError(t("input.err.number", lang, field=label, value=safe(value, 40), low=low,
-                           high=high)) from None
+        raise InputError(t("input.err.number", lang, field=label, value=safe(value, 40), low=low, high=high)) from None
     if not math.isfinite(number) or number != int(number):
         raise InputError(t("input.err.whole", lang, field=label, value=safe(value, 40), low=low, high=high))
     if not low <= number <= high:

@@ -82,8 +82,12 @@ class Unknowns:
     """Of those, the ones inside an `<unk>`."""
 
     def __add__(self, other: Unknowns) -> Unknowns:
-        return Unknowns(self.unknown + other.unknown, self.total + other.total, self.han + other.han,
-                        self.han_unknown + other.han_unknown)
+        return Unknowns(
+            self.unknown + other.unknown,
+            self.total + other.total,
+            self.han + other.han,
+            self.han_unknown + other.han_unknown,
+        )
 
     def as_dict(self) -> dict[str, int]:
         return {"unknown_tokens": self.unknown, "counted_tokens": self.total}
@@ -108,7 +112,7 @@ def count_unknown(tokenizer: Any, text: str, special_ids: Iterable[int] = ()) ->
         if token_id != unk:
             total += any(c.isalnum() for c in str(piece))
             continue
-        span = text[offsets[i][0]:offsets[i][1]] if offsets is not None else "?"
+        span = text[offsets[i][0] : offsets[i][1]] if offsets is not None else "?"
         width = sum(c.isalnum() for c in span) if offsets is not None else 1  # without offsets: once each
         unknown, total, han_unknown = unknown + width, total + width, han_unknown + count_han(span)
     return Unknowns(unknown, total, count_han(text), han_unknown)
@@ -121,8 +125,9 @@ def is_unreadable(found: Unknowns, text: str) -> bool:
     return found.han > 0 and found.han_unknown >= found.han and is_mostly_chinese(text)
 
 
-def reader_hint(text: str, readers: dict[str, str | None], current: str, lang: str = "en",
-                none_key: str = "lang.hint.none") -> str:
+def reader_hint(
+    text: str, readers: dict[str, str | None], current: str, lang: str = "en", none_key: str = "lang.hint.none"
+) -> str:
     """The sentence's second half: which shipped model reads this text's language, or that none does yet.
 
     `readers` maps a language ('en', 'zh') to the shipped model that reads it (None when not shipped);
@@ -140,15 +145,30 @@ def reader_hint(text: str, readers: dict[str, str | None], current: str, lang: s
     return t(none_key, lang, language=name)
 
 
-def check_readable(tokenizer: Any, special_ids: Iterable[int], texts: Iterable[str], name: str,
-                   readers: dict[str, str | None], lang: str = "en", none_key: str = "lang.hint.none") -> Unknowns:
+def check_readable(
+    tokenizer: Any,
+    special_ids: Iterable[int],
+    texts: Iterable[str],
+    name: str,
+    readers: dict[str, str | None],
+    lang: str = "en",
+    none_key: str = "lang.hint.none",
+) -> Unknowns:
     """How many tokens of `texts` the model `name` does not know; InputError (one sentence) when it cannot read them."""
     texts = [text for text in texts if text]
     found = sum((count_unknown(tokenizer, text, special_ids) for text in texts), Unknowns(0, 0))
     joined = " ".join(texts)
     if is_unreadable(found, joined):
-        raise InputError(t("lang.err.unreadable", lang, name=safe(name), n=found.unknown, total=found.total,
-                           hint=reader_hint(joined, readers, name, lang, none_key)))
+        raise InputError(
+            t(
+                "lang.err.unreadable",
+                lang,
+                name=safe(name),
+                n=found.unknown,
+                total=found.total,
+                hint=reader_hint(joined, readers, name, lang, none_key),
+            )
+        )
     return found
 
 

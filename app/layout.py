@@ -31,37 +31,73 @@ from app.models import AUTO_MODEL, ZH_MODEL, default_model, not_shared_model, sh
 from app.tabs import LabViews, TabContext
 
 logger = logging.getLogger(__name__)
-SYSTEM_FONTS = ("system-ui", "-apple-system", "'Segoe UI'", "Roboto", "'Helvetica Neue'", "Arial", "'Noto Sans'",
-                "'Noto Sans SC'", "'PingFang SC'", "'Microsoft YaHei'", "sans-serif")
+SYSTEM_FONTS = (
+    "system-ui",
+    "-apple-system",
+    "'Segoe UI'",
+    "Roboto",
+    "'Helvetica Neue'",
+    "Arial",
+    "'Noto Sans'",
+    "'Noto Sans SC'",
+    "'PingFang SC'",
+    "'Microsoft YaHei'",
+    "sans-serif",
+)
 """The operating system's own fonts. Soft's Montserrat draws E as "Ɛ" and M as "ᗰ" (formulas read V × Ɛ + Ɛ × H)."""
 MONO_FONTS = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "'DejaVu Sans Mono'", "monospace")
-THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="amber", neutral_hue="slate", font=SYSTEM_FONTS,
-                       font_mono=MONO_FONTS)
+THEME = gr.themes.Soft(
+    primary_hue="indigo", secondary_hue="amber", neutral_hue="slate", font=SYSTEM_FONTS, font_mono=MONO_FONTS
+)
 CSS = (Path(__file__).resolve().parent / "static" / "lab.css").read_text(encoding="utf-8")
 """Layout rules (narrow screens, the tab bar, wide tables): see app/static/lab.css."""
-MODEL_EVENTS = {"sharing": ("layer_transitions", "sharing.button"), "masked": ("fill_mask", "mask.button"),
-                "order": ("sentence_order", "order.button"), "attention": ("attention", "attention.button"),
-                "sentiment": ("sentiment", "sentiment.button")}
+MODEL_EVENTS = {
+    "sharing": ("layer_transitions", "sharing.button"),
+    "masked": ("fill_mask", "mask.button"),
+    "order": ("sentence_order", "order.button"),
+    "attention": ("attention", "attention.button"),
+    "sentiment": ("sentiment", "sentiment.button"),
+}
 """Each model tab's main event and its button: run when the tab opens, cleared or run again when inputs change."""
-EXAMPLE_STEPS = {"fill_mask": "mask_example", "sentence_order": "order_examples", "attention": "attention_example",
-                 "sentiment": "sentiment_example"}
+EXAMPLE_STEPS = {
+    "fill_mask": "mask_example",
+    "sentence_order": "order_examples",
+    "attention": "attention_example",
+    "sentiment": "sentiment_example",
+}
 """The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
 
 
 def lab_views() -> LabViews:
     """The functions the tabs wire to events: the app's own views."""
     return LabViews(
-        parameters=views.parameters_view, preset=views.preset_view, preset_choices=views.preset_choices,
-        preset_fields=views.preset_fields, compute=costs.compute_view, measure=costs.measure_view,
-        sharing_configs=model_views.sharing_config_choices, sharing_modes=model_views.sharing_modes_view,
-        layer_transitions=model_views.layer_transitions_view, fill_mask=model_views.fill_mask_view,
-        mask_word=model_views.mask_word_view, sentence_order=model_views.sentence_order_view,
-        split_paragraph=model_views.split_paragraph_view, attention=model_views.attention_view,
-        sentiment=sentiment_views.sentiment_view, sentiment_card=sentiment.card_markdown)
+        parameters=views.parameters_view,
+        preset=views.preset_view,
+        preset_choices=views.preset_choices,
+        preset_fields=views.preset_fields,
+        compute=costs.compute_view,
+        measure=costs.measure_view,
+        sharing_configs=model_views.sharing_config_choices,
+        sharing_modes=model_views.sharing_modes_view,
+        layer_transitions=model_views.layer_transitions_view,
+        fill_mask=model_views.fill_mask_view,
+        mask_word=model_views.mask_word_view,
+        sentence_order=model_views.sentence_order_view,
+        split_paragraph=model_views.split_paragraph_view,
+        attention=model_views.attention_view,
+        sentiment=sentiment_views.sentiment_view,
+        sentiment_card=sentiment.card_markdown,
+    )
 
 
-TABS = (("parameters", tab_parameters), ("sharing", tab_sharing), ("masked", tab_masked), ("order", tab_order),
-        ("attention", tab_attention), ("sentiment", tab_sentiment))
+TABS = (
+    ("parameters", tab_parameters),
+    ("sharing", tab_sharing),
+    ("masked", tab_masked),
+    ("order", tab_order),
+    ("attention", tab_attention),
+    ("sentiment", tab_sentiment),
+)
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it."""
 
 
@@ -72,10 +108,18 @@ def build_app() -> gr.Blocks:
     with gr.Blocks(title=t("app.title"), analytics_enabled=False) as demo:
         with gr.Row(equal_height=True):
             tr.add(gr.Markdown, text="app.intro", elem_id="lab-header")
-            lang = tr.add(gr.Radio, LANGUAGES, value="en", label="app.language", elem_id="language", scale=0,
-                          min_width=200)
-        ctx = TabContext(tr=tr, lang=lang, model=_model_picker(tr, models, default), views=lab_views(),
-                         shipped=tuple(models), default_model=default, compare_default=not_shared_model())
+            lang = tr.add(
+                gr.Radio, LANGUAGES, value="en", label="app.language", elem_id="language", scale=0, min_width=200
+            )
+        ctx = TabContext(
+            tr=tr,
+            lang=lang,
+            model=_model_picker(tr, models, default),
+            views=lab_views(),
+            shipped=tuple(models),
+            default_model=default,
+            compare_default=not_shared_model(),
+        )
         # 'wrap' renders every tab button (no overflow menu); lab.css then makes that one row scroll sideways.
         with gr.Tabs(overflow_behavior="wrap", elem_id="lab-tabs"):
             tabs: dict[str, gr.Tab] = {}
@@ -84,17 +128,34 @@ def build_app() -> gr.Blocks:
                     module.build(ctx)
         # Our own footer: Gradio's ("Use via API · Settings") stays in English whatever the app's language.
         tr.add(gr.Markdown, text="app.footer", elem_id="lab-footer")
-        events = freshness.keep_fresh([(tabs[name], freshness.find_event(demo, api, button))
-                                       for name, (api, button) in MODEL_EVENTS.items()], lang, ctx.model)
+        events = freshness.keep_fresh(
+            [(tabs[name], freshness.find_event(demo, api, button)) for name, (api, button) in MODEL_EVENTS.items()],
+            lang,
+            ctx.model,
+        )
         # Labels first, alone and unqueued (a few ms of string look-ups): they show in well under a second.
         # "multiple": a second switch relabels at once, without waiting for the first one's redrawing to finish.
-        event = lang.change(tr.updates, inputs=lang, outputs=tr.components, api_name="set_language", queue=False,
-                            show_progress="hidden", preprocess=False, trigger_mode="multiple")
+        event = lang.change(
+            tr.updates,
+            inputs=lang,
+            outputs=tr.components,
+            api_name="set_language",
+            queue=False,
+            show_progress="hidden",
+            preprocess=False,
+            trigger_mode="multiple",
+        )
         steps: dict[str, Any] = {}
         for name, fn, inputs, outputs in tr.refreshers:
             # Charts and tables are drawn in a language; draw them again in the new one.
-            steps[name] = event.then(fn, inputs=inputs, outputs=outputs, api_name=f"{name}_in_language",
-                                     api_visibility="undocumented", **queues.LIGHT)
+            steps[name] = event.then(
+                fn,
+                inputs=inputs,
+                outputs=outputs,
+                api_name=f"{name}_in_language",
+                api_visibility="undocumented",
+                **queues.LIGHT,
+            )
         # Then each result on screen, after its tab's example has followed the language.
         freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event))
     return demo
@@ -111,8 +172,15 @@ def _model_picker(tr: Translations, models: list[str], default: str | None) -> g
     `app.models.model_for`); without it, on the default model, as "automatic" would pick that one anyway."""
     info = "app.model.none" if not models else "app.model.info.auto" if ZH_MODEL in models else "app.model.info"
     value = AUTO_MODEL if ZH_MODEL in models else default
-    return tr.add(gr.Dropdown, value=value, allow_custom_value=True, label="app.model", info=info,
-                  elem_id="model-picker", choices=lambda lang: picker_choices(models, lang))
+    return tr.add(
+        gr.Dropdown,
+        value=value,
+        allow_custom_value=True,
+        label="app.model",
+        info=info,
+        elem_id="model-picker",
+        choices=lambda lang: picker_choices(models, lang),
+    )
 
 
 MAX_UPLOAD = "1mb"
@@ -181,8 +249,16 @@ def _clear_arity_errors(demo: gr.Blocks) -> None:
     def validate_or_say(block_fn: Any, inputs: list[Any]) -> None:
         wanted = len(getattr(block_fn, "inputs", []) or [])
         if isinstance(inputs, list) and len(inputs) < wanted:
-            raise gr.Error(t("api.err.arity", "en", name=getattr(block_fn, "api_name", None) or "this endpoint",
-                             n=wanted, got=len(inputs)), print_exception=False)
+            raise gr.Error(
+                t(
+                    "api.err.arity",
+                    "en",
+                    name=getattr(block_fn, "api_name", None) or "this endpoint",
+                    n=wanted,
+                    got=len(inputs),
+                ),
+                print_exception=False,
+            )
         validate(block_fn, inputs)
 
     demo.validate_inputs = validate_or_say
@@ -192,8 +268,10 @@ async def drop_unread_results(queue: Any, every: float = UNREAD_SECONDS) -> None
     """Every `every` seconds, drop the messages of sessions whose waiting messages nobody read since the last
     sweep. A listening page or client empties its session's messages within milliseconds (heartbeats
     included), so only answers of requests sent and never collected stay unchanged that long."""
-    pending, events = getattr(queue, "pending_messages_per_session", None), getattr(
-        queue, "pending_event_ids_session", None)
+    pending, events = (
+        getattr(queue, "pending_messages_per_session", None),
+        getattr(queue, "pending_event_ids_session", None),
+    )
     if not isinstance(pending, dict) or not isinstance(events, dict):
         logger.warning("this Gradio keeps unread answers its own way; abandoned answers are not dropped")
         return

@@ -27,8 +27,14 @@ from albert.params import count_parameters
 from app.i18n import safe, t
 
 MODEL_LIMITS: dict[str, int] = {
-    "num_hidden_layers": 48, "hidden_size": 4096, "embedding_size": 4096, "intermediate_size": 16384,
-    "num_attention_heads": 64, "vocab_size": 256_000, "max_position_embeddings": 4096, "type_vocab_size": 16,
+    "num_hidden_layers": 48,
+    "hidden_size": 4096,
+    "embedding_size": 4096,
+    "intermediate_size": 16384,
+    "num_attention_heads": 64,
+    "vocab_size": 256_000,
+    "max_position_embeddings": 4096,
+    "type_vocab_size": 16,
 }
 """Largest sizes the app loads: twice the paper's deepest (24 passes), its widest (ALBERT-xxlarge:
 H 4096, FFN 16384, 64 heads), a multilingual vocabulary (250k); the shipped models are far below."""
@@ -40,11 +46,31 @@ CONFIG_MAX_BYTES = 64 * 1024
 WEIGHTS_MAX_BYTES = 1_500_000_000
 HEADER_MAX_BYTES = 8 * 1024 * 1024
 TOKENIZER_MAX_BYTES = 64 * 1024 * 1024
-TOKENIZER_FILES = ("spiece.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
-                   "added_tokens.json")
+TOKENIZER_FILES = (
+    "spiece.model",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+)
 WEIGHTS_NAME = "model.safetensors"
-_DTYPE_BYTES = {"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1,
-                "BOOL": 1, "F8_E4M3": 1, "F8_E5M2": 1, "U16": 2, "U32": 4, "U64": 8}
+_DTYPE_BYTES = {
+    "F64": 8,
+    "F32": 4,
+    "F16": 2,
+    "BF16": 2,
+    "I64": 8,
+    "I32": 4,
+    "I16": 2,
+    "I8": 1,
+    "U8": 1,
+    "BOOL": 1,
+    "F8_E4M3": 1,
+    "F8_E5M2": 1,
+    "U16": 2,
+    "U32": 4,
+    "U64": 8,
+}
 
 
 class ModelError(Exception):
@@ -123,8 +149,16 @@ def read_config(directory: Path, name: str, lang: str) -> tuple[AlbertConfig, di
     except NotAFile:
         raise ModelError(t("model.err.not_dir", lang, value=safe(name, 80))) from None
     except TooLarge as error:
-        raise ModelError(t("model.err.file_too_large", lang, name=safe(name, 80), file="config.json",
-                           size=f"{error.size:,}", limit=f"{CONFIG_MAX_BYTES:,}")) from None
+        raise ModelError(
+            t(
+                "model.err.file_too_large",
+                lang,
+                name=safe(name, 80),
+                file="config.json",
+                size=f"{error.size:,}",
+                limit=f"{CONFIG_MAX_BYTES:,}",
+            )
+        ) from None
     except ValueError:
         raise ModelError(t("model.err.bad_json", lang, name=safe(name, 80))) from None
     if not isinstance(data, dict):
@@ -151,16 +185,19 @@ def check_sizes(config: AlbertConfig, name: str, lang: str) -> None:
     for field, limit in MODEL_LIMITS.items():
         value = getattr(config, field)
         if value > limit:
-            raise ModelError(t("model.err.too_big", lang, name=safe(name, 80), field=field, value=f"{value:,}",
-                               limit=f"{limit:,}"))
+            raise ModelError(
+                t("model.err.too_big", lang, name=safe(name, 80), field=field, value=f"{value:,}", limit=f"{limit:,}")
+            )
     total = count_parameters(config, "pretraining").total
     if total > MAX_PARAMETERS:
-        raise ModelError(t("model.err.too_many_parameters", lang, name=safe(name, 80), n=f"{total:,}",
-                           limit=f"{MAX_PARAMETERS:,}"))
+        raise ModelError(
+            t("model.err.too_many_parameters", lang, name=safe(name, 80), n=f"{total:,}", limit=f"{MAX_PARAMETERS:,}")
+        )
     work = work_per_token(config)
     if work > MAX_WORK_PER_TOKEN:
-        raise ModelError(t("model.err.too_much_work", lang, name=safe(name, 80), n=f"{work:,}",
-                           limit=f"{MAX_WORK_PER_TOKEN:,}"))
+        raise ModelError(
+            t("model.err.too_much_work", lang, name=safe(name, 80), n=f"{work:,}", limit=f"{MAX_WORK_PER_TOKEN:,}")
+        )
 
 
 def safetensors_shapes(path: Path, name: str, lang: str) -> dict[str, tuple[int, ...]]:
@@ -170,8 +207,16 @@ def safetensors_shapes(path: Path, name: str, lang: str) -> dict[str, tuple[int,
     except NotAFile:
         raise ModelError(t("model.err.not_dir", lang, value=safe(name, 80))) from None
     except TooLarge as error:
-        raise ModelError(t("model.err.file_too_large", lang, name=safe(name, 80), file=WEIGHTS_NAME,
-                           size=f"{error.size:,}", limit=f"{WEIGHTS_MAX_BYTES:,}")) from None
+        raise ModelError(
+            t(
+                "model.err.file_too_large",
+                lang,
+                name=safe(name, 80),
+                file=WEIGHTS_NAME,
+                size=f"{error.size:,}",
+                limit=f"{WEIGHTS_MAX_BYTES:,}",
+            )
+        ) from None
 
     def bad(reason: str) -> ModelError:
         return ModelError(t("model.err.bad_weights", lang, name=safe(name, 80), reason=reason))
@@ -210,8 +255,12 @@ def _entry_shape(key: str, entry: Any, data_bytes: int, bad: Callable[[str], Mod
     if not isinstance(entry, dict):
         raise bad(f"entry {safe(key, 60)}")
     dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
-    whole = (isinstance(shape, list) and isinstance(offsets, list) and len(offsets) == 2
-             and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in [*shape, *offsets]))
+    whole = (
+        isinstance(shape, list)
+        and isinstance(offsets, list)
+        and len(offsets) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in [*shape, *offsets])
+    )
     if dtype not in _DTYPE_BYTES or not whole or len(shape) > 8:
         raise bad(f"entry {safe(key, 60)}")
     start, end = offsets
@@ -230,8 +279,9 @@ def allowed_counts(config: AlbertConfig) -> set[int]:
     for with_pooler, with_mlm, with_pair, tied_weight, tied_bias in product((0, 1), repeat=5):
         if (tied_weight or tied_bias) and not with_mlm:
             continue
-        counts.add(body - (1 - with_pooler) * pooler + with_mlm * mlm + with_pair * pair + tied_weight * V * E
-                   + tied_bias * V)
+        counts.add(
+            body - (1 - with_pooler) * pooler + with_mlm * mlm + with_pair * pair + tied_weight * V * E + tied_bias * V
+        )
     return counts
 
 
@@ -241,8 +291,9 @@ def check_weights(directory: Path, config: AlbertConfig, name: str, lang: str) -
     found = sum(math.prod(shape) for shape in shapes.values())
     expected = count_parameters(config, "pretraining").total
     if found not in allowed_counts(config):
-        raise ModelError(t("model.err.weights_mismatch", lang, name=safe(name, 80), expected=f"{expected:,}",
-                           found=f"{found:,}"))
+        raise ModelError(
+            t("model.err.weights_mismatch", lang, name=safe(name, 80), expected=f"{expected:,}", found=f"{found:,}")
+        )
     return shapes
 
 
@@ -259,5 +310,13 @@ def check_tokenizer_files(directory: Path, name: str, lang: str) -> None:
         if info is None or not stat.S_ISREG(info.st_mode):
             raise ModelError(t("model.err.file_refused", lang, name=safe(name, 80), file=file))
         if info.st_size > TOKENIZER_MAX_BYTES:
-            raise ModelError(t("model.err.file_too_large", lang, name=safe(name, 80), file=file,
-                               size=f"{info.st_size:,}", limit=f"{TOKENIZER_MAX_BYTES:,}"))
+            raise ModelError(
+                t(
+                    "model.err.file_too_large",
+                    lang,
+                    name=safe(name, 80),
+                    file=file,
+                    size=f"{info.st_size:,}",
+                    limit=f"{TOKENIZER_MAX_BYTES:,}",
+                )
+            )

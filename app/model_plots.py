@@ -59,29 +59,83 @@ def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None
             seen.add(label)
             labels.append(label)
         values = [prob for _, prob in prediction.candidates]
-        data.append({"type": "bar", "orientation": "h", "x": values[::-1], "y": labels[::-1],
-                     "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "marker": {"color": PALETTE[0]},
-                     "text": [f"{v:.1%}" for v in values][::-1], "textposition": "outside", "cliponaxis": False,
-                     "showlegend": False, "hovertemplate": "%{y}: %{x:.2%}<extra></extra>"})
+        data.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "x": values[::-1],
+                "y": labels[::-1],
+                "xaxis": f"x{suffix}",
+                "yaxis": f"y{suffix}",
+                "marker": {"color": PALETTE[0]},
+                "text": [f"{v:.1%}" for v in values][::-1],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "showlegend": False,
+                "hovertemplate": "%{y}: %{x:.2%}<extra></extra>",
+            }
+        )
         last = row == len(shown) - 1
-        layout[f"xaxis{suffix}"] = {**layout["xaxis"], "anchor": f"y{suffix}", "range": [0, 1], "dtick": 0.2,
-                                    "tickformat": ".0%", "showticklabels": last, "fixedrange": True,
-                                    **({} if row == 0 else {"matches": "x"}),
-                                    **({"title": {"text": t("mask.axis", lang)}} if last else {})}
-        layout[f"yaxis{suffix}"] = {**layout["yaxis"], "anchor": f"x{suffix}", "type": "category",
-                                    "domain": [low, high], "fixedrange": True}
-        annotations.append({"text": t("mask.panel", lang, i=row + 1, word=plot_text(prediction.candidates[0][0])),
-                            "x": 0, "xref": "paper", "xanchor": "left", "y": high, "yref": "paper",
-                            "yanchor": "bottom", "showarrow": False, "font": {"size": 13}})
+        layout[f"xaxis{suffix}"] = {
+            **layout["xaxis"],
+            "anchor": f"y{suffix}",
+            "range": [0, 1],
+            "dtick": 0.2,
+            "tickformat": ".0%",
+            "showticklabels": last,
+            "fixedrange": True,
+            **({} if row == 0 else {"matches": "x"}),
+            **({"title": {"text": t("mask.axis", lang)}} if last else {}),
+        }
+        layout[f"yaxis{suffix}"] = {
+            **layout["yaxis"],
+            "anchor": f"x{suffix}",
+            "type": "category",
+            "domain": [low, high],
+            "fixedrange": True,
+        }
+        annotations.append(
+            {
+                "text": t("mask.panel", lang, i=row + 1, word=plot_text(prediction.candidates[0][0])),
+                "x": 0,
+                "xref": "paper",
+                "xanchor": "left",
+                "y": high,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 13},
+            }
+        )
         if vocab_size:
-            shapes.append({"type": "line", "xref": f"x{suffix}", "yref": f"y{suffix} domain", "x0": 1 / vocab_size,
-                           "x1": 1 / vocab_size, "y0": 0, "y1": 1, "line": {"color": "#dc2626", "dash": "dot",
-                                                                            "width": 1.5}})
+            shapes.append(
+                {
+                    "type": "line",
+                    "xref": f"x{suffix}",
+                    "yref": f"y{suffix} domain",
+                    "x0": 1 / vocab_size,
+                    "x1": 1 / vocab_size,
+                    "y0": 0,
+                    "y1": 1,
+                    "line": {"color": "#dc2626", "dash": "dot", "width": 1.5},
+                }
+            )
     if vocab_size:
-        annotations.append({"text": t("mask.chance", lang, V=f"{vocab_size:,}", p=f"{1 / vocab_size:.4%}"),
-                            "x": 0, "xref": "paper", "xanchor": "left", "xshift": -100, "y": 0, "yref": "paper",
-                            "yanchor": "top", "yshift": -58, "showarrow": False,  # a line of its own, under the axis
-                            "font": {"size": 11, "color": "#dc2626"}})
+        annotations.append(
+            {
+                "text": t("mask.chance", lang, V=f"{vocab_size:,}", p=f"{1 / vocab_size:.4%}"),
+                "x": 0,
+                "xref": "paper",
+                "xanchor": "left",
+                "xshift": -100,
+                "y": 0,
+                "yref": "paper",
+                "yanchor": "top",
+                "yshift": -58,
+                "showarrow": False,  # a line of its own, under the axis
+                "font": {"size": 11, "color": "#dc2626"},
+            }
+        )
     layout["annotations"], layout["shapes"] = annotations, shapes
     return FigureJSON(data, layout)
 
@@ -92,11 +146,24 @@ def order_figure(result: SentenceOrderResult, lang: str = "en") -> FigureJSON:
     rows = [t("order.ab", lang), t("order.ba", lang)]
     yes = [result.in_order_ab, result.in_order_ba]
     no = [1 - v for v in yes]
-    data = [{"type": "bar", "x": rows, "y": values, "name": t(f"order.{kind}.{answer}", lang),
-             "marker": {"color": color}, "text": [f"{v:.1%}" for v in values], "textposition": "auto"}
-            for values, answer, color in ((yes, "yes", PALETTE[0]), (no, "no", PALETTE[1]))]
-    layout = base_layout(barmode="group", title=t(f"order.{kind}.title", lang),
-                         yaxis=dict(tickformat=".0%", range=[0, 1]), legend=dict(orientation="h", y=-0.15))
+    data = [
+        {
+            "type": "bar",
+            "x": rows,
+            "y": values,
+            "name": t(f"order.{kind}.{answer}", lang),
+            "marker": {"color": color},
+            "text": [f"{v:.1%}" for v in values],
+            "textposition": "auto",
+        }
+        for values, answer, color in ((yes, "yes", PALETTE[0]), (no, "no", PALETTE[1]))
+    ]
+    layout = base_layout(
+        barmode="group",
+        title=t(f"order.{kind}.title", lang),
+        yaxis=dict(tickformat=".0%", range=[0, 1]),
+        legend=dict(orientation="h", y=-0.15),
+    )
     return FigureJSON(data, layout)
 
 
@@ -111,22 +178,42 @@ def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lan
     labels = [plot_text(display_token(tok)) for tok in tokens]
     font = 11 if count <= 16 else 9 if count <= 32 else 7
     side = max(240, min(14 * count, 420))  # px per map: a readable row per token, within the page
-    figure = make_subplots(rows=rows, cols=cols, subplot_titles=[t("attention.pass", lang, i=i + 1)
-                                                                   for i in range(layers)],
-                           horizontal_spacing=0.09, vertical_spacing=min(0.25, 90 / (rows * side + 90)))
+    figure = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[t("attention.pass", lang, i=i + 1) for i in range(layers)],
+        horizontal_spacing=0.09,
+        vertical_spacing=min(0.25, 90 / (rows * side + 90)),
+    )
     positions = list(range(count))
     pairs = [[f"{labels[r]} → {labels[c]}" for c in positions] for r in positions]
     for i in range(layers):
-        figure.add_trace(go.Heatmap(z=np.round(maps[i, head], 3), x=positions, y=positions, coloraxis="coloraxis",
-                                    text=pairs, hovertemplate="%{text}: %{z:.3f}<extra></extra>"),
-                         row=i // cols + 1, col=i % cols + 1)
+        figure.add_trace(
+            go.Heatmap(
+                z=np.round(maps[i, head], 3),
+                x=positions,
+                y=positions,
+                coloraxis="coloraxis",
+                text=pairs,
+                hovertemplate="%{text}: %{z:.3f}<extra></extra>",
+            ),
+            row=i // cols + 1,
+            col=i % cols + 1,
+        )
     top = float(maps[:, head].max())
-    figure.update_layout(**base_layout(title=t("attention.heatmap.title", lang, head=head + 1),
-                                       height=110 + rows * (side + 90),
-                                       coloraxis=dict(colorscale="Blues", cmin=0, cmax=top,
-                                                      colorbar=dict(title=dict(text=t("attention.axis.weight", lang)),
-                                                                    thickness=12)),
-                                       margin=dict(l=70, r=20, t=80, b=70)))
+    figure.update_layout(
+        **base_layout(
+            title=t("attention.heatmap.title", lang, head=head + 1),
+            height=110 + rows * (side + 90),
+            coloraxis=dict(
+                colorscale="Blues",
+                cmin=0,
+                cmax=top,
+                colorbar=dict(title=dict(text=t("attention.axis.weight", lang)), thickness=12),
+            ),
+            margin=dict(l=70, r=20, t=80, b=70),
+        )
+    )
     axis = dict(tickmode="array", tickvals=positions, ticktext=labels, tickfont=dict(size=font), showgrid=False)
     figure.update_xaxes(**axis, tickangle=-90)
     figure.update_yaxes(**axis, autorange="reversed")
@@ -135,15 +222,32 @@ def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lan
     return figure
 
 
-def lines_figure(series: Mapping[str, Sequence[float]], title: str, x_title: str, y_title: str,
-                 start: int = 1, y_range: Sequence[float] | None = None) -> go.Figure:
+def lines_figure(
+    series: Mapping[str, Sequence[float]],
+    title: str,
+    x_title: str,
+    y_title: str,
+    start: int = 1,
+    y_range: Sequence[float] | None = None,
+) -> go.Figure:
     """One line per named series against pass number."""
     figure = go.Figure()
     for i, (name, values) in enumerate(series.items()):
-        figure.add_scatter(x=list(range(start, start + len(values))), y=list(values), mode="lines+markers",
-                           name=plot_text(name), line=dict(color=PALETTE[i % len(PALETTE)]))
-    figure.update_layout(**base_layout(title=title, xaxis=dict(title=x_title, dtick=1), yaxis=dict(title=y_title),
-                                   legend=dict(orientation="h", y=-0.2)))
+        figure.add_scatter(
+            x=list(range(start, start + len(values))),
+            y=list(values),
+            mode="lines+markers",
+            name=plot_text(name),
+            line=dict(color=PALETTE[i % len(PALETTE)]),
+        )
+    figure.update_layout(
+        **base_layout(
+            title=title,
+            xaxis=dict(title=x_title, dtick=1),
+            yaxis=dict(title=y_title),
+            legend=dict(orientation="h", y=-0.2),
+        )
+    )
     if y_range is not None:
         figure.update_yaxes(range=list(y_range))
     return figure
@@ -153,17 +257,27 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
     """Total parameters of `config` under each of the four sharing modes."""
     totals = []
     for mode in SHARING_MODES:
-        groups = config.num_hidden_groups if (mode == "all" and config.sharing == "all") else (
-            config.num_hidden_layers if mode == "none" else 1)
+        groups = (
+            config.num_hidden_groups
+            if (mode == "all" and config.sharing == "all")
+            else (config.num_hidden_layers if mode == "none" else 1)
+        )
         totals.append(count_parameters(config.replace(sharing=mode, num_hidden_groups=groups)).total)
     from app.calculator import millions
 
-    figure = go.Figure(go.Bar(x=[t(f"sharing.short.{m}", lang) for m in SHARING_MODES], y=totals,
-                              marker_color=[MODE_COLORS[m] for m in SHARING_MODES],
-                              text=[millions(v) for v in totals], textposition="auto",
-                              hovertemplate="%{x}: %{y:,}<extra></extra>"))
-    figure.update_layout(**base_layout(title=t("sharing.params.title", lang), yaxis=dict(title=t("calc.axis.parameters",
-                                                                                           lang))))
+    figure = go.Figure(
+        go.Bar(
+            x=[t(f"sharing.short.{m}", lang) for m in SHARING_MODES],
+            y=totals,
+            marker_color=[MODE_COLORS[m] for m in SHARING_MODES],
+            text=[millions(v) for v in totals],
+            textposition="auto",
+            hovertemplate="%{x}: %{y:,}<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        **base_layout(title=t("sharing.params.title", lang), yaxis=dict(title=t("calc.axis.parameters", lang)))
+    )
     return figure
 
 
@@ -182,15 +296,25 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
         rows = rows[rows["tokens"] > 0]
         if len(rows):
             lengths.append(float(rows["tokens"].max()))
-        figure.add_scatter(x=rows["tokens"], y=rows[column], mode="lines+markers", name=plot_text(name),
-                           line=dict(color=PALETTE[i % len(PALETTE)]), marker=dict(size=4))
+        figure.add_scatter(
+            x=rows["tokens"],
+            y=rows[column],
+            mode="lines+markers",
+            name=plot_text(name),
+            line=dict(color=PALETTE[i % len(PALETTE)]),
+            marker=dict(size=4),
+        )
     # Runs of very different lengths (a long default next to short ablations) share one readable
     # axis only on a log scale; otherwise the short runs crowd the left edge.
     log_scale = len(lengths) > 1 and max(lengths) > LOG_AXIS_SPAN * min(lengths)
     axis_title = t("runs.tokens.log" if log_scale else "runs.tokens", lang)
-    figure.update_layout(**base_layout(title=t(f"runs.{column}", lang),
-                                       xaxis=dict(title=axis_title, type="log" if log_scale else "linear"),
-                                       legend=dict(orientation="h", y=-0.25)))
+    figure.update_layout(
+        **base_layout(
+            title=t(f"runs.{column}", lang),
+            xaxis=dict(title=axis_title, type="log" if log_scale else "linear"),
+            legend=dict(orientation="h", y=-0.25),
+        )
+    )
     return figure
 
 
@@ -206,14 +330,36 @@ def summary_figure(summary: pd.DataFrame, lang: str = "en") -> go.Figure:
         error = None
         if f"{key}_low" in summary and f"{key}_high" in summary:
             low, high = (pd.to_numeric(summary[f"{key}_{b}"], errors="coerce") for b in ("low", "high"))
-            error = dict(type="data", array=(high - values).fillna(0), arrayminus=(values - low).fillna(0),
-                         thickness=1.2, width=3)
-        figure.add_bar(x=[plot_text(str(r)) for r in summary["run"]], y=values, name=t(f"runs.{column}", lang),
-                       marker_color=PALETTE[i], error_y=error, text=[f"{v:.1%}" if pd.notna(v) else "" for v in values],
-                       textposition="outside", cliponaxis=False)
-    figure.add_hline(y=0.5, line_dash="dot", line_color="#888", annotation_text=t("runs.chance", lang),
-                     annotation_position="top left")
-    figure.update_layout(**base_layout(barmode="group", title=t("runs.summary.title", lang),
-                                       yaxis=dict(tickformat=".0%", range=[0, 1]),
-                                       legend=dict(orientation="h", y=-0.2)))
+            error = dict(
+                type="data",
+                array=(high - values).fillna(0),
+                arrayminus=(values - low).fillna(0),
+                thickness=1.2,
+                width=3,
+            )
+        figure.add_bar(
+            x=[plot_text(str(r)) for r in summary["run"]],
+            y=values,
+            name=t(f"runs.{column}", lang),
+            marker_color=PALETTE[i],
+            error_y=error,
+            text=[f"{v:.1%}" if pd.notna(v) else "" for v in values],
+            textposition="outside",
+            cliponaxis=False,
+        )
+    figure.add_hline(
+        y=0.5,
+        line_dash="dot",
+        line_color="#888",
+        annotation_text=t("runs.chance", lang),
+        annotation_position="top left",
+    )
+    figure.update_layout(
+        **base_layout(
+            barmode="group",
+            title=t("runs.summary.title", lang),
+            yaxis=dict(tickformat=".0%", range=[0, 1]),
+            legend=dict(orientation="h", y=-0.2),
+        )
+    )
     return figure

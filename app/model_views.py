@@ -70,8 +70,16 @@ def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:
     """'Model: albert-lab-base · sharing all · 12 passes · held-out MLM 18.8%, SOP 51.0%' (without the held-out
     figures when `metrics` is False: the framing line beside a prediction gives them with chance)."""
     c = lm.config
-    text = t("model.line", lang, name=safe(lm.name), sharing=mode_name(c.sharing, lang), L=c.num_hidden_layers,
-             H=c.hidden_size, E=c.embedding_size, V=f"{c.vocab_size:,}")
+    text = t(
+        "model.line",
+        lang,
+        name=safe(lm.name),
+        sharing=mode_name(c.sharing, lang),
+        L=c.num_hidden_layers,
+        H=c.hidden_size,
+        E=c.embedding_size,
+        V=f"{c.vocab_size:,}",
+    )
     if not metrics:
         return text
     metrics = lm.metrics or {}
@@ -90,15 +98,16 @@ def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: st
     lm = load(model_for(model, text, lang), lang)
     result = inference.fill_mask(lm, text, top_k, lang)
     words = inference.word_choices(inference.clean_text(text, lang)[0])
-    return (result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
-            status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang),
-                             *result.notices]), result.filled_text,
-            model_plots.topk_figure(result, lang, lm.config.vocab_size),
-            gr.update(choices=words, value=None))
+    return (
+        result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
+        status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *result.notices]),
+        result.filled_text,
+        model_plots.topk_figure(result, lang, lm.config.vocab_size),
+        gr.update(choices=words, value=None),
+    )
 
 
-def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str | None = "",
-                   lang: str = "en") -> tuple:
+def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str | None = "", lang: str = "en") -> tuple:
     """/mask_word: the text with the picked word masked, then everything /fill_mask returns."""
     if word is None:
         return (gr.skip(),) * 6
@@ -122,16 +131,18 @@ def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = ""
     kind = "nsp" if result.objective == "nsp" else "sop"
     verdict = t(f"order.{kind}.verdict", lang, ab=f"{result.in_order_ab:.1%}", ba=f"{result.in_order_ba:.1%}")
     gap = result.in_order_ab - result.in_order_ba
-    verdict += " " + t("order.undecided" if abs(gap) < 0.02 else "order.prefers_ab" if gap > 0 else "order.prefers_ba",
-                       lang)
-    return (result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "order").as_dict()},
-            status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "order", lang),
-                             *result.notices]), verdict,
-            model_plots.order_figure(result, lang))
+    verdict += " " + t(
+        "order.undecided" if abs(gap) < 0.02 else "order.prefers_ab" if gap > 0 else "order.prefers_ba", lang
+    )
+    return (
+        result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "order").as_dict()},
+        status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "order", lang), *result.notices]),
+        verdict,
+        model_plots.order_figure(result, lang),
+    )
 
 
-def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | None = "",
-                         lang: str = "en") -> tuple:
+def split_paragraph_view(paragraph: str, split_after: float = 1, model: str | None = "", lang: str = "en") -> tuple:
     """/split_paragraph: sentences 1..k as A, the rest as B, then everything /sentence_order returns."""
     lang = inputs.language(lang)
     try:
@@ -162,15 +173,27 @@ def _compare_choice(lm: LoadedModel, compare_model: str | None) -> str | None:
 
 
 @guarded(outputs=6)
-def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
-                   max_tokens: float = inference.ATTENTION_TOKENS, model: str | None = "",
-                   compare_model: str | None = "", lang: str = "en") -> tuple:
+def attention_view(
+    sentence_a: str,
+    sentence_b: str = "",
+    head: float = 1,
+    max_tokens: float = inference.ATTENTION_TOKENS,
+    model: str | None = "",
+    compare_model: str | None = "",
+    lang: str = "en",
+) -> tuple:
     """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity)."""
     lang = inputs.language(lang)
     sentence_a, sentence_b = inputs.text(sentence_a, lang, "attention.a"), inputs.text(sentence_b, lang, "attention.b")
     head = inputs.whole(head, lang, "attention.head", 1, MAX_HEAD_CHOICE, default=1)
-    max_tokens = inputs.whole(max_tokens, lang, "attention.max_tokens", inference.MIN_ATTENTION_TOKENS,
-                              inference.MAX_ATTENTION_TOKENS, default=inference.ATTENTION_TOKENS)
+    max_tokens = inputs.whole(
+        max_tokens,
+        lang,
+        "attention.max_tokens",
+        inference.MIN_ATTENTION_TOKENS,
+        inference.MAX_ATTENTION_TOKENS,
+        default=inference.ATTENTION_TOKENS,
+    )
     compare_model = inputs.name(compare_model, lang, "attention.compare")
     lm = load(model_for(model, f"{sentence_a} {sentence_b}", lang), lang)
     result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
@@ -194,17 +217,32 @@ def attention_view(sentence_a: str, sentence_b: str = "", head: float = 1,
         notices.append(t("attention.no_twin", lang))
     head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
     model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
-    raw = {"model": lm.name, "tokens": result.tokens, "layers": layers, "heads": heads, "b_start": result.b_start,
-           "pass_to_pass_similarity": similarity, "notices": result.notices, **result.unknown.as_dict(),
-           "framing": framing.model_facts(lm, "attention").as_dict()}
-    similarity_plot = model_plots.lines_figure({labels[k]: v for k, v in similarity.items()},
-                                               t("attention.similarity.title", lang),
-                                               t("attention.axis.pair", lang), t("attention.axis.cosine", lang),
-                                               start=1)
-    return (raw, status_markdown(notices),
-            bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
-            bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
-            model_plots.head_heatmaps_figure(result.attentions, result.tokens, head_index, lang), similarity_plot)
+    raw = {
+        "model": lm.name,
+        "tokens": result.tokens,
+        "layers": layers,
+        "heads": heads,
+        "b_start": result.b_start,
+        "pass_to_pass_similarity": similarity,
+        "notices": result.notices,
+        **result.unknown.as_dict(),
+        "framing": framing.model_facts(lm, "attention").as_dict(),
+    }
+    similarity_plot = model_plots.lines_figure(
+        {labels[k]: v for k, v in similarity.items()},
+        t("attention.similarity.title", lang),
+        t("attention.axis.pair", lang),
+        t("attention.axis.cosine", lang),
+        start=1,
+    )
+    return (
+        raw,
+        status_markdown(notices),
+        bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
+        bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
+        model_plots.head_heatmaps_figure(result.attentions, result.tokens, head_index, lang),
+        similarity_plot,
+    )
 
 
 # ----- sharing modes ------------------------------------------------------------------------------
@@ -222,8 +260,15 @@ def _config_of(choice: str, lang: str = "en") -> AlbertConfig:
     if not choice:
         return PRESETS["albert-base"]
     if choice not in PRESETS:
-        raise InputError(t("input.err.choice", lang, field=t("sharing.config", lang), value=safe(choice, 40),
-                           choices=", ".join([*PRESETS, *(f"model:{n}" for n in shipped_models())])))
+        raise InputError(
+            t(
+                "input.err.choice",
+                lang,
+                field=t("sharing.config", lang),
+                value=safe(choice, 40),
+                choices=", ".join([*PRESETS, *(f"model:{n}" for n in shipped_models())]),
+            )
+        )
     return PRESETS[choice]
 
 
@@ -236,20 +281,32 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tupl
     notices = [] if curves or summary is not None else [t("runs.none", lang)]
     from albert.params import count_parameters
 
-    per_mode = {mode: count_parameters(config.replace(sharing=mode, num_hidden_groups=(
-        config.num_hidden_layers if mode == "none" else 1))).total for mode in ("all", "attention", "ffn", "none")}
-    raw = {"parameters_per_mode": per_mode, "runs": sorted(curves),
-           "summary": summary.to_dict(orient="records") if summary is not None else []}
-    return (raw, status_markdown(notices), model_plots.mode_parameters_figure(config, lang),
-            model_plots.curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
-            model_plots.curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
-            model_plots.summary_figure(summary, lang) if summary is not None else empty_figure(t("runs.none", lang)),
-            runs.summary_table(summary, lang) if summary is not None else pd.DataFrame())
+    per_mode = {
+        mode: count_parameters(
+            config.replace(sharing=mode, num_hidden_groups=(config.num_hidden_layers if mode == "none" else 1))
+        ).total
+        for mode in ("all", "attention", "ffn", "none")
+    }
+    raw = {
+        "parameters_per_mode": per_mode,
+        "runs": sorted(curves),
+        "summary": summary.to_dict(orient="records") if summary is not None else [],
+    }
+    return (
+        raw,
+        status_markdown(notices),
+        model_plots.mode_parameters_figure(config, lang),
+        model_plots.curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
+        model_plots.curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
+        model_plots.summary_figure(summary, lang) if summary is not None else empty_figure(t("runs.none", lang)),
+        runs.summary_table(summary, lang) if summary is not None else pd.DataFrame(),
+    )
 
 
 @guarded(outputs=4)
-def layer_transitions_view(text: str, model: str | None = "", compare_model: str | None = "",
-                           lang: str = "en") -> tuple:
+def layer_transitions_view(
+    text: str, model: str | None = "", compare_model: str | None = "", lang: str = "en"
+) -> tuple:
     """/layer_transitions: (JSON, message, L2 distance per pass, cosine similarity per pass), shared vs not."""
     lang = inputs.language(lang)
     text = inputs.text(text, lang, "sharing.text")
@@ -273,12 +330,18 @@ def layer_transitions_view(text: str, model: str | None = "", compare_model: str
         except InputError as error:
             models.remove(twin)
             notices.append(str(error))
-    notices = [*(model_line(m, lang) for m in models), *notices,
-               *(n for r in results.values() for n in r.notices)]
+    notices = [*(model_line(m, lang) for m in models), *notices, *(n for r in results.values() for n in r.notices)]
     raw = {name: {"l2": r.l2, "cosine": r.cosine, **r.unknown.as_dict()} for name, r in results.items()}
-    l2 = model_plots.lines_figure({labels[name]: r.l2 for name, r in results.items()}, t("sharing.l2.title", lang),
-                                  t("sharing.axis.pass", lang), t("sharing.axis.l2", lang))
-    cosine = model_plots.lines_figure({labels[name]: r.cosine for name, r in results.items()},
-                                      t("sharing.cos.title", lang),
-                                      t("sharing.axis.pass", lang), t("sharing.axis.cosine", lang))
+    l2 = model_plots.lines_figure(
+        {labels[name]: r.l2 for name, r in results.items()},
+        t("sharing.l2.title", lang),
+        t("sharing.axis.pass", lang),
+        t("sharing.axis.l2", lang),
+    )
+    cosine = model_plots.lines_figure(
+        {labels[name]: r.cosine for name, r in results.items()},
+        t("sharing.cos.title", lang),
+        t("sharing.axis.pass", lang),
+        t("sharing.axis.cosine", lang),
+    )
     return raw, status_markdown(list(dict.fromkeys(notices))), l2, cosine

@@ -42,8 +42,14 @@ ZH_MODEL = "albert-lab-zh"
 """The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
-_PREFERRED_ORDER = (DEFAULT_MODEL, NOT_SHARED_MODEL, ZH_MODEL, "albert-lab-attention", "albert-lab-ffn",
-                    "albert-lab-nsp")
+_PREFERRED_ORDER = (
+    DEFAULT_MODEL,
+    NOT_SHARED_MODEL,
+    ZH_MODEL,
+    "albert-lab-attention",
+    "albert-lab-ffn",
+    "albert-lab-nsp",
+)
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4
 MAX_TOKENS = 512
@@ -227,8 +233,9 @@ def _picked_text(choice: str | None, lang: str) -> str:
         raise ModelError(t("model.err.not_text", lang))
     text = (choice or "").strip()
     if len(text) > MAX_NAME_CHARS:
-        raise ModelError(t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}",
-                           limit=MAX_NAME_CHARS))
+        raise ModelError(
+            t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}", limit=MAX_NAME_CHARS)
+        )
     return "" if text == AUTO_MODEL else text
 
 
@@ -284,20 +291,30 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     try:
         model = AlbertForPreTraining.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(t("model.err.load", lang, name=_short(name),
-                           reason=safe(_without_paths(str(error), directory), 300))) from error
+        raise ModelError(
+            t("model.err.load", lang, name=_short(name), reason=safe(_without_paths(str(error), directory), 300))
+        ) from error
     budget.watch(model.eval())
     tokenizer = load_tokenizer(directory, name, lang)
     config = model.config
     if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
-        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer),
-                           V=config.vocab_size))
+        raise ModelError(
+            t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer), V=config.vocab_size)
+        )
     special = frozenset(int(i) for i in tokenizer.all_special_ids)
     logger.info("loaded %s model %s from %s", kind, name, directory)
     has_head = any("sop_classifier" in k or "sentence_pair_head" in k for k in shapes)
-    return LoadedModel(name=name, kind=kind, directory=directory, model=model, tokenizer=tokenizer,
-                       config=config, has_sentence_head=has_head,
-                       metrics=shipped_metrics(name) if kind == "shipped" else None, special_ids=special)
+    return LoadedModel(
+        name=name,
+        kind=kind,
+        directory=directory,
+        model=model,
+        tokenizer=tokenizer,
+        config=config,
+        has_sentence_head=has_head,
+        metrics=shipped_metrics(name) if kind == "shipped" else None,
+        special_ids=special,
+    )
 
 
 def _without_paths(message: str, directory: Path) -> str:

@@ -17,9 +17,24 @@ from dataclasses import dataclass
 
 from albert.params import PAPER_TABLE1, PAPER_TABLE2_SPEEDUP, PAPER_TABLE3, PAPER_TABLE4
 
-__all__ = ["PAPER_TABLE1", "PAPER_TABLE2_SPEEDUP", "PAPER_TABLE3", "PAPER_TABLE4", "Downstream", "TABLE2",
-           "TABLE3", "TABLE4", "TABLE4_E128_AVG", "TABLE5", "TABLE6", "TABLE9_DEV", "TABLE9_TEST_ALBERT",
-           "TABLE10", "TABLE10_ENSEMBLE_ALBERT", "paper_note"]
+__all__ = [
+    "PAPER_TABLE1",
+    "PAPER_TABLE2_SPEEDUP",
+    "PAPER_TABLE3",
+    "PAPER_TABLE4",
+    "Downstream",
+    "TABLE2",
+    "TABLE3",
+    "TABLE4",
+    "TABLE4_E128_AVG",
+    "TABLE5",
+    "TABLE6",
+    "TABLE9_DEV",
+    "TABLE9_TEST_ALBERT",
+    "TABLE10",
+    "TABLE10_ENSEMBLE_ALBERT",
+    "paper_note",
+]
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,10 @@ TABLE9_DEV: dict[str, tuple[float, ...]] = {
     "ALBERT (1.5M)": (90.8, 95.3, 92.2, 89.2, 96.9, 90.9, 71.4, 93.0),
 }
 TABLE9_TEST_ALBERT: tuple[tuple[float, ...], float, float] = (
-    (91.3, 99.2, 90.5, 89.2, 97.1, 93.4, 69.1, 92.5), 91.8, 89.4)
+    (91.3, 99.2, 90.5, 89.2, 97.1, 93.4, 69.1, 92.5),
+    91.8,
+    89.4,
+)
 """Table 9, "Ensembles on test (from leaderboard as of Sept. 16, 2019)", row ALBERT: the eight columns above, WNLI
 91.8 and the GLUE score 89.4."""
 TABLE10: dict[str, tuple[tuple[float, float], tuple[float, float], float]] = {
@@ -149,11 +167,15 @@ def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "e
     table, avg = t("paper.note.table", lang), t("paper.note.avg", lang)
     if objective in ("nsp", "none"):
         intrinsic, scores = TABLE5[objective]
-        return (f"{table} 5 {objective.upper()}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, "
-                f"{avg} {scores.avg}")
+        return (
+            f"{table} 5 {objective.upper()}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, "
+            f"{avg} {scores.avg}"
+        )
     if sharing != "all":
-        return (f"{table} 4 (E 768) {mode_name(sharing, lang)}: {avg} {TABLE4_E768_AVG[sharing]} "
-                f"({mode_name('all', lang)} {TABLE4_E768_AVG['all']})")
+        return (
+            f"{table} 4 (E 768) {mode_name(sharing, lang)}: {avg} {TABLE4_E768_AVG[sharing]} "
+            f"({mode_name('all', lang)} {TABLE4_E768_AVG['all']})"
+        )
     intrinsic = TABLE5["sop"][0]
     parts = [f"{table} 5 SOP: MLM {intrinsic.mlm}, SOP {intrinsic.sop}"]
     if embedding_size in TABLE3_ALL_SHARED_AVG:

@@ -24,8 +24,14 @@ from app.runs import accuracy_with_interval as _interval
 
 logger = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
-PRESET_ORDER: tuple[str, ...] = ("bert-base", "bert-large", "albert-base", "albert-large", "albert-xlarge",
-                                 "albert-xxlarge")
+PRESET_ORDER: tuple[str, ...] = (
+    "bert-base",
+    "bert-large",
+    "albert-base",
+    "albert-large",
+    "albert-xlarge",
+    "albert-xxlarge",
+)
 SEQ_LEN = 512
 """The paper's pretraining length, for the FLOPs ratios of the misreadings."""
 
@@ -56,17 +62,37 @@ def calculator_markdown(lang: str = "en") -> str:
     """Table 1's sizes and Table 2's results and speed for the six configurations, beside our exact counts."""
     rows = []
     for name in PRESET_ORDER:
-        rows.append([name, paper_millions(paper.PAPER_TABLE1[name]),
-                     f"{count_parameters(PRESETS[name]).total:,}", *_downstream_cells(paper.TABLE2[name]),
-                     f"{paper.PAPER_TABLE2_SPEEDUP[name]}×"])
-    header = [t("paper.col.model", lang), t("paper.col.params_paper", lang), t("paper.col.params_exact", lang),
-              *DOWNSTREAM_HEADER, t("paper.col.speed", lang)]
+        rows.append(
+            [
+                name,
+                paper_millions(paper.PAPER_TABLE1[name]),
+                f"{count_parameters(PRESETS[name]).total:,}",
+                *_downstream_cells(paper.TABLE2[name]),
+                f"{paper.PAPER_TABLE2_SPEEDUP[name]}×",
+            ]
+        )
+    header = [
+        t("paper.col.model", lang),
+        t("paper.col.params_paper", lang),
+        t("paper.col.params_exact", lang),
+        *DOWNSTREAM_HEADER,
+        t("paper.col.speed", lang),
+    ]
     bert, xx = paper.TABLE6["bert-large"], paper.TABLE6["albert-xxlarge"]
-    same_time = t("paper.calc.table6", lang, bert_steps=f"{bert.steps:,}", bert_hours=bert.hours,
-                  bert_avg=bert.scores.avg, xx_steps=f"{xx.steps:,}", xx_hours=xx.hours, xx_avg=xx.scores.avg,
-                  ratio=f"{1 / paper.PAPER_TABLE2_SPEEDUP['albert-xxlarge']:.0f}")
-    return "\n\n".join([t("paper.calc.title", lang, cite=_cite(lang)), t("paper.setup", lang),
-                        _table(header, rows), same_time])
+    same_time = t(
+        "paper.calc.table6",
+        lang,
+        bert_steps=f"{bert.steps:,}",
+        bert_hours=bert.hours,
+        bert_avg=bert.scores.avg,
+        xx_steps=f"{xx.steps:,}",
+        xx_hours=xx.hours,
+        xx_avg=xx.scores.avg,
+        ratio=f"{1 / paper.PAPER_TABLE2_SPEEDUP['albert-xxlarge']:.0f}",
+    )
+    return "\n\n".join(
+        [t("paper.calc.title", lang, cite=_cite(lang)), t("paper.setup", lang), _table(header, rows), same_time]
+    )
 
 
 # ----- our runs ------------------------------------------------------------------------------------
@@ -84,9 +110,13 @@ def _ablation_arms(summary: pd.DataFrame | None) -> dict[str, pd.Series]:
     """Our Table 4 arms: one run per sharing mode at the ablations' budget (E 64, SOP, seed 0, same tokens)."""
     if summary is None or summary.empty:
         return {}
-    rows = [row for _, row in summary.iterrows()
-            if str(row.get("objective", "sop")) == "sop" and _number(row, "embedding_size") == 64
-            and _number(row, "seed") in (0, None)]
+    rows = [
+        row
+        for _, row in summary.iterrows()
+        if str(row.get("objective", "sop")) == "sop"
+        and _number(row, "embedding_size") == 64
+        and _number(row, "seed") in (0, None)
+    ]
     if not rows:
         return {}
     budget = max({_number(r, "tokens") for r in rows}, key=lambda b: sum(_number(r, "tokens") == b for r in rows))
@@ -100,26 +130,56 @@ def _mode(mode: str, lang: str) -> str:
 def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
     """Table 4 (sharing) and Table 3 (E) with our ablation runs beside them."""
     lang = normalize_lang(lang)
-    rows = [[_mode(mode, lang), paper_millions(paper.PAPER_TABLE4[(mode, 768)]),
-             *_downstream_cells(paper.TABLE4[(mode, 768)])] for mode in MODES]
-    parts = [t("paper.sharing.title4", lang, cite=_cite(lang)),
-             _table([t("col.sharing", lang), t("col.parameters", lang), *DOWNSTREAM_HEADER], rows),
-             t("paper.sharing.e128", lang, **{m: v for m, v in paper.TABLE4_E128_AVG.items()})]
+    rows = [
+        [
+            _mode(mode, lang),
+            paper_millions(paper.PAPER_TABLE4[(mode, 768)]),
+            *_downstream_cells(paper.TABLE4[(mode, 768)]),
+        ]
+        for mode in MODES
+    ]
+    parts = [
+        t("paper.sharing.title4", lang, cite=_cite(lang)),
+        _table([t("col.sharing", lang), t("col.parameters", lang), *DOWNSTREAM_HEADER], rows),
+        t("paper.sharing.e128", lang, **{m: v for m, v in paper.TABLE4_E128_AVG.items()}),
+    ]
     arms = _ablation_arms(summary)
     if arms:
-        ours = [[_mode(mode, lang), safe(str(row["run"])), f"{int(_number(row, 'parameters') or 0):,}",
-                 _tokens(row), _interval(row, "mlm"), _interval(row, "sop"), _interval(row, "sop_runs")]
-                for mode in MODES if (row := arms.get(mode)) is not None]
-        parts += [t("paper.sharing.ours", lang),
-                  _table([t("col.sharing", lang), t("paper.col.run", lang), t("col.parameters", lang),
-                          t("col.tokens", lang), t("paper.col.mlm_ours", lang), t("paper.col.sop_ours", lang),
-                          t("paper.col.sop_runs_ours", lang)], ours)]
+        ours = [
+            [
+                _mode(mode, lang),
+                safe(str(row["run"])),
+                f"{int(_number(row, 'parameters') or 0):,}",
+                _tokens(row),
+                _interval(row, "mlm"),
+                _interval(row, "sop"),
+                _interval(row, "sop_runs"),
+            ]
+            for mode in MODES
+            if (row := arms.get(mode)) is not None
+        ]
+        parts += [
+            t("paper.sharing.ours", lang),
+            _table(
+                [
+                    t("col.sharing", lang),
+                    t("paper.col.run", lang),
+                    t("col.parameters", lang),
+                    t("col.tokens", lang),
+                    t("paper.col.mlm_ours", lang),
+                    t("paper.col.sop_ours", lang),
+                    t("paper.col.sop_runs_ours", lang),
+                ],
+                ours,
+            ),
+        ]
         if "all" in arms and "none" in arms:
             parts.append(_direction(arms["all"], arms["none"], lang))
         missing = [_mode(mode, lang) for mode in MODES if mode not in arms]
         if missing:
-            parts.append(t("paper.sharing.missing", lang, modes="、".join(missing) if lang == "zh"
-                           else ", ".join(missing)))
+            parts.append(
+                t("paper.sharing.missing", lang, modes="、".join(missing) if lang == "zh" else ", ".join(missing))
+            )
     else:
         parts.append(t("paper.none_yet", lang))
     parts += [t("paper.sharing.title3", lang, cite=_cite(lang)), _table3(lang), _best3(lang)]
@@ -136,9 +196,15 @@ def _direction(shared: pd.Series, unshared: pd.Series, lang: str) -> str:
     highs = [_number(r, "mlm_high") for r in (shared, unshared)]
     overlap = None not in lows + highs and max(lows) <= min(highs)  # type: ignore[type-var]
     ratio = (_number(unshared, "parameters") or 0) / max(_number(shared, "parameters") or 1, 1)
-    return t("paper.sharing.direction", lang, paper=paper.TABLE4[("none", 768)].avg - paper.TABLE4[("all", 768)].avg,
-             ours=ours, tokens=_tokens(shared), ratio=f"{ratio:.1f}",
-             overlap=t("paper.overlap.yes" if overlap else "paper.overlap.no", lang))
+    return t(
+        "paper.sharing.direction",
+        lang,
+        paper=paper.TABLE4[("none", 768)].avg - paper.TABLE4[("all", 768)].avg,
+        ours=ours,
+        tokens=_tokens(shared),
+        ratio=f"{ratio:.1f}",
+        overlap=t("paper.overlap.yes" if overlap else "paper.overlap.no", lang),
+    )
 
 
 def best_embedding(mode: str) -> int:
@@ -154,31 +220,58 @@ def _table3(lang: str) -> str:
         cells = [f"{E}"]
         for mode in ("none", "all"):
             avg = paper.TABLE3[(mode, E)].avg
-            cells += [paper_millions(paper.PAPER_TABLE3[(mode, E)]),
-                      f"**{avg}**" if E == best[mode] else f"{avg}"]
+            cells += [paper_millions(paper.PAPER_TABLE3[(mode, E)]), f"**{avg}**" if E == best[mode] else f"{avg}"]
         rows.append(cells)
-    header = ["E", f"{t('paper.col.not_shared', lang)}: {t('col.parameters', lang)}",
-              f"{t('paper.col.not_shared', lang)}: Avg", f"{t('paper.col.all_shared', lang)}: "
-              f"{t('col.parameters', lang)}", f"{t('paper.col.all_shared', lang)}: Avg"]
+    header = [
+        "E",
+        f"{t('paper.col.not_shared', lang)}: {t('col.parameters', lang)}",
+        f"{t('paper.col.not_shared', lang)}: Avg",
+        f"{t('paper.col.all_shared', lang)}: {t('col.parameters', lang)}",
+        f"{t('paper.col.all_shared', lang)}: Avg",
+    ]
     return _table(header, rows)
 
 
 def _best3(lang: str) -> str:
-    return t("paper.sharing.best3", lang, best_all=f"E = {best_embedding('all')}",
-             best_none=f"E = {best_embedding('none')}")
+    return t(
+        "paper.sharing.best3", lang, best_all=f"E = {best_embedding('all')}", best_none=f"E = {best_embedding('none')}"
+    )
 
 
 def _ours_by_embedding(summary: pd.DataFrame | None, lang: str) -> str:
     if summary is None or summary.empty:
         return ""
-    rows = [row for _, row in summary.iterrows() if str(row.get("sharing")) == "all"
-            and str(row.get("objective", "sop")) == "sop" and _number(row, "embedding_size") is not None]
+    rows = [
+        row
+        for _, row in summary.iterrows()
+        if str(row.get("sharing")) == "all"
+        and str(row.get("objective", "sop")) == "sop"
+        and _number(row, "embedding_size") is not None
+    ]
     rows.sort(key=lambda r: (_number(r, "embedding_size"), _number(r, "tokens") or 0))
-    return _table(["E", t("paper.col.run", lang), t("col.parameters", lang), t("col.tokens", lang),
-                   t("paper.col.mlm_ours", lang)],
-                  [[f"{int(_number(r, 'embedding_size') or 0)}", safe(str(r["run"])),
-                    f"{int(_number(r, 'parameters') or 0):,}", _tokens(r), _interval(r, "mlm")] for r in rows]) \
-        if rows else ""
+    return (
+        _table(
+            [
+                "E",
+                t("paper.col.run", lang),
+                t("col.parameters", lang),
+                t("col.tokens", lang),
+                t("paper.col.mlm_ours", lang),
+            ],
+            [
+                [
+                    f"{int(_number(r, 'embedding_size') or 0)}",
+                    safe(str(r["run"])),
+                    f"{int(_number(r, 'parameters') or 0):,}",
+                    _tokens(r),
+                    _interval(r, "mlm"),
+                ]
+                for r in rows
+            ],
+        )
+        if rows
+        else ""
+    )
 
 
 # ----- sentence order: Table 5 --------------------------------------------------------------------
@@ -187,21 +280,56 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
     rows = []
     for objective in ("none", "nsp", "sop"):
         intrinsic, scores = paper.TABLE5[objective]
-        rows.append([t(f"paper.objective.{objective}", lang), f"{intrinsic.mlm}", f"{intrinsic.nsp}",
-                     f"{intrinsic.sop}", *_downstream_cells(scores, bold=objective == "sop")])
-    parts = [t("paper.order.title", lang, cite=_cite(lang)),
-             _table([t("col.objective", lang), t("paper.col.intrinsic_mlm", lang),
-                     t("paper.col.intrinsic_nsp", lang), t("paper.col.intrinsic_sop", lang), *DOWNSTREAM_HEADER], rows),
-             t("paper.order.read", lang, nsp_sop=paper.TABLE5["nsp"][0].sop, sop_nsp=paper.TABLE5["sop"][0].nsp)]
+        rows.append(
+            [
+                t(f"paper.objective.{objective}", lang),
+                f"{intrinsic.mlm}",
+                f"{intrinsic.nsp}",
+                f"{intrinsic.sop}",
+                *_downstream_cells(scores, bold=objective == "sop"),
+            ]
+        )
+    parts = [
+        t("paper.order.title", lang, cite=_cite(lang)),
+        _table(
+            [
+                t("col.objective", lang),
+                t("paper.col.intrinsic_mlm", lang),
+                t("paper.col.intrinsic_nsp", lang),
+                t("paper.col.intrinsic_sop", lang),
+                *DOWNSTREAM_HEADER,
+            ],
+            rows,
+        ),
+        t("paper.order.read", lang, nsp_sop=paper.TABLE5["nsp"][0].sop, sop_nsp=paper.TABLE5["sop"][0].nsp),
+    ]
     if summary is None or summary.empty:
         return "\n\n".join([*parts, t("paper.none_yet", lang)])
-    ours = [[safe(str(r["run"])), t(f"paper.objective.{r.get('objective', 'sop')}", lang)
-             if str(r.get("objective", "sop")) in ("none", "nsp", "sop") else safe(str(r.get("objective"))),
-             f"{int(_number(r, 'embedding_size') or 0)}", _tokens(r), _interval(r, "mlm"), _interval(r, "nsp"),
-             _interval(r, "sop"), _interval(r, "sop_runs")] for _, r in summary.iterrows()]
-    header = [t("paper.col.run", lang), t("col.objective", lang), "E", t("col.tokens", lang),
-              t("paper.col.mlm_ours", lang), t("paper.col.nsp_ours", lang), t("paper.col.sop_ours", lang),
-              t("paper.col.sop_runs_ours", lang)]
+    ours = [
+        [
+            safe(str(r["run"])),
+            t(f"paper.objective.{r.get('objective', 'sop')}", lang)
+            if str(r.get("objective", "sop")) in ("none", "nsp", "sop")
+            else safe(str(r.get("objective"))),
+            f"{int(_number(r, 'embedding_size') or 0)}",
+            _tokens(r),
+            _interval(r, "mlm"),
+            _interval(r, "nsp"),
+            _interval(r, "sop"),
+            _interval(r, "sop_runs"),
+        ]
+        for _, r in summary.iterrows()
+    ]
+    header = [
+        t("paper.col.run", lang),
+        t("col.objective", lang),
+        "E",
+        t("col.tokens", lang),
+        t("paper.col.mlm_ours", lang),
+        t("paper.col.nsp_ours", lang),
+        t("paper.col.sop_ours", lang),
+        t("paper.col.sop_runs_ours", lang),
+    ]
     return "\n\n".join([*parts, t("paper.order.ours", lang), _table(header, ours)])
 
 
@@ -213,24 +341,45 @@ def downstream_markdown(lang: str = "en", sentiment_facts: Any = None) -> str:
     test_scores, wnli, glue = paper.TABLE9_TEST_ALBERT
     test = dict(zip(paper.GLUE_TASKS, test_scores, strict=True))["SST"]
     if sentiment_facts is not None and sentiment_facts.accuracy is not None:
-        ours = t("paper.downstream.ours", lang, name=safe(sentiment_facts.name),
-                 accuracy=f"{100 * sentiment_facts.accuracy:.1f}", n=millions(sentiment_facts.parameters),
-                 tokens=millions(sentiment_facts.base_tokens) if sentiment_facts.base_tokens else "?")
+        ours = t(
+            "paper.downstream.ours",
+            lang,
+            name=safe(sentiment_facts.name),
+            accuracy=f"{100 * sentiment_facts.accuracy:.1f}",
+            n=millions(sentiment_facts.parameters),
+            tokens=millions(sentiment_facts.base_tokens) if sentiment_facts.base_tokens else "?",
+        )
     else:
         ours = t("paper.downstream.ours_missing", lang)
     glue_rows = [[name, *(f"{x}" for x in scores)] for name, scores in paper.TABLE9_DEV.items()]
     squad_rows = [[name, _pair(s11), _pair(s20), f"{race}"] for name, (s11, s20, race) in paper.TABLE10.items()]
     squad, race = paper.TABLE10_ENSEMBLE_ALBERT
-    return "\n\n".join([
-        t("paper.downstream.title", lang, cite=_cite(lang)),
-        t("paper.downstream.sst2", lang, table2=table2, dev=dev, test=test, ours=ours),
-        t("paper.downstream.table9", lang), _table([t("paper.col.model", lang), *paper.GLUE_TASKS], glue_rows),
-        t("paper.downstream.table9_test", lang, scores=", ".join(f"{k} {v}" for k, v in zip(
-            paper.GLUE_TASKS, test_scores, strict=True)), wnli=wnli, glue=glue),
-        t("paper.downstream.table10", lang),
-        _table([t("paper.col.model", lang), t("paper.col.squad11_dev", lang), t("paper.col.squad20_dev", lang),
-                t("paper.col.race_test", lang)], squad_rows),
-        t("paper.downstream.table10_ensemble", lang, squad=_pair(squad), race=race)])
+    return "\n\n".join(
+        [
+            t("paper.downstream.title", lang, cite=_cite(lang)),
+            t("paper.downstream.sst2", lang, table2=table2, dev=dev, test=test, ours=ours),
+            t("paper.downstream.table9", lang),
+            _table([t("paper.col.model", lang), *paper.GLUE_TASKS], glue_rows),
+            t(
+                "paper.downstream.table9_test",
+                lang,
+                scores=", ".join(f"{k} {v}" for k, v in zip(paper.GLUE_TASKS, test_scores, strict=True)),
+                wnli=wnli,
+                glue=glue,
+            ),
+            t("paper.downstream.table10", lang),
+            _table(
+                [
+                    t("paper.col.model", lang),
+                    t("paper.col.squad11_dev", lang),
+                    t("paper.col.squad20_dev", lang),
+                    t("paper.col.race_test", lang),
+                ],
+                squad_rows,
+            ),
+            t("paper.downstream.table10_ensemble", lang, squad=_pair(squad), race=race),
+        ]
+    )
 
 
 def shipped_sentiment_facts() -> Any:
@@ -252,28 +401,51 @@ def shipped_sentiment_facts() -> Any:
     except Exception as error:  # a config this version cannot read: no line rather than a wrong one
         logger.warning("cannot count the sentiment model's parameters: %s", error)
         return None
-    return framing.sentiment_facts(directory.name, metrics, parameters, config.num_labels,
-                                   shipped_metrics(base) if base else None)
+    return framing.sentiment_facts(
+        directory.name, metrics, parameters, config.num_labels, shipped_metrics(base) if base else None
+    )
 
 
 # ----- misreadings ------------------------------------------------------------------------------------
 def misreadings_markdown(lang: str = "en") -> str:
     """Five common misreadings, each corrected with its source; every figure computed or taken from app.paper."""
+
     def flops(name: str) -> float:
         return compute.flops_per_token(PRESETS[name], SEQ_LEN).forward
 
     e768 = {mode: row.avg for (mode, _), row in paper.TABLE4.items()}
     best_all, best_none = best_embedding("all"), best_embedding("none")
     items = [
-        t("paper.mis.faster", lang, base=f"{flops('albert-base') / flops('bert-base'):.2f}",
-          xx=f"{flops('albert-xxlarge') / flops('bert-large'):.1f}", s_base=paper.PAPER_TABLE2_SPEEDUP["albert-base"],
-          s_xx=paper.PAPER_TABLE2_SPEEDUP["albert-xxlarge"]),
-        t("paper.mis.large", lang, paper=paper_millions(paper.PAPER_TABLE1["bert-large"]),
-          exact=millions(count_parameters(PRESETS["bert-large"]).total)),
-        t("paper.mis.ffn", lang, attention=e768["none"] - e768["attention"], ffn=e768["none"] - e768["ffn"],
-          all=e768["none"] - e768["all"], none=e768["none"]),
-        t("paper.mis.embedding", lang, best_all=best_all, avg_all=paper.TABLE3[("all", best_all)].avg,
-          best_none=best_none, avg_none=paper.TABLE3[("none", best_none)].avg),
+        t(
+            "paper.mis.faster",
+            lang,
+            base=f"{flops('albert-base') / flops('bert-base'):.2f}",
+            xx=f"{flops('albert-xxlarge') / flops('bert-large'):.1f}",
+            s_base=paper.PAPER_TABLE2_SPEEDUP["albert-base"],
+            s_xx=paper.PAPER_TABLE2_SPEEDUP["albert-xxlarge"],
+        ),
+        t(
+            "paper.mis.large",
+            lang,
+            paper=paper_millions(paper.PAPER_TABLE1["bert-large"]),
+            exact=millions(count_parameters(PRESETS["bert-large"]).total),
+        ),
+        t(
+            "paper.mis.ffn",
+            lang,
+            attention=e768["none"] - e768["attention"],
+            ffn=e768["none"] - e768["ffn"],
+            all=e768["none"] - e768["all"],
+            none=e768["none"],
+        ),
+        t(
+            "paper.mis.embedding",
+            lang,
+            best_all=best_all,
+            avg_all=paper.TABLE3[("all", best_all)].avg,
+            best_none=best_none,
+            avg_none=paper.TABLE3[("none", best_none)].avg,
+        ),
         t("paper.mis.tokenizer", lang),
     ]
     return t("paper.mis.intro", lang) + "\n\n" + "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))

@@ -81,14 +81,21 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
         embedding = pd.to_numeric(row.get("embedding_size"), errors="coerce")
         tokens = pd.to_numeric(row.get("tokens"), errors="coerce")
         parameters = pd.to_numeric(row.get("parameters"), errors="coerce")
-        rows.append({
-            t("runs.col.run", lang): row["run"], t("col.sharing", lang): mode_name(row.get("sharing", ""), lang),
-            t("col.objective", lang): objective_name(row.get("objective", ""), lang),
-            "E": "" if pd.isna(embedding) else int(embedding),
-            t("col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
-            t("col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
-            **{t(f"runs.col.{key}", lang): accuracy_with_interval(row, key) for key in _MEASURES},
-            t("runs.col.paper", lang): paper_note(str(row.get("sharing", "all")), str(row.get("objective", "sop")),
-                                                  0 if pd.isna(embedding) else int(embedding), lang),
-        })
+        rows.append(
+            {
+                t("runs.col.run", lang): row["run"],
+                t("col.sharing", lang): mode_name(row.get("sharing", ""), lang),
+                t("col.objective", lang): objective_name(row.get("objective", ""), lang),
+                "E": "" if pd.isna(embedding) else int(embedding),
+                t("col.parameters", lang): "" if pd.isna(parameters) else f"{int(parameters):,}",
+                t("col.tokens", lang): "" if pd.isna(tokens) else f"{tokens / 1e6:.1f}M",
+                **{t(f"runs.col.{key}", lang): accuracy_with_interval(row, key) for key in _MEASURES},
+                t("runs.col.paper", lang): paper_note(
+                    str(row.get("sharing", "all")),
+                    str(row.get("objective", "sop")),
+                    0 if pd.isna(embedding) else int(embedding),
+                    lang,
+                ),
+            }
+        )
     return pd.DataFrame(rows)

@@ -71,8 +71,10 @@ def sentiment_dir_for(text: str, lang: str = "en") -> Path:
 def sentiment_readers() -> dict[str, str | None]:
     """The installed sentiment model that reads each language, for the `<unk>` guard's sentence."""
     english, chinese = sentiment_dir(), zh_sentiment_dir()
-    return {"en": english.name if is_installed(english) else None,
-            "zh": chinese.name if is_installed(chinese) else None}
+    return {
+        "en": english.name if is_installed(english) else None,
+        "zh": chinese.name if is_installed(chinese) else None,
+    }
 
 
 # ----- the model card's figures ----------------------------------------------------------------
@@ -142,8 +144,14 @@ def card_markdown(lang: str = "en") -> str:
     except (CheckpointError, ConfigError, OSError) as error:
         logger.warning("cannot read the sentiment model's config: %s", error)
         return "ℹ️ " + t("sentiment.err.missing", lang)
-    text = t("sentiment.card", lang, name=safe(directory.name), L=config.num_hidden_layers,
-             sharing=mode_name(config.sharing, lang), H=config.hidden_size)
+    text = t(
+        "sentiment.card",
+        lang,
+        name=safe(directory.name),
+        L=config.num_hidden_layers,
+        sharing=mode_name(config.sharing, lang),
+        H=config.hidden_size,
+    )
     accuracy = held_out_accuracy(read_metrics(directory))
     if accuracy is not None:
         text += t("sentiment.card.accuracy", lang, accuracy=f"{accuracy:.1%}")
@@ -208,8 +216,9 @@ def _load_uncached(directory: Path, lang: str) -> Classifier:
     architectures = config.extra.get("architectures") or []
     if CLASSIFIER not in architectures or config.num_labels < 2:
         found = ", ".join(str(a) for a in architectures) or "no architecture"
-        raise ModelError(t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found),
-                           n=config.num_labels))
+        raise ModelError(
+            t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found), n=config.num_labels)
+        )
     try:
         model = AlbertForSequenceClassification.from_pretrained(directory)
     except (CheckpointError, ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
@@ -217,13 +226,22 @@ def _load_uncached(directory: Path, lang: str) -> Classifier:
     model.eval()
     tokenizer = load_tokenizer(directory, name, lang)
     if len(tokenizer) > config.vocab_size:
-        raise ModelError(t("model.err.tokenizer_mismatch", lang, name=safe(name), n=len(tokenizer),
-                           V=config.vocab_size))
+        raise ModelError(
+            t("model.err.tokenizer_mismatch", lang, name=safe(name), n=len(tokenizer), V=config.vocab_size)
+        )
     id2label = config.extra.get("id2label") or {}
     labels = [str(id2label.get(str(i), f"LABEL_{i}")) for i in range(config.num_labels)]
     logger.info("loaded sentiment model %s (%s) from %s", name, "/".join(labels), directory)
-    return Classifier(name=name, directory=directory, model=model, tokenizer=tokenizer, config=config, labels=labels,
-                      metrics=read_metrics(directory), special_ids=frozenset(int(i) for i in tokenizer.all_special_ids))
+    return Classifier(
+        name=name,
+        directory=directory,
+        model=model,
+        tokenizer=tokenizer,
+        config=config,
+        labels=labels,
+        metrics=read_metrics(directory),
+        special_ids=frozenset(int(i) for i in tokenizer.all_special_ids),
+    )
 
 
 # ----- classifying -----------------------------------------------------------------------------
@@ -277,22 +295,28 @@ class SentimentResult:
 
     def as_dict(self) -> dict[str, Any]:
         total = sum(self.pass_scores) or 1.0
-        return {"label": self.label,
-                "probabilities": {name: round(p, 6) for name, p in zip(self.labels, self.probabilities, strict=True)},
-                "pass_scores": [round(s, 8) for s in self.pass_scores],
-                "pass_shares": [round(s / total, 6) for s in self.pass_scores],
-                "cls_pass_scores": [round(s, 8) for s in self.cls_pass_scores],
-                "most_important_pass": self.top_pass + 1,
-                "top_tokens": [{"token": w.token, "position": w.position, "attention": round(w.attention, 6)}
-                               for w in self.top_tokens],
-                "tokens": self.tokens, "notices": self.notices, **self.unknown.as_dict()}
+        return {
+            "label": self.label,
+            "probabilities": {name: round(p, 6) for name, p in zip(self.labels, self.probabilities, strict=True)},
+            "pass_scores": [round(s, 8) for s in self.pass_scores],
+            "pass_shares": [round(s / total, 6) for s in self.pass_scores],
+            "cls_pass_scores": [round(s, 8) for s in self.cls_pass_scores],
+            "most_important_pass": self.top_pass + 1,
+            "top_tokens": [
+                {"token": w.token, "position": w.position, "attention": round(w.attention, 6)} for w in self.top_tokens
+            ],
+            "tokens": self.tokens,
+            "notices": self.notices,
+            **self.unknown.as_dict(),
+        }
 
 
 def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
     """Label probabilities, per-pass attention attribution and [CLS]'s most attended tokens for one sentence."""
     text, notices = clean_sentence(text, lang)
-    unknown = check_readable(clf.tokenizer, clf.special_ids, [text], clf.name, sentiment_readers(), lang,
-                             none_key="lang.hint.none_sentiment")
+    unknown = check_readable(
+        clf.tokenizer, clf.special_ids, [text], clf.name, sentiment_readers(), lang, none_key="lang.hint.none_sentiment"
+    )
     notices += unknown_notice(unknown, lang)
     encoded = encode(clf, text)  # type: ignore[arg-type] — needs only .tokenizer and .max_tokens
     if encoded.truncated:
@@ -317,10 +341,22 @@ def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
         cls_row = maps[top][0, :, 0, :].mean(dim=0).tolist()  # (T,) mean over heads
     tokens = [display_token(p) for p in encoded.tokens]
     # Special tokens and bare word-boundary pieces ('▁' before an unknown character) are no words to show.
-    words = [i for i, (token_id, piece) in enumerate(zip(encoded.input_ids, encoded.tokens, strict=True))
-             if token_id not in clf.special_ids and piece.strip("▁ ")]
+    words = [
+        i
+        for i, (token_id, piece) in enumerate(zip(encoded.input_ids, encoded.tokens, strict=True))
+        if token_id not in clf.special_ids and piece.strip("▁ ")
+    ]
     ranked = sorted(words, key=lambda i: -cls_row[i])[:TOP_TOKENS]
-    return SentimentResult(labels=clf.labels, probabilities=probs, predicted=predicted, pass_scores=pass_scores,
-                           cls_pass_scores=cls_scores, tokens=tokens, cls_attention=cls_row,
-                           top_tokens=[TokenWeight(i, tokens[i], cls_row[i]) for i in ranked], notices=notices,
-                           word_starts=[p.startswith("▁") for p in encoded.tokens], unknown=unknown)
+    return SentimentResult(
+        labels=clf.labels,
+        probabilities=probs,
+        predicted=predicted,
+        pass_scores=pass_scores,
+        cls_pass_scores=cls_scores,
+        tokens=tokens,
+        cls_attention=cls_row,
+        top_tokens=[TokenWeight(i, tokens[i], cls_row[i]) for i in ranked],
+        notices=notices,
+        word_starts=[p.startswith("▁") for p in encoded.tokens],
+        unknown=unknown,
+    )

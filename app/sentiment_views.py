@@ -30,15 +30,27 @@ def label_name(label: str, lang: str = "en") -> str:
 def probabilities_figure(result: SentimentResult, lang: str = "en") -> FigureJSON:
     """One bar per label, the predicted one labelled with its probability."""
     names = [plot_text(label_name(label, lang)) for label in result.labels]
-    colors = [_LABEL_COLORS.get(label.strip().lower(), PALETTE[i % len(PALETTE)])
-              for i, label in enumerate(result.labels)]
-    data = [{"type": "bar", "x": names, "y": result.probabilities, "marker": {"color": colors},
-             "text": [f"{p:.1%}" for p in result.probabilities], "textposition": "auto", "showlegend": False,
-             "hovertemplate": "%{x}: %{y:.2%}<extra></extra>"}]
+    colors = [
+        _LABEL_COLORS.get(label.strip().lower(), PALETTE[i % len(PALETTE)]) for i, label in enumerate(result.labels)
+    ]
+    data = [
+        {
+            "type": "bar",
+            "x": names,
+            "y": result.probabilities,
+            "marker": {"color": colors},
+            "text": [f"{p:.1%}" for p in result.probabilities],
+            "textposition": "auto",
+            "showlegend": False,
+            "hovertemplate": "%{x}: %{y:.2%}<extra></extra>",
+        }
+    ]
     # Titles as {"text": …}: this dict skips plotly.py, and plotly.js 3 ignores plain-string titles.
-    layout = base_layout(title={"text": t("sentiment.probs.title", lang)}, height=320,
-                         yaxis=dict(tickformat=".0%", range=[0, 1],
-                                    title={"text": t("sentiment.axis.probability", lang)}))
+    layout = base_layout(
+        title={"text": t("sentiment.probs.title", lang)},
+        height=320,
+        yaxis=dict(tickformat=".0%", range=[0, 1], title={"text": t("sentiment.axis.probability", lang)}),
+    )
     return FigureJSON(data, layout)
 
 
@@ -48,13 +60,24 @@ def passes_figure(result: SentimentResult, lang: str = "en") -> FigureJSON:
     shares = [s / total for s in result.pass_scores]
     passes = list(range(1, len(shares) + 1))
     colors = [PALETTE[1] if i == result.top_pass else PALETTE[0] for i in range(len(shares))]
-    data = [{"type": "bar", "x": passes, "y": shares, "marker": {"color": colors}, "showlegend": False,
-             "text": [f"{s:.0%}" for s in shares], "textposition": "auto",
-             "hovertemplate": t("sharing.axis.pass", lang) + " %{x}: %{y:.1%}<extra></extra>"}]
-    layout = base_layout(title={"text": t("sentiment.passes.title", lang)}, height=340,
-                         xaxis=dict(title={"text": t("sharing.axis.pass", lang)}, dtick=1),
-                         yaxis=dict(tickformat=".0%", rangemode="tozero",
-                                    title={"text": t("sentiment.axis.share", lang)}))
+    data = [
+        {
+            "type": "bar",
+            "x": passes,
+            "y": shares,
+            "marker": {"color": colors},
+            "showlegend": False,
+            "text": [f"{s:.0%}" for s in shares],
+            "textposition": "auto",
+            "hovertemplate": t("sharing.axis.pass", lang) + " %{x}: %{y:.1%}<extra></extra>",
+        }
+    ]
+    layout = base_layout(
+        title={"text": t("sentiment.passes.title", lang)},
+        height=340,
+        xaxis=dict(title={"text": t("sharing.axis.pass", lang)}, dtick=1),
+        yaxis=dict(tickformat=".0%", rangemode="tozero", title={"text": t("sentiment.axis.share", lang)}),
+    )
     return FigureJSON(data, layout)
 
 
@@ -62,25 +85,30 @@ def tokens_html(result: SentimentResult, lang: str = "en") -> str:
     """The sentence's tokens shaded by [CLS]'s attention in the most important pass, then the top ones listed."""
     heading = html.escape(t("sentiment.tokens.title", lang, k=result.top_pass + 1))
     shown = result.tokens[:_MAX_SHADED_TOKENS]
-    peak = max(result.cls_attention[:len(shown)], default=0.0) or 1.0
+    peak = max(result.cls_attention[: len(shown)], default=0.0) or 1.0
     spans = []
     starts = result.word_starts or [True] * len(result.tokens)
     for i, (token, weight) in enumerate(zip(shown, result.cls_attention, strict=False)):
         alpha = min(max(weight / peak, 0.0), 1.0)
         gap = "0.6em" if i and (starts[i] or token.startswith("[")) else "1px"  # words apart, pieces together
-        spans.append(f'<span class="sentiment-token" style="background: rgba(217, 119, 6, {alpha:.2f}); '
-                     f'padding: 1px 2px; margin: 1px 1px 1px {gap}; border-radius: 3px; display: inline-block" '
-                     f'title="{weight:.1%}">{html.escape(token, quote=True)}</span>')
+        spans.append(
+            f'<span class="sentiment-token" style="background: rgba(217, 119, 6, {alpha:.2f}); '
+            f'padding: 1px 2px; margin: 1px 1px 1px {gap}; border-radius: 3px; display: inline-block" '
+            f'title="{weight:.1%}">{html.escape(token, quote=True)}</span>'
+        )
     if len(result.tokens) > len(shown):
         spans.append("<span>…</span>")
     if result.top_tokens:
-        items = "".join(f"<li><b>{html.escape(w.token, quote=True)}</b> {w.attention:.1%}</li>"
-                        for w in result.top_tokens)
+        items = "".join(
+            f"<li><b>{html.escape(w.token, quote=True)}</b> {w.attention:.1%}</li>" for w in result.top_tokens
+        )
         listing = f"<ol>{items}</ol>"
     else:
         listing = f"<p>{html.escape(t('sentiment.tokens.none', lang))}</p>"
-    return (f'<div id="sentiment-token-view"><p><b>{heading}</b></p>'
-            f'<div style="line-height: 1.9">{"".join(spans)}</div>{listing}</div>')
+    return (
+        f'<div id="sentiment-token-view"><p><b>{heading}</b></p>'
+        f'<div style="line-height: 1.9">{"".join(spans)}</div>{listing}</div>'
+    )
 
 
 @guarded(outputs=6)
@@ -89,11 +117,29 @@ def sentiment_view(text: str, lang: str = "en") -> tuple:
     lang = normalize_lang(lang)
     clf = load_classifier(lang, sentiment_dir_for(text, lang))
     result = classify(clf, text, lang)
-    verdict = t("sentiment.verdict", lang, label=safe(label_name(result.label, lang)),
-                p=f"{result.probabilities[result.predicted]:.1%}")
+    verdict = t(
+        "sentiment.verdict",
+        lang,
+        label=safe(label_name(result.label, lang)),
+        p=f"{result.probabilities[result.predicted]:.1%}",
+    )
     raw = result.as_dict() | {"model": clf.name, "framing": framing.sentiment_facts_of(clf).as_dict()}
-    notices = [t("sentiment.model_line", lang, name=safe(clf.name), L=clf.config.num_hidden_layers,
-                 sharing=mode_name(clf.config.sharing, lang)), framing.sentiment_line(clf, lang, label_name),
-               *result.notices]
-    return (raw, status_markdown(notices), verdict, probabilities_figure(result, lang), passes_figure(result, lang),
-            tokens_html(result, lang))
+    notices = [
+        t(
+            "sentiment.model_line",
+            lang,
+            name=safe(clf.name),
+            L=clf.config.num_hidden_layers,
+            sharing=mode_name(clf.config.sharing, lang),
+        ),
+        framing.sentiment_line(clf, lang, label_name),
+        *result.notices,
+    ]
+    return (
+        raw,
+        status_markdown(notices),
+        verdict,
+        probabilities_figure(result, lang),
+        passes_figure(result, lang),
+        tokens_html(result, lang),
+    )

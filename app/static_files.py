@@ -27,8 +27,11 @@ def publish(source: Path, name: str | None = None) -> str:
     target_name = name or source.name
     target = REPO_ROOT / SERVED_DIR / target_name
     try:
-        if not target.is_file() or target.stat().st_size != source.stat().st_size or \
-                target.read_bytes() != source.read_bytes():
+        if (
+            not target.is_file()
+            or target.stat().st_size != source.stat().st_size
+            or target.read_bytes() != source.read_bytes()
+        ):
             target.parent.mkdir(parents=True, exist_ok=True)
             handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
             os.close(handle)

@@ -11,26 +11,41 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "`[MASK]` and the model guesses them from the words on both sides. Type a sentence with one or more "
         "`[MASK]`, or pick a word below to hide it. The bars show the model's top guesses with their probabilities.",
         "**遮蔽语言模型。** ALBERT 通过“填空”来学习：把一些词元换成 `[MASK]`，让模型根据两边的词去猜。"
-        "输入带有一个或多个 `[MASK]` 的句子，或在下方选一个词把它遮住。柱状图显示模型最可能的猜测及其概率。"),
+        "输入带有一个或多个 `[MASK]` 的句子，或在下方选一个词把它遮住。柱状图显示模型最可能的猜测及其概率。",
+    ),
     "mask.text": ("Text with [MASK]", "带 [MASK] 的文本"),
-    "mask.text.info": ("Up to 20 [MASK]s; long text is cut to the model's length.",
-                       "最多 20 个 [MASK]；过长的文本会按模型长度截断。"),
+    "mask.text.info": (
+        "Up to 20 [MASK]s; long text is cut to the model's length.",
+        "最多 20 个 [MASK]；过长的文本会按模型长度截断。",
+    ),
     "mask.top_k": ("Guesses per mask (top-k)", "每个遮蔽位置的候选数（top-k）"),
     "mask.button": ("Predict", "预测"),
     "mask.filled": ("Filled with the top guesses", "用最可能的词填空后"),
     "mask.words": ("Or pick a word to mask", "或选一个词把它遮住"),
-    "mask.words.info": ("Picking a word replaces it with [MASK] and predicts it.", "选中的词会被替换为 [MASK] 并进行预测。"),
+    "mask.words.info": (
+        "Picking a word replaces it with [MASK] and predicts it.",
+        "选中的词会被替换为 [MASK] 并进行预测。",
+    ),
     "mask.panel": ("[MASK] {i} → {word}", "[MASK] {i} → {word}"),
     "mask.chart": ("Top guesses per [MASK]", "每个 [MASK] 的最可能候选"),
     "mask.axis": ("probability (one axis for every [MASK])", "概率（所有 [MASK] 共用同一坐标轴）"),
     "mask.chance": ("┆ chance: a random token, 1/V = 1/{V} = {p}", "┆ 随机水平：随便猜一个词元，1/V = 1/{V} = {p}"),
-    "mask.err.none": ("The text has no [MASK]; add one where a word should be guessed, or pick a word to mask.",
-                      "文本中没有 [MASK]；请在要猜的词的位置加上 [MASK]，或选一个词把它遮住。"),
-    "mask.err.too_many": ("The text has {n} [MASK]s; at most {limit} at a time keep the answer readable.",
-                          "文本中有 {n} 个 [MASK]；一次最多 {limit} 个，结果才清晰可读。"),
-    "mask.err.truncated_all": ("Every [MASK] lies past the model's {n}-token limit; put one nearer the start.",
-                               "所有 [MASK] 都在模型 {n} 个词元的上限之后；请把它放得靠前一些。"),
-    "mask.note.some_cut": ("{n} [MASK] past the length limit were not predicted.", "有 {n} 个 [MASK] 超出长度上限，未做预测。"),
+    "mask.err.none": (
+        "The text has no [MASK]; add one where a word should be guessed, or pick a word to mask.",
+        "文本中没有 [MASK]；请在要猜的词的位置加上 [MASK]，或选一个词把它遮住。",
+    ),
+    "mask.err.too_many": (
+        "The text has {n} [MASK]s; at most {limit} at a time keep the answer readable.",
+        "文本中有 {n} 个 [MASK]；一次最多 {limit} 个，结果才清晰可读。",
+    ),
+    "mask.err.truncated_all": (
+        "Every [MASK] lies past the model's {n}-token limit; put one nearer the start.",
+        "所有 [MASK] 都在模型 {n} 个词元的上限之后；请把它放得靠前一些。",
+    ),
+    "mask.note.some_cut": (
+        "{n} [MASK] past the length limit were not predicted.",
+        "有 {n} 个 [MASK] 超出长度上限，未做预测。",
+    ),
     # ----- sentence order -----------------------------------------------------------------------
     "order.explain": (
         "**Sentence-order prediction (SOP).** BERT's next-sentence task (NSP) was too easy: a random second "
@@ -39,7 +54,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "coherence, not just topic. Here the model scores both orders of your two sentences.",
         "**句子顺序预测（SOP）。** BERT 的下一句预测（NSP）太容易了：随机选来的第二句通常话题不同。ALBERT 改为"
         "给出同一文本中*相邻*的两段，其中一半调换了顺序，让模型判断顺序是否正确。这样模型必须学会连贯性，"
-        "而不仅是话题。这里模型会为两句话的两种顺序分别打分。"),
+        "而不仅是话题。这里模型会为两句话的两种顺序分别打分。",
+    ),
     "order.a": ("Sentence A", "句子 A"),
     "order.b": ("Sentence B", "句子 B"),
     "order.button": ("Compare both orders", "比较两种顺序"),
@@ -54,27 +70,43 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "order.sop.title": ("Sentence order: probability of each reading", "句子顺序：每种读法的概率"),
     "order.nsp.yes": ("B follows A", "B 接在 A 后"),
     "order.nsp.no": ("random pair", "随机组合"),
-    "order.nsp.title": ("Next sentence (NSP model): probability of each reading", "下一句预测（NSP 模型）：每种读法的概率"),
-    "order.sop.verdict": ("**A → B in order: {ab}** · **B → A in order: {ba}**", "**A → B 顺序正确：{ab}** · **B → A 顺序正确：{ba}**"),
-    "order.nsp.verdict": ("This model was trained on next-sentence prediction (NSP). **B follows A: {ab}** · "
-                          "**A follows B: {ba}**",
-                          "该模型用下一句预测（NSP）训练。**B 接在 A 后：{ab}** · **A 接在 B 后：{ba}**"),
+    "order.nsp.title": (
+        "Next sentence (NSP model): probability of each reading",
+        "下一句预测（NSP 模型）：每种读法的概率",
+    ),
+    "order.sop.verdict": (
+        "**A → B in order: {ab}** · **B → A in order: {ba}**",
+        "**A → B 顺序正确：{ab}** · **B → A 顺序正确：{ba}**",
+    ),
+    "order.nsp.verdict": (
+        "This model was trained on next-sentence prediction (NSP). **B follows A: {ab}** · **A follows B: {ba}**",
+        "该模型用下一句预测（NSP）训练。**B 接在 A 后：{ab}** · **A 接在 B 后：{ba}**",
+    ),
     "order.prefers_ab": ("The model prefers A → B.", "模型认为 A → B 更合理。"),
-    "order.undecided": ("The model cannot tell the two orders apart (less than 2 points between them).",
-                        "模型分不清这两种顺序（两者相差不到 2 个百分点）。"),
+    "order.undecided": (
+        "The model cannot tell the two orders apart (less than 2 points between them).",
+        "模型分不清这两种顺序（两者相差不到 2 个百分点）。",
+    ),
     "order.prefers_ba": ("The model prefers B → A.", "模型认为 B → A 更合理。"),
-    "order.err.empty": ("Both sentences are needed; type sentence A and sentence B.", "需要两个句子；请输入句子 A 和句子 B。"),
-    "order.err.split": ("The paragraph needs at least two sentences (ending in . ! ? or 。！？) to split.",
-                        "段落至少要有两个句子（以 . ! ? 或 。！？ 结尾）才能拆分。"),
+    "order.err.empty": (
+        "Both sentences are needed; type sentence A and sentence B.",
+        "需要两个句子；请输入句子 A 和句子 B。",
+    ),
+    "order.err.split": (
+        "The paragraph needs at least two sentences (ending in . ! ? or 。！？) to split.",
+        "段落至少要有两个句子（以 . ! ? 或 。！？ 结尾）才能拆分。",
+    ),
     "order.err.no_head": (
-        "{name} was pretrained with masked-word prediction only (the paper's Table 5 \"None\" column): it has no "
+        '{name} was pretrained with masked-word prediction only (the paper\'s Table 5 "None" column): it has no '
         "sentence head, so it cannot judge sentence order. Pick a model trained with SOP or NSP, e.g. albert-lab-base.",
         "{name} 只用掩码词预测预训练（论文表 5 的“None”一列），没有句子输出层，无法判断句子顺序。"
-        "请选择用 SOP 或 NSP 训练的模型，例如 albert-lab-base。"),
+        "请选择用 SOP 或 NSP 训练的模型，例如 albert-lab-base。",
+    ),
     "order.note.random_head": (
         "This checkpoint carries no trained sentence-order weights (Hugging Face hub ALBERTs never do), so these "
         "probabilities come from a randomly initialised head and mean nothing.",
-        "该检查点没有训练过的句子顺序权重（Hugging Face Hub 上的 ALBERT 都没有），因此这些概率来自随机初始化的输出层，没有意义。"),
+        "该检查点没有训练过的句子顺序权重（Hugging Face Hub 上的 ALBERT 都没有），因此这些概率来自随机初始化的输出层，没有意义。",
+    ),
     # ----- attention ------------------------------------------------------------------------------
     "attention.explain": (
         "**Attention across reused layers.** In a shared ALBERT every pass applies *the same* weights, yet "
@@ -83,7 +115,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "at every pass, and how similar each pass's attention is to the next one's, shared against not shared.",
         "**重复使用的层中的注意力。** 在共享参数的 ALBERT 中，每次计算都使用*同一组*权重，但由于每次的输入不同，"
         "注意力模式也各不相同。头视图一次显示一次计算（在 *层* 中选择，编号 1 … L，与热力图一致）；模型视图显示所有计算 × 所有注意力头。"
-        "下方是同一个注意力头在每次计算中的样子，以及相邻两次计算的注意力有多相似（共享与不共享对比）。"),
+        "下方是同一个注意力头在每次计算中的样子，以及相邻两次计算的注意力有多相似（共享与不共享对比）。",
+    ),
     "attention.a": ("Sentence A", "句子 A"),
     "attention.b": ("Sentence B (optional)", "句子 B（可选）"),
     "attention.head": ("Head for the heatmaps", "热力图显示的注意力头"),
@@ -97,15 +130,21 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "attention.filter": ("Attention:", "注意力："),
     "attention.pass": ("pass {i}", "第 {i} 次"),
     "attention.heatmap.title": ("Head {head} at every pass", "第 {head} 个注意力头在每次计算中"),
-    "attention.similarity.title": ("Similarity of attention maps, pass i against pass i + 1",
-                                   "注意力图相似度：第 i 次与第 i + 1 次计算"),
+    "attention.similarity.title": (
+        "Similarity of attention maps, pass i against pass i + 1",
+        "注意力图相似度：第 i 次与第 i + 1 次计算",
+    ),
     "attention.axis.pair": ("pass i", "第 i 次计算"),
     "attention.axis.weight": ("weight", "权重"),
     "attention.axis.cosine": ("cosine similarity (mean over heads)", "余弦相似度（各注意力头平均）"),
-    "attention.truncated": ("Only the first {n} tokens are shown (raise the token limit to see more).",
-                            "只显示前 {n} 个词元（提高词元上限可看到更多）。"),
-    "attention.no_twin": ("No second model to compare with; ship or pick a not-shared model.",
-                          "没有可对比的第二个模型；请提供或选择一个不共享参数的模型。"),
+    "attention.truncated": (
+        "Only the first {n} tokens are shown (raise the token limit to see more).",
+        "只显示前 {n} 个词元（提高词元上限可看到更多）。",
+    ),
+    "attention.no_twin": (
+        "No second model to compare with; ship or pick a not-shared model.",
+        "没有可对比的第二个模型；请提供或选择一个不共享参数的模型。",
+    ),
     # ----- how to read the views (issue 17, item 4) --------------------------------------------
     "attention.filter.all": ("All", "全部"),
     "attention.filter.aa": ("Sentence A → Sentence A", "句子 A → 句子 A"),
@@ -115,35 +154,43 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "attention.bv.heads": ("Heads", "注意力头"),
     "attention.bv.layers": ("Layers (passes)", "层（计算次序）"),
     "attention.bv.detail": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
-    "attention.head_clamped": ("This model has {heads} heads; the heatmaps show head {heads}, not {head}.",
-                               "该模型只有 {heads} 个注意力头；热力图显示第 {heads} 个头，而不是第 {head} 个。"),
+    "attention.head_clamped": (
+        "This model has {heads} heads; the heatmaps show head {heads}, not {head}.",
+        "该模型只有 {heads} 个注意力头；热力图显示第 {heads} 个头，而不是第 {head} 个。",
+    ),
     "howto.head_view": (
         "How to read this: pick a layer (pass 1 … L); each line joins a token on the left to a token it attends to "
         "on the right, darker for more weight; one colour per head (click a colour square to hide that head).",
         "怎么看：选择一层（第 1 … L 次计算）；每条线把左边的词元连到它关注的右边词元，颜色越深权重越大；每种颜色是一个注意力头"
-        "（点击上方的色块可隐藏该头）。"),
+        "（点击上方的色块可隐藏该头）。",
+    ),
     "howto.model_view": (
         "How to read this: one small map per layer (rows, pass 1 … L) and head (columns); click one to enlarge it. "
         "With sharing every row uses the same weights, yet the patterns change from row to row.",
         "怎么看：每个小图对应一层（行，第 1 … L 次计算）和一个注意力头（列）；点击可放大。共享参数时每一行都用同一组权重，"
-        "但注意力模式逐行变化。"),
+        "但注意力模式逐行变化。",
+    ),
     "howto.heatmaps": (
         "How to read this: row = the token attending, column = the token it attends to; darker = more weight; each "
         "row sums to 1. The same head at every pass, numbered 1 … L as above.",
         "怎么看：行是发出注意力的词元，列是被关注的词元；颜色越深权重越大，每行之和为 1。同一个注意力头在每次计算中的样子，"
-        "编号 1 … L 与上方一致。"),
+        "编号 1 … L 与上方一致。",
+    ),
     "howto.similarity": (
         "How to read this: near 1 means pass i + 1 attends almost as pass i does; shared weights usually give "
         "higher, steadier similarity than separate ones.",
-        "怎么看：接近 1 表示第 i + 1 次计算的注意力与第 i 次几乎相同；共享权重通常比不共享时相似度更高、更平稳。"),
+        "怎么看：接近 1 表示第 i + 1 次计算的注意力与第 i 次几乎相同；共享权重通常比不共享时相似度更高、更平稳。",
+    ),
     "howto.mask_chart": (
         "How to read this: each bar is one guess for that [MASK]; all panels share one 0–100% axis, and the dotted "
         "red line is chance (1/V).",
-        "怎么看：每根柱子是该 [MASK] 的一个候选；所有小图共用同一条 0–100% 坐标轴，红色虚线是随机水平（1/V）。"),
+        "怎么看：每根柱子是该 [MASK] 的一个候选；所有小图共用同一条 0–100% 坐标轴，红色虚线是随机水平（1/V）。",
+    ),
     "howto.order_chart": (
         "How to read this: for each order the model gives P(in order) + P(swapped) = 100%; a model that reads order "
         "puts A → B high and B → A low. 50% is a coin toss.",
-        "怎么看：对每种顺序，模型给出 P(顺序正确) + P(顺序颠倒) = 100%；懂得顺序的模型会让 A → B 高、B → A 低。50% 等于掷硬币。"),
+        "怎么看：对每种顺序，模型给出 P(顺序正确) + P(顺序颠倒) = 100%；懂得顺序的模型会让 A → B 高、B → A 低。50% 等于掷硬币。",
+    ),
     # ----- sharing modes ------------------------------------------------------------------------------
     "sharing.explain": (
         "**Cross-layer parameter sharing.** *all*: one layer's attention and feed-forward weights serve every "
@@ -155,7 +202,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "**跨层参数共享。** *全部共享*：所有计算共用同一层的注意力和前馈权重（ALBERT）。*仅共享注意力* / *仅共享前馈层*：只共享该子层。"
         "*不共享*：每层都有自己的权重（BERT）。共享使参数量成倍减少。目前记录的训练（E 64、H 128、6 次计算，各在 2 个 CPU 核上训练 "
         "2020 万词元）：全部共享 75.6 万参数，留出集遮蔽词准确率 15.4% [15.0, 15.9]；不共享 175 万参数，16.1% [15.7, 16.6]"
-        "——相差很小，区间相接，只有一个种子；两者都还没有学会句子顺序（随机水平）。论文（表 4）发现全部共享在下游任务上比不共享低 2.5 分。"),
+        "——相差很小，区间相接，只有一个种子；两者都还没有学会句子顺序（随机水平）。论文（表 4）发现全部共享在下游任务上比不共享低 2.5 分。",
+    ),
     "sharing.config": ("Configuration", "配置"),
     "sharing.short.all": ("all (ALBERT)", "全部共享（ALBERT）"),
     "sharing.short.attention": ("attention", "仅注意力"),
@@ -168,7 +216,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "similarity between each layer's input and output: with sharing the transitions are smoother. Try it on "
         "your own sentence, shared against not shared.",
         "**每次计算对输入改变了多少？** 论文（图 2）测量了每层输入与输出之间的 L2 距离和余弦相似度：共享参数时，"
-        "层与层之间的变化更平滑。用你自己的句子试一试，比较共享与不共享。"),
+        "层与层之间的变化更平滑。用你自己的句子试一试，比较共享与不共享。",
+    ),
     "sharing.text": ("Sentence", "句子"),
     "sharing.button": ("Measure every pass", "测量每次计算"),
     "sharing.l2.title": ("L2 distance between a pass's input and output", "每次计算输入与输出的 L2 距离"),
@@ -182,7 +231,10 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "runs.mlm_accuracy": ("Held-out masked-word accuracy", "留出集遮蔽词准确率"),
     "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
     "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
-    "runs.sop_runs_accuracy": ("Sentence order on independent sentence-run pairs", "独立构建的句子序列对上的句子顺序准确率"),
+    "runs.sop_runs_accuracy": (
+        "Sentence order on independent sentence-run pairs",
+        "独立构建的句子序列对上的句子顺序准确率",
+    ),
     "runs.chance": ("chance (50%)", "随机水平（50%）"),
     "runs.objective.none": ("none (MLM only)", "无（只有 MLM）"),
     "paper.note.table": ("Table", "表"),
@@ -193,7 +245,10 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "runs.col.nsp": ("next sentence [95% CI]", "下一句 [95% 区间]"),
     "runs.col.sop_runs": ("order, independent pairs [95% CI]", "句子顺序（独立句对）[95% 区间]"),
     "runs.col.paper": ("the paper (ALBERT-base, cited by table)", "论文（ALBERT-base，按表引用）"),
-    "runs.summary.title": ("Final held-out accuracy of each run (SOP vs NSP included)", "各次训练的最终留出集准确率（含 SOP 与 NSP 对比）"),
+    "runs.summary.title": (
+        "Final held-out accuracy of each run (SOP vs NSP included)",
+        "各次训练的最终留出集准确率（含 SOP 与 NSP 对比）",
+    ),
     # ----- sentiment ------------------------------------------------------------------------------
     "sentiment.explain": (
         "**Fine-tuning: from a language model to a sentiment classifier.** Pretraining taught ALBERT to fill in "
@@ -213,39 +268,57 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "用“注意力 × 梯度”——每个注意力权重乘以预测标签得分对它的变化率，再对所有注意力头求和——表示为占全部计算的比例。"
         "在*全部共享*模式下，每次计算使用同一组权重，所以各次计算之间的差异来自它们的输入，而不是来自不同的层。"
         "下方是最重要的那次计算中 [CLS] 词元最关注的词。这个模型很小，是在 CPU 上训练的：它会出错，尤其是遇到否定、"
-        "反讽和不像影评的文本时（它读英文；其他文字大多会变成未知词元）。"),
+        "反讽和不像影评的文本时（它读英文；其他文字大多会变成未知词元）。",
+    ),
     "sentiment.err.missing": (
         "The sentiment model is not installed: expected a fine-tuned checkpoint in assets/sentiment/albert-lab-sst2/ "
         "(or a folder named by the ALBERT_LAB_SENTIMENT environment variable).",
         "情感分类模型尚未安装：需要在 assets/sentiment/albert-lab-sst2/ 中放入微调后的检查点"
-        "（或用环境变量 ALBERT_LAB_SENTIMENT 指定一个文件夹）。"),
+        "（或用环境变量 ALBERT_LAB_SENTIMENT 指定一个文件夹）。",
+    ),
     "sentiment.err.not_classifier": (
         "“{name}” is not a sentence classifier (its config.json names {found} with {n} label(s)); the Sentiment tab "
         "needs an AlbertForSequenceClassification checkpoint with at least two labels.",
         "“{name}” 不是句子分类模型（其 config.json 写的是 {found}，{n} 个标签）；情感分类标签页需要至少有两个标签的 "
-        "AlbertForSequenceClassification 检查点。"),
-    "sentiment.err.no_tokens": ("The text has nothing the model can read; type a sentence.",
-                                "文本中没有模型能读取的内容，请输入一个句子。"),
-    "sentiment.card": ("Model **{name}**: fine-tuned classifier, sharing {sharing}, {L} passes, H {H}.",
-                       "模型 **{name}**：微调后的分类器，共享方式 {sharing}，{L} 次计算，H {H}。"),
+        "AlbertForSequenceClassification 检查点。",
+    ),
+    "sentiment.err.no_tokens": (
+        "The text has nothing the model can read; type a sentence.",
+        "文本中没有模型能读取的内容，请输入一个句子。",
+    ),
+    "sentiment.card": (
+        "Model **{name}**: fine-tuned classifier, sharing {sharing}, {L} passes, H {H}.",
+        "模型 **{name}**：微调后的分类器，共享方式 {sharing}，{L} 次计算，H {H}。",
+    ),
     "sentiment.card.accuracy": (" Held-out (dev) accuracy: **{accuracy}**.", "留出集（dev）准确率：**{accuracy}**。"),
     "sentiment.card.link": (" Details in its [model card]({url}).", "详情见[模型卡片]({url})。"),
-    "sentiment.model_line": ("Model **{name}**: sharing {sharing}, {L} passes.", "模型 **{name}**：共享方式 {sharing}，{L} 次计算。"),
+    "sentiment.model_line": (
+        "Model **{name}**: sharing {sharing}, {L} passes.",
+        "模型 **{name}**：共享方式 {sharing}，{L} 次计算。",
+    ),
     "sentiment.text": ("Sentence", "句子"),
-    "sentiment.text.info": ("English works best; long text is cut to the model's length.",
-                            "英文效果最好；过长的文本会按模型长度截断。"),
+    "sentiment.text.info": (
+        "English works best; long text is cut to the model's length.",
+        "英文效果最好；过长的文本会按模型长度截断。",
+    ),
     "sentiment.button": ("Classify", "分类"),
     "sentiment.verdict": ("### Prediction: {label} ({p})", "### 预测：{label}（{p}）"),
     "sentiment.label.negative": ("negative", "负面"),
     "sentiment.label.positive": ("positive", "正面"),
     "sentiment.probs.title": ("Probability of each label", "各标签的概率"),
     "sentiment.axis.probability": ("probability", "概率"),
-    "sentiment.passes.title": ("Which passes it relied on (attention × gradient)",
-                               "预测依赖哪几次计算（注意力 × 梯度）"),
+    "sentiment.passes.title": (
+        "Which passes it relied on (attention × gradient)",
+        "预测依赖哪几次计算（注意力 × 梯度）",
+    ),
     "sentiment.axis.share": ("share of the attribution", "归因占比"),
-    "sentiment.tokens.title": ("Tokens the [CLS] token attended to most in pass {k}, the most important one (mean over "
-                               "heads; [CLS] and [SEP] left out)",
-                               "第 {k} 次计算（最重要的一次）中 [CLS] 最关注的词元（各注意力头平均；不含 [CLS] 和 [SEP]）"),
-    "sentiment.tokens.none": ("No word tokens to show (the text became special or unknown tokens only).",
-                              "没有可显示的词元（文本只变成了特殊词元或未知词元）。"),
+    "sentiment.tokens.title": (
+        "Tokens the [CLS] token attended to most in pass {k}, the most important one (mean over "
+        "heads; [CLS] and [SEP] left out)",
+        "第 {k} 次计算（最重要的一次）中 [CLS] 最关注的词元（各注意力头平均；不含 [CLS] 和 [SEP]）",
+    ),
+    "sentiment.tokens.none": (
+        "No word tokens to show (the text became special or unknown tokens only).",
+        "没有可显示的词元（文本只变成了特殊词元或未知词元）。",
+    ),
 }

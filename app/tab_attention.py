@@ -39,10 +39,17 @@ def build(ctx: TabContext) -> None:
         sentence_b = tr.add(gr.Textbox, "", lines=2, label="attention.b", elem_id="attention-b")
     with gr.Row():
         head = tr.add(gr.Slider, 1, default_heads(), value=1, step=1, label="attention.head", elem_id="attention-head")
-        max_tokens = tr.add(gr.Slider, 8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1,
-                            label="attention.max_tokens")
-        compare = tr.add(gr.Dropdown, list(ctx.shipped), value=ctx.compare_default, allow_custom_value=True,
-                         label="attention.compare", info="attention.compare.info")
+        max_tokens = tr.add(
+            gr.Slider, 8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1, label="attention.max_tokens"
+        )
+        compare = tr.add(
+            gr.Dropdown,
+            list(ctx.shipped),
+            value=ctx.compare_default,
+            allow_custom_value=True,
+            label="attention.compare",
+            info="attention.compare.info",
+        )
     button = tr.add(gr.Button, text="attention.button", variant="primary", elem_id="attention-button")
     status = gr.Markdown(elem_id="attention-status")
     head_view = tr.add(gr.HTML, label="attention.head_view", show_label=True, container=True, elem_id="head-view")
@@ -57,13 +64,26 @@ def build(ctx: TabContext) -> None:
         raw = gr.JSON(show_label=False)
 
     tr.refresh("attention_example", example_in_language, [sentence_a, lang], [sentence_a])
-    gr.on([button.click, sentence_a.submit, sentence_b.submit], ctx.views.attention,
-          inputs=[sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
-          outputs=[raw, status, head_view, model_view, heatmaps, similarity], api_name="attention", **queues.MODEL)
+    gr.on(
+        [button.click, sentence_a.submit, sentence_b.submit],
+        ctx.views.attention,
+        inputs=[sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
+        outputs=[raw, status, head_view, model_view, heatmaps, similarity],
+        api_name="attention",
+        **queues.MODEL,
+    )
     # Whatever drew the result (the button, opening the tab, a language switch), the slider then ends at the
     # model's last head.
-    raw.change(head_bounds, inputs=[raw, head], outputs=head, api_name="attention_heads",
-               api_visibility="undocumented", queue=False, show_progress="hidden", preprocess=False)
+    raw.change(
+        head_bounds,
+        inputs=[raw, head],
+        outputs=head,
+        api_name="attention_heads",
+        api_visibility="undocumented",
+        queue=False,
+        show_progress="hidden",
+        preprocess=False,
+    )
 
 
 def default_heads() -> int:
@@ -78,8 +98,13 @@ def head_bounds(raw: Any, head: Any) -> Any:
     heads = raw.get("heads") if isinstance(raw, dict) else None
     if not isinstance(heads, int) or heads < 1:
         return gr.skip()
-    value = head if isinstance(head, (int, float)) and 1 <= head <= heads else 1 if not isinstance(head, (int, float)) \
-        or not head >= 1 else heads  # a head past the end moves to the last head (as the heatmaps show it)
+    value = (
+        head
+        if isinstance(head, (int, float)) and 1 <= head <= heads
+        else 1
+        if not isinstance(head, (int, float)) or not head >= 1
+        else heads
+    )  # a head past the end moves to the last head (as the heatmaps show it)
     return gr.update(maximum=heads, value=int(value))
 
 

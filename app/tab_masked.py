@@ -43,15 +43,20 @@ def build(ctx: TabContext) -> None:
     tr.add(gr.Markdown, text="mask.explain")
     with gr.Row():
         with gr.Column(scale=3):
-            text = tr.add(gr.Textbox, EXAMPLES[0], lines=2, max_lines=8, label="mask.text", info="mask.text.info",
-                          elem_id="mask-text")
+            text = tr.add(
+                gr.Textbox,
+                EXAMPLES[0],
+                lines=2,
+                max_lines=8,
+                label="mask.text",
+                info="mask.text.info",
+                elem_id="mask-text",
+            )
             with gr.Row():
                 top_k = tr.add(gr.Slider, 1, 20, value=5, step=1, label="mask.top_k")
                 button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
-            table = tr.examples([text], label="common.examples",
-                                samples=lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], label="examples.fails",
-                                samples=lambda lang: [[x] for x in fail_examples(lang)])
+            table = tr.examples([text], label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox, label="mask.filled", interactive=False, elem_id="mask-filled")
@@ -63,17 +68,35 @@ def build(ctx: TabContext) -> None:
 
     tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
-    gr.on([button.click, text.submit], view, inputs=[text, top_k, model, lang], outputs=outputs,
-          api_name="fill_mask", **queues.MODEL)
+    gr.on(
+        [button.click, text.submit],
+        view,
+        inputs=[text, top_k, model, lang],
+        outputs=outputs,
+        api_name="fill_mask",
+        **queues.MODEL,
+    )
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(view, inputs=[text, top_k, model, lang], outputs=outputs,
-                                    api_name=f"fill_mask_{kind}", api_visibility="undocumented", **queues.MODEL)
+        shown.load_input_event.then(
+            view,
+            inputs=[text, top_k, model, lang],
+            outputs=outputs,
+            api_name=f"fill_mask_{kind}",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
     # choices; so the public /mask_word takes the word's number from a hidden field instead.
     word_index = gr.Number(visible=False, precision=0)
-    words.input(_picked, inputs=words, outputs=word_index, api_name="pick_word", api_visibility="undocumented",
-                queue=False).then(ctx.views.mask_word, inputs=[text, word_index, top_k, model, lang],
-                                  outputs=[text, *outputs], api_name="mask_word", **queues.MODEL)
+    words.input(
+        _picked, inputs=words, outputs=word_index, api_name="pick_word", api_visibility="undocumented", queue=False
+    ).then(
+        ctx.views.mask_word,
+        inputs=[text, word_index, top_k, model, lang],
+        outputs=[text, *outputs],
+        api_name="mask_word",
+        **queues.MODEL,
+    )
 
 
 def _picked(index: float | None) -> float | None:

@@ -42,9 +42,11 @@ def examples_in_language(sentence_a: Any, sentence_b: Any, paragraph: Any, lang:
     """After a language switch: the new language's examples in the boxes that still hold the first examples."""
     lang = lang if isinstance(lang, str) else ""
     first = examples(lang)[0]
-    wanted = (follow_language(sentence_a, (EXAMPLES[0][0], EXAMPLES_ZH[0][0]), first[0]),
-              follow_language(sentence_b, (EXAMPLES[0][1], EXAMPLES_ZH[0][1]), first[1]),
-              follow_language(paragraph, (PARAGRAPH, PARAGRAPH_ZH), paragraph_example(lang)))
+    wanted = (
+        follow_language(sentence_a, (EXAMPLES[0][0], EXAMPLES_ZH[0][0]), first[0]),
+        follow_language(sentence_b, (EXAMPLES[0][1], EXAMPLES_ZH[0][1]), first[1]),
+        follow_language(paragraph, (PARAGRAPH, PARAGRAPH_ZH), paragraph_example(lang)),
+    )
     return tuple(gr.skip() if value is None else value for value in wanted)
 
 
@@ -72,13 +74,34 @@ def build(ctx: TabContext) -> None:
         raw = gr.JSON(show_label=False)
     paper_views.panel(tr, "order")  # Table 5 beside our runs
 
-    tr.refresh("order_examples", examples_in_language, [sentence_a, sentence_b, paragraph, lang],
-               [sentence_a, sentence_b, paragraph])
+    tr.refresh(
+        "order_examples",
+        examples_in_language,
+        [sentence_a, sentence_b, paragraph, lang],
+        [sentence_a, sentence_b, paragraph],
+    )
     outputs = [raw, status, verdict, chart]
-    gr.on([button.click, sentence_a.submit, sentence_b.submit], view,
-          inputs=[sentence_a, sentence_b, ctx.model, lang], outputs=outputs, api_name="sentence_order", **queues.MODEL)
+    gr.on(
+        [button.click, sentence_a.submit, sentence_b.submit],
+        view,
+        inputs=[sentence_a, sentence_b, ctx.model, lang],
+        outputs=outputs,
+        api_name="sentence_order",
+        **queues.MODEL,
+    )
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(view, inputs=[*pair, ctx.model, lang], outputs=outputs,
-                                    api_name=f"sentence_order_{kind}", api_visibility="undocumented", **queues.MODEL)
-    split_button.click(ctx.views.split_paragraph, inputs=[paragraph, split_after, ctx.model, lang],
-                       outputs=[sentence_a, sentence_b, *outputs], api_name="split_paragraph", **queues.MODEL)
+        shown.load_input_event.then(
+            view,
+            inputs=[*pair, ctx.model, lang],
+            outputs=outputs,
+            api_name=f"sentence_order_{kind}",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )
+    split_button.click(
+        ctx.views.split_paragraph,
+        inputs=[paragraph, split_after, ctx.model, lang],
+        outputs=[sentence_a, sentence_b, *outputs],
+        api_name="split_paragraph",
+        **queues.MODEL,
+    )

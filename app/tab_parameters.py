@@ -27,12 +27,18 @@ def build(ctx: TabContext) -> None:
     tr.add(gr.Markdown, text="calc.explain")
     start = preset_values(PRESETS["albert-base"])
     # Filled at start-up so the tab is never empty (no load event needed).
-    first_raw, first_status, first_embedding, first_totals, first_table, first_variants, first_sweep = \
-        views.parameters(*start, lang="en")
+    first_raw, first_status, first_embedding, first_totals, first_table, first_variants, first_sweep = views.parameters(
+        *start, lang="en"
+    )
     with gr.Row():
         with gr.Column(scale=2, min_width=320):
-            preset = tr.add(gr.Dropdown, value="albert-base", label="field.preset", info="field.preset.info",
-                            choices=views.preset_choices)
+            preset = tr.add(
+                gr.Dropdown,
+                value="albert-base",
+                label="field.preset",
+                info="field.preset.info",
+                choices=views.preset_choices,
+            )
             with gr.Row():
                 vocab = _number(tr, "vocab_size", start[0])
                 embedding = _number(tr, "embedding_size", start[1])
@@ -43,11 +49,17 @@ def build(ctx: TabContext) -> None:
                 ffn = _number(tr, "intermediate_size", start[5])
             sharing = tr.add(gr.Radio, value=start[6], label="field.sharing", choices=sharing_choices)
             with gr.Row():
-                groups = tr.add(gr.Number, start[7], precision=0, label="field.num_hidden_groups",
-                                info="field.num_hidden_groups.info")
+                groups = tr.add(
+                    gr.Number,
+                    start[7],
+                    precision=0,
+                    label="field.num_hidden_groups",
+                    info="field.num_hidden_groups.info",
+                )
                 positions = _number(tr, "max_position_embeddings", start[9])
-                project = tr.add(gr.Checkbox, start[8], label="field.project_embeddings",
-                                 info="field.project_embeddings.info")
+                project = tr.add(
+                    gr.Checkbox, start[8], label="field.project_embeddings", info="field.project_embeddings.info"
+                )
             button = tr.add(gr.Button, text="calc.button", variant="primary")
         with gr.Column(scale=3, min_width=360):
             status = gr.Markdown(first_status, elem_id="parameters-status")
@@ -62,20 +74,34 @@ def build(ctx: TabContext) -> None:
 
     fields = [vocab, embedding, hidden, layers, heads, ffn, sharing, groups, project, positions]
     outputs = [raw, status, embedding_md, totals_md, table, variants_plot, sweep_plot]
-    gr.on([button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
-          views.parameters, inputs=[*fields, lang], outputs=outputs, api_name="parameters",
-          trigger_mode="always_last", **queues.LIGHT)
+    gr.on(
+        [button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
+        views.parameters,
+        inputs=[*fields, lang],
+        outputs=outputs,
+        api_name="parameters",
+        trigger_mode="always_last",
+        **queues.LIGHT,
+    )
     tr.refresh("parameters", views.parameters, [*fields, lang], outputs)
-    preset_event = preset.input(views.preset, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset",
-                                **queues.LIGHT)
+    preset_event = preset.input(
+        views.preset, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset", **queues.LIGHT
+    )
 
     def preset_match(*values: object) -> str:
         """/preset_match: the preset the form equals, else 'custom' (so re-choosing a preset refills the form)."""
         names = [value for _, value in views.preset_choices("en") if value != "custom"]
         return matching_preset(values, {name: views.preset_fields(name) for name in names})
 
-    gr.on([f.input for f in fields], preset_match, inputs=fields, outputs=preset, api_name="preset_match",
-          trigger_mode="always_last", **queues.LIGHT)
+    gr.on(
+        [f.input for f in fields],
+        preset_match,
+        inputs=fields,
+        outputs=preset,
+        api_name="preset_match",
+        trigger_mode="always_last",
+        **queues.LIGHT,
+    )
 
     _build_costs(ctx, fields, button, preset_event)
     paper_views.panel(tr, "calc")  # Tables 1, 2 and 6 beside our exact counts
@@ -100,12 +126,28 @@ def _build_costs(ctx: TabContext, fields: list, button: gr.Button, preset_event:
         raw = gr.JSON(first[0], show_label=False)
     inputs = [*fields, batch, seq, mlm, lang]
     outputs = [raw, status, flops_md, memory_md, paper_md]
-    triggers = [button.click, *(c.input for c in (*fields, batch, seq, mlm)),
-                *(c.submit for c in (*fields, batch, seq) if hasattr(c, "submit"))]
-    gr.on(triggers, compute_view, inputs=inputs, outputs=outputs, api_name="compute", trigger_mode="always_last",
-          **queues.LIGHT)
-    preset_event.then(compute_view, inputs=inputs, outputs=outputs, api_name="compute_after_preset",
-                      api_visibility="undocumented", **queues.LIGHT)
+    triggers = [
+        button.click,
+        *(c.input for c in (*fields, batch, seq, mlm)),
+        *(c.submit for c in (*fields, batch, seq) if hasattr(c, "submit")),
+    ]
+    gr.on(
+        triggers,
+        compute_view,
+        inputs=inputs,
+        outputs=outputs,
+        api_name="compute",
+        trigger_mode="always_last",
+        **queues.LIGHT,
+    )
+    preset_event.then(
+        compute_view,
+        inputs=inputs,
+        outputs=outputs,
+        api_name="compute_after_preset",
+        api_visibility="undocumented",
+        **queues.LIGHT,
+    )
     tr.refresh("compute", compute_view, inputs, outputs)
 
     explain = gr.Markdown(costs.measure_explain("en"), elem_id="measure-explain")
@@ -116,12 +158,17 @@ def _build_costs(ctx: TabContext, fields: list, button: gr.Button, preset_event:
     measured_plot = gr.Plot(show_label=False)
     with tr.add(gr.Accordion, label="common.raw", open=False):
         measured_raw = gr.JSON({}, show_label=False)
-    measure_button.click(measure_view, inputs=[*fields, seq, lang],
-                         outputs=[measured_raw, measure_status, measured_md, measured_plot], api_name="measure_speed",
-                         **queues.MODEL)
+    measure_button.click(
+        measure_view,
+        inputs=[*fields, seq, lang],
+        outputs=[measured_raw, measure_status, measured_md, measured_plot],
+        api_name="measure_speed",
+        **queues.MODEL,
+    )
     # The language switch redraws the last timing from its JSON instead of timing again.
-    tr.refresh("measure_render", costs.measure_render, [measured_raw, lang],
-               [measure_status, measured_md, measured_plot])
+    tr.refresh(
+        "measure_render", costs.measure_render, [measured_raw, lang], [measure_status, measured_md, measured_plot]
+    )
 
 
 def _number(tr: Translations, name: str, value: int) -> gr.Number:

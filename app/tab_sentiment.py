@@ -44,13 +44,18 @@ def build(ctx: TabContext) -> None:
     tr.add(gr.Markdown, text=ctx.views.sentiment_card, elem_id="sentiment-card")  # a line: with the labels
     with gr.Row():
         with gr.Column(scale=3):
-            text = tr.add(gr.Textbox, EXAMPLES[0], lines=2, max_lines=8, label="sentiment.text",
-                          info="sentiment.text.info", elem_id="sentiment-text")
+            text = tr.add(
+                gr.Textbox,
+                EXAMPLES[0],
+                lines=2,
+                max_lines=8,
+                label="sentiment.text",
+                info="sentiment.text.info",
+                elem_id="sentiment-text",
+            )
             button = tr.add(gr.Button, text="sentiment.button", variant="primary", elem_id="sentiment-button")
-            table = tr.examples([text], label="common.examples",
-                                samples=lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], label="examples.fails",
-                                samples=lambda lang: [[x] for x in fail_examples(lang)])
+            table = tr.examples([text], label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")
@@ -64,8 +69,13 @@ def build(ctx: TabContext) -> None:
 
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, verdict, probabilities, passes, tokens]
-    gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment",
-          **queues.MODEL)
+    gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment", **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(view, inputs=[text, lang], outputs=outputs,
-                                    api_name=f"sentiment_{kind}", api_visibility="undocumented", **queues.MODEL)
+        shown.load_input_event.then(
+            view,
+            inputs=[text, lang],
+            outputs=outputs,
+            api_name=f"sentiment_{kind}",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )

@@ -30,10 +30,22 @@ def build(ctx: TabContext) -> None:
 
     tr.add(gr.Markdown, text="sharing.live.explain")
     with gr.Row():
-        text = tr.add(gr.Textbox, "The old sailor walked along the river and remembered the distant lighthouse.",
-                      lines=2, label="sharing.text", scale=3, elem_id="sharing-text")
-        compare = tr.add(gr.Dropdown, list(ctx.shipped), value=ctx.compare_default, allow_custom_value=True,
-                         label="attention.compare", info="attention.compare.info")
+        text = tr.add(
+            gr.Textbox,
+            "The old sailor walked along the river and remembered the distant lighthouse.",
+            lines=2,
+            label="sharing.text",
+            scale=3,
+            elem_id="sharing-text",
+        )
+        compare = tr.add(
+            gr.Dropdown,
+            list(ctx.shipped),
+            value=ctx.compare_default,
+            allow_custom_value=True,
+            label="attention.compare",
+            info="attention.compare.info",
+        )
     button = tr.add(gr.Button, text="sharing.button", variant="primary", elem_id="sharing-button")
     live_status = gr.Markdown(elem_id="transitions-status")
     with gr.Row():
@@ -45,5 +57,11 @@ def build(ctx: TabContext) -> None:
     outputs = [raw, status, per_mode, mlm_curves, sop_curves, summary, table]
     tr.refresh("sharing_modes", views.sharing_modes, [config, lang], outputs)
     config.input(views.sharing_modes, inputs=[config, lang], outputs=outputs, api_name="sharing_modes", **queues.LIGHT)
-    gr.on([button.click, text.submit], views.layer_transitions, inputs=[text, ctx.model, compare, lang],
-          outputs=[live_raw, live_status, l2, cosine], api_name="layer_transitions", **queues.MODEL)
+    gr.on(
+        [button.click, text.submit],
+        views.layer_transitions,
+        inputs=[text, ctx.model, compare, lang],
+        outputs=[live_raw, live_status, l2, cosine],
+        api_name="layer_transitions",
+        **queues.MODEL,
+    )

@@ -51,27 +51,51 @@ def preset_fields(preset: str) -> tuple | None:
     return None
 
 
-def parameters_view(vocab_size: float | None, embedding_size: float | None, hidden_size: float | None,
-                    num_hidden_layers: float | None, num_attention_heads: float | None,
-                    intermediate_size: float | None, sharing: str, num_hidden_groups: float | None,
-                    project_embeddings: bool, max_position_embeddings: float | None = 512,
-                    lang: str = "en") -> tuple[dict, str, str, str, pd.DataFrame, Any, Any]:
+def parameters_view(
+    vocab_size: float | None,
+    embedding_size: float | None,
+    hidden_size: float | None,
+    num_hidden_layers: float | None,
+    num_attention_heads: float | None,
+    intermediate_size: float | None,
+    sharing: str,
+    num_hidden_groups: float | None,
+    project_embeddings: bool,
+    max_position_embeddings: float | None = 512,
+    lang: str = "en",
+) -> tuple[dict, str, str, str, pd.DataFrame, Any, Any]:
     """/parameters: (JSON result, message, embedding arithmetic, totals, table, variants chart, sweep chart)."""
     lang = inputs.language(lang)
     try:
         project = inputs.flag(project_embeddings, lang, "field.project_embeddings")
         sharing = sharing if isinstance(sharing, str) else repr(sharing)  # the calculator names the modes
-        calc = calculator.calculate(vocab_size, embedding_size, hidden_size, num_hidden_layers,
-                                    num_attention_heads, intermediate_size, sharing, num_hidden_groups,
-                                    project, max_position_embeddings, lang)
+        calc = calculator.calculate(
+            vocab_size,
+            embedding_size,
+            hidden_size,
+            num_hidden_layers,
+            num_attention_heads,
+            intermediate_size,
+            sharing,
+            num_hidden_groups,
+            project,
+            max_position_embeddings,
+            lang,
+        )
         largest = max(calc.total, calc.without_factorization, calc.without_sharing, calc.without_both)
         if largest > MAX_PARAMETERS:
             raise CalculatorInputError(t("calc.err.too_many", lang, n=f"{largest:,}", limit=f"{MAX_PARAMETERS:,}"))
     except (CalculatorInputError, InputError) as error:
         return _error_result(str(error))
-    return (calc.as_dict(), status_markdown(calc.notes), calculator.embedding_markdown(calc, lang),
-            calculator.totals_markdown(calc, lang), calculator.component_table(calc, lang),
-            variants_figure(calc, lang), sweep_figure(calc, lang))
+    return (
+        calc.as_dict(),
+        status_markdown(calc.notes),
+        calculator.embedding_markdown(calc, lang),
+        calculator.totals_markdown(calc, lang),
+        calculator.component_table(calc, lang),
+        variants_figure(calc, lang),
+        sweep_figure(calc, lang),
+    )
 
 
 def preset_view(preset: str, lang: str = "en") -> tuple:
@@ -87,13 +111,25 @@ def preset_view(preset: str, lang: str = "en") -> tuple:
         return (*([gr.skip()] * 10), *([gr.skip()] * 7))
     fields = preset_fields(preset)
     if fields is None:
-        message = t("input.err.choice", lang, field=t("field.preset", lang), value=safe(preset, 40),
-                    choices=", ".join(value for _, value in preset_choices(lang)))
+        message = t(
+            "input.err.choice",
+            lang,
+            field=t("field.preset", lang),
+            value=safe(preset, 40),
+            choices=", ".join(value for _, value in preset_choices(lang)),
+        )
         return (*([gr.skip()] * 10), *_error_result(message))
     return (*fields, *parameters_view(*fields, lang=lang))
 
 
 def _error_result(message: str) -> tuple:
     """The seven /parameters outputs for a refused input."""
-    return ({"error": message}, status_markdown([message], error=True), "", "", pd.DataFrame(),
-            empty_figure(message), empty_figure())
+    return (
+        {"error": message},
+        status_markdown([message], error=True),
+        "",
+        "",
+        pd.DataFrame(),
+        empty_figure(message),
+        empty_figure(),
+    )

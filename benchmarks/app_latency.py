@@ -71,13 +71,17 @@ def _measure_endpoints(url: str, text: str, requests: int) -> tuple[list[float],
 
     client = Client(url, verbose=False, analytics_enabled=False)
     for _ in range(3):  # warm-up: model load, first-call allocations
-        for answer in (client.predict(text, 5, "", "en", api_name="/fill_mask"),
-                       client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention")):
+        for answer in (
+            client.predict(text, 5, "", "en", api_name="/fill_mask"),
+            client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention"),
+        ):
             if "error" in answer[0]:
                 raise RuntimeError(f"the app answered with an error: {answer[0]['error']}")
     fill = _timed(lambda: client.predict(text, 5, "", "en", api_name="/fill_mask"), requests)
-    attention = _timed(lambda: client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention"),
-                       max(requests * 2 // 5, 5))
+    attention = _timed(
+        lambda: client.predict(ATTENTION_TEXT, "", 1, 48, "", "", "en", api_name="/attention"),
+        max(requests * 2 // 5, 5),
+    )
     client.close()
     return fill, attention
 
@@ -105,8 +109,9 @@ def main() -> None:
             raise RuntimeError(f"the app answered with an error: {answer[0]['error']}")
     in_process = _timed(lambda: fill_mask_view(text, 5, "", "en"), args.requests)
     attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en")
-    in_process_attention = _timed(lambda: attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en"),
-                                  max(args.requests * 2 // 5, 5))
+    in_process_attention = _timed(
+        lambda: attention_view(ATTENTION_TEXT, "", 1, 48, "", "", "en"), max(args.requests * 2 // 5, 5)
+    )
 
     startups = []
     for i in range(args.startups):

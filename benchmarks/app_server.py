@@ -23,8 +23,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 logger = logging.getLogger("benchmarks.app")
-STAND_IN_SIZES = dict(vocab_size=8000, embedding_size=128, hidden_size=128, num_attention_heads=2,
-                      intermediate_size=512, num_hidden_layers=6, max_position_embeddings=128)
+STAND_IN_SIZES = dict(
+    vocab_size=8000,
+    embedding_size=128,
+    hidden_size=128,
+    num_attention_heads=2,
+    intermediate_size=512,
+    num_hidden_layers=6,
+    max_position_embeddings=128,
+)
 
 
 @dataclass
@@ -45,8 +52,10 @@ def choose_models() -> Models:
         return Models(models_dir(), REPO / "assets" / "runs", f"shipped model {shipped[0]}")
     root = Path(tempfile.mkdtemp(prefix="albert-lab-bench-"))
     build_stand_in(root / "models" / "stand-in-albert-lab-base")
-    label = ("STAND-IN (no shipped model yet): random weights, shape of the planned albert-lab-base "
-             "(V 8000, E 128, H 128, 2 heads, FFN 512, 6 shared passes)")
+    label = (
+        "STAND-IN (no shipped model yet): random weights, shape of the planned albert-lab-base "
+        "(V 8000, E 128, H 128, 2 heads, FFN 512, 6 shared passes)"
+    )
     return Models(root / "models", root / "runs", label)
 
 
@@ -61,8 +70,9 @@ def build_stand_in(directory: Path) -> None:
     words = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 3))) for _ in range(4000)]
     corpus = directory.parent / "corpus.txt"
     corpus.parent.mkdir(parents=True, exist_ok=True)
-    corpus.write_text("\n".join(" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(20000)),
-                      encoding="utf-8")
+    corpus.write_text(
+        "\n".join(" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(20000)), encoding="utf-8"
+    )
     tokenizer = train_tokenizer([corpus], directory.parent / "tokenizer", vocab_size=2000)
     torch.manual_seed(0)
     model = AlbertForPreTraining(AlbertConfig(**STAND_IN_SIZES))
@@ -78,19 +88,29 @@ def free_port() -> int:
 class AppServer:
     """`python app.py` on a free loopback port; `startup_s` is the time until it served its page."""
 
-    def __init__(self, models: Models, log_path: Path | None = None, repo: Path | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, models: Models, log_path: Path | None = None, repo: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        env = {**os.environ, "ALBERT_LAB_MODELS": str(models.directory), "ALBERT_LAB_RUNS": str(models.runs),
-               "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(self.port), "HF_HUB_OFFLINE": "1",
-               "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false",
-               **(env or {})}
+        env = {
+            **os.environ,
+            "ALBERT_LAB_MODELS": str(models.directory),
+            "ALBERT_LAB_RUNS": str(models.runs),
+            "GRADIO_SERVER_NAME": "127.0.0.1",
+            "GRADIO_SERVER_PORT": str(self.port),
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "GRADIO_ANALYTICS_ENABLED": "False",
+            "TOKENIZERS_PARALLELISM": "false",
+            **(env or {}),
+        }
         self.log = open(log_path or os.devnull, "w", encoding="utf-8")  # noqa: SIM115 — closed in stop()
         start = time.perf_counter()
         # `repo`: serve another copy of the project (e.g. an older commit, for before/after figures).
-        self.process = subprocess.Popen([sys.executable, "app.py"], cwd=repo or REPO, env=env, stdout=self.log,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [sys.executable, "app.py"], cwd=repo or REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT
+        )
         self.startup_s = self._wait(start)
 
     def _wait(self, start: float, timeout: float = 180.0) -> float:
@@ -143,10 +163,12 @@ def percentile(values: list[float], q: float) -> float:
 
 def sentence_of_tokens(tokenizer, count: int) -> str:
     """A sentence with one [MASK] that tokenizes to exactly `count` ids ([CLS] and [SEP] included)."""
-    words = ("the old sailor walked along the river and remembered the narrow bridge near the quiet "
-             "village where the baker sold bread every morning before the market opened").split()
+    words = (
+        "the old sailor walked along the river and remembered the narrow bridge near the quiet "
+        "village where the baker sold bread every morning before the market opened"
+    ).split()
     for n in range(1, len(words) + 1):
-        text = " ".join(words[:n // 2] + ["[MASK]"] + words[n // 2:n])
+        text = " ".join(words[: n // 2] + ["[MASK]"] + words[n // 2 : n])
         if len(tokenizer(text)["input_ids"]) >= count:
             return text
     return " ".join(words) + " [MASK]"

@@ -38,14 +38,21 @@ def main(argv: list[str] | None = None) -> None:
     model = AlbertForPreTraining(config).to(device).train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
     step_model = torch.compile(model) if args.compile else model
-    batches = [{k: v.to(device) for k, v in make_batch(config, args.batch_size, args.seq_length, seed).items()}
-               for seed in range(4)]
+    batches = [
+        {k: v.to(device) for k, v in make_batch(config, args.batch_size, args.seq_length, seed).items()}
+        for seed in range(4)
+    ]
 
     def step(i: int) -> None:
         b = batches[i % len(batches)]
         with torch.autocast("cuda", dtype=torch.bfloat16):
-            out = step_model(b["input_ids"], b["attention_mask"], b["token_type_ids"],
-                             mlm_labels=b["labels"], sentence_order_label=b["order"])
+            out = step_model(
+                b["input_ids"],
+                b["attention_mask"],
+                b["token_type_ids"],
+                mlm_labels=b["labels"],
+                sentence_order_label=b["order"],
+            )
         out.loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -62,10 +69,12 @@ def main(argv: list[str] | None = None) -> None:
     seconds = time.perf_counter() - start
     tokens_per_second = args.steps * args.batch_size * args.seq_length / seconds
     achieved = tokens_per_second * training_flops_per_token(config, args.seq_length)
-    print(f"{name}: albert-base bf16, batch {args.batch_size}x{args.seq_length}, compile={args.compile}: "
-          f"{tokens_per_second:,.0f} tokens/s, {achieved / 1e12:.1f} TFLOP/s"
-          + (f", MFU {achieved / (peak * 1e12):.1%} of {peak:.0f} TFLOP/s bf16 peak" if peak else "")
-          + f"; peak memory {torch.cuda.max_memory_allocated() / 2**30:.1f} GiB")
+    print(
+        f"{name}: albert-base bf16, batch {args.batch_size}x{args.seq_length}, compile={args.compile}: "
+        f"{tokens_per_second:,.0f} tokens/s, {achieved / 1e12:.1f} TFLOP/s"
+        + (f", MFU {achieved / (peak * 1e12):.1%} of {peak:.0f} TFLOP/s bf16 peak" if peak else "")
+        + f"; peak memory {torch.cuda.max_memory_allocated() / 2**30:.1f} GiB"
+    )
 
 
 if __name__ == "__main__":

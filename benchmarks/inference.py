@@ -32,8 +32,9 @@ logger = logging.getLogger("benchmarks.inference")
 class BenchmarkConfig:
     """Settings of the inference benchmark."""
 
-    preset: Literal["albert-base", "albert-large", "albert-xlarge", "albert-xxlarge", "bert-base",
-                    "bert-large"] = "albert-base"
+    preset: Literal["albert-base", "albert-large", "albert-xlarge", "albert-xxlarge", "bert-base", "bert-large"] = (
+        "albert-base"
+    )
     """Model configuration from `albert.PRESETS`."""
     batch_size: int = 8
     """Sequences per forward pass."""
@@ -101,24 +102,26 @@ def run_benchmark(settings: BenchmarkConfig) -> dict[str, object]:
     ours = AlbertModel(config).eval()
     theirs = to_transformers(ours).eval()  # transformers' default attention (sdpa in 5.x)
     theirs_attention = theirs.config._attn_implementation
-    logger.info("transformers %s, torch %s, %d threads", transformers.__version__, torch.__version__,
-                torch.get_num_threads())
+    logger.info(
+        "transformers %s, torch %s, %d threads", transformers.__version__, torch.__version__, torch.get_num_threads()
+    )
 
     B, T = settings.batch_size, settings.seq_len
     input_ids = torch.randint(5, config.vocab_size, (B, T))
     attention_mask = torch.ones(B, T, dtype=torch.long)
     if settings.padding:
-        attention_mask[B // 2:, T // 2:] = 0
+        attention_mask[B // 2 :, T // 2 :] = 0
         input_ids[attention_mask == 0] = config.pad_token_id
     token_type_ids = torch.zeros(B, T, dtype=torch.long)
-    token_type_ids[:, T // 2:] = 1
+    token_type_ids[:, T // 2 :] = 1
 
     def run_ours() -> torch.Tensor:
         return ours(input_ids, attention_mask, token_type_ids).last_hidden_state
 
     def run_theirs() -> torch.Tensor:
-        return theirs(input_ids=input_ids, attention_mask=attention_mask,
-                      token_type_ids=token_type_ids).last_hidden_state
+        return theirs(
+            input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+        ).last_hidden_state
 
     times: dict[str, list[float]] = {"ours": [], "transformers": []}
     peaks: list[float] = []
@@ -135,16 +138,27 @@ def run_benchmark(settings: BenchmarkConfig) -> dict[str, object]:
             for name, run in order:
                 times[name].append(_timed(run))
             peaks.append(max(probe() for _ in range(3)))
-            logger.info("round %d: ours %.1f ms, transformers %.1f ms, matmul %.1f GFLOP/s", round_index + 1,
-                        times["ours"][-1] * 1e3, times["transformers"][-1] * 1e3, peaks[-1] / 1e9)
+            logger.info(
+                "round %d: ours %.1f ms, transformers %.1f ms, matmul %.1f GFLOP/s",
+                round_index + 1,
+                times["ours"][-1] * 1e3,
+                times["transformers"][-1] * 1e3,
+                peaks[-1] / 1e9,
+            )
     peak = statistics.median(peaks)
     flops = model_flops(config, B, T)
     medians = {name: statistics.median(values) for name, values in times.items()}
     return {
-        "settings": settings, "flops": flops, "peak": peak, "medians": medians, "max_diff": max_diff,
-        "attention": {"ours": "torch.nn.functional.scaled_dot_product_attention"
-                      + (" (no mask: no padding)" if not settings.padding else " (additive padding mask)"),
-                      "transformers": theirs_attention},
+        "settings": settings,
+        "flops": flops,
+        "peak": peak,
+        "medians": medians,
+        "max_diff": max_diff,
+        "attention": {
+            "ours": "torch.nn.functional.scaled_dot_product_attention"
+            + (" (no mask: no padding)" if not settings.padding else " (additive padding mask)"),
+            "transformers": theirs_attention,
+        },
         "threads": torch.get_num_threads(),
     }
 
@@ -162,10 +176,14 @@ def format_report(result: dict[str, object]) -> str:
     ]
     for name in ("ours", "transformers"):
         seconds = medians[name]
-        lines.append(f"{name:>12}: median {seconds * 1e3:8.1f} ms  {flops / seconds / 1e9:7.1f} GFLOP/s "
-                     f"= {flops / seconds / peak:5.1%} of peak  [attention: {attention[name]}]")
-    lines.append(f"speed ratio (transformers time / ours): {medians['transformers'] / medians['ours']:.3f}"
-                 "  (≥ 1.0: ours at least as fast)")
+        lines.append(
+            f"{name:>12}: median {seconds * 1e3:8.1f} ms  {flops / seconds / 1e9:7.1f} GFLOP/s "
+            f"= {flops / seconds / peak:5.1%} of peak  [attention: {attention[name]}]"
+        )
+    lines.append(
+        f"speed ratio (transformers time / ours): {medians['transformers'] / medians['ours']:.3f}"
+        "  (≥ 1.0: ours at least as fast)"
+    )
     lines.append(f"max |ours − transformers| on the last hidden state: {result['max_diff']:.2e}")
     return "\n".join(lines)
 

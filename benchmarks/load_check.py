@@ -34,8 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.app_server import AppServer, choose_models, percentile  # noqa: E402
 
 logger = logging.getLogger("benchmarks.load_check")
-TEXTS = ["The old sailor walked along the [MASK] near the village.", "She opened the [MASK] and walked in.",
-         "It was the best of times, it was the [MASK] of times.", "He took off his [MASK] and sat down."]
+TEXTS = [
+    "The old sailor walked along the [MASK] near the village.",
+    "She opened the [MASK] and walked in.",
+    "It was the best of times, it was the [MASK] of times.",
+    "He took off his [MASK] and sat down.",
+]
 # (endpoint, arguments, which part of the answer must match the reference)
 REQUESTS: list[tuple[str, tuple, str]] = [
     ("/parameters", (30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en"), "json"),
@@ -114,8 +118,9 @@ def timed_request(client: Any, request: tuple[str, tuple, str], reference: Any, 
     recorder.add(endpoint, (time.perf_counter() - start) * 1000, failure)
 
 
-def run_clients(clients: list, per_client: int, references: dict[int, Any], recorder: Recorder,
-                offset: int = 0) -> float:
+def run_clients(
+    clients: list, per_client: int, references: dict[int, Any], recorder: Recorder, offset: int = 0
+) -> float:
     """The clients in parallel, `per_client` requests each (cycling through REQUESTS); returns wall seconds."""
 
     def work(index: int) -> None:
@@ -154,8 +159,9 @@ def abandon(url: str, count: int, interval: float = 0.1) -> int:
         for i in range(count):
             time.sleep(interval)
             endpoint, arguments, _ = REQUESTS[(i * 5) % len(REQUESTS)]
-            response = http.post(f"{url.rstrip('/')}/gradio_api/call/{endpoint.lstrip('/')}",
-                                 json={"data": list(arguments)})
+            response = http.post(
+                f"{url.rstrip('/')}/gradio_api/call/{endpoint.lstrip('/')}", json={"data": list(arguments)}
+            )
             taken += response.status_code == 200
     return taken
 
@@ -166,18 +172,34 @@ def main() -> None:
     parser.add_argument("--per-client", type=int, default=20)
     parser.add_argument("--total", type=int, default=1000, help="requests in all, for the memory check")
     parser.add_argument("--max-growth-mb", type=float, default=50.0)
-    parser.add_argument("--rounds", type=int, default=4,
-                        help="the requests after the attention phase run in this many rounds, RSS read after each")
-    parser.add_argument("--max-late-growth-mb", type=float, default=15.0,
-                        help="limit on RSS growth over the second half of those rounds (flat memory)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="the requests after the attention phase run in this many rounds, RSS read after each",
+    )
+    parser.add_argument(
+        "--max-late-growth-mb",
+        type=float,
+        default=15.0,
+        help="limit on RSS growth over the second half of those rounds (flat memory)",
+    )
     parser.add_argument("--attention-clients", type=int, default=40)
     parser.add_argument("--attention-per-client", type=int, default=5)
-    parser.add_argument("--abandon-every", type=int, default=4,
-                        help="in the run up to --total, one request in this many is abandoned (0: none)")
+    parser.add_argument(
+        "--abandon-every",
+        type=int,
+        default=4,
+        help="in the run up to --total, one request in this many is abandoned (0: none)",
+    )
     parser.add_argument("--abandon-interval", type=float, default=0.15, help="seconds between abandoned requests")
-    parser.add_argument("--settle", type=float, default=5.0,
-                        help="seconds to wait before the last memory reading (the app drops unread answers "
-                             "after 30–60 s: 65 shows them gone)")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=5.0,
+        help="seconds to wait before the last memory reading (the app drops unread answers "
+        "after 30–60 s: 65 shows them gone)",
+    )
     parser.add_argument("--repo", type=Path, default=None, help="serve this copy of the project instead")
     parser.add_argument("--server-log", type=Path, default=None, help="write the server's log here")
     parser.add_argument("--workers", type=int, default=None, help="ALBERT_LAB_MODEL_WORKERS for the server")
@@ -231,11 +253,17 @@ def main() -> None:
         round_rss = [server.rss_mb()]
         for number in range(rounds):  # the same clients (sessions) go on up to `total` requests, some abandoned
             share = abandoned // rounds + (number < abandoned % rounds)
-            thrower = threading.Thread(target=lambda share=share: abandoned_taken.append(
-                abandon(server.url, share, args.abandon_interval)))
+            thrower = threading.Thread(
+                target=lambda share=share: abandoned_taken.append(abandon(server.url, share, args.abandon_interval))
+            )
             thrower.start()
-            run_clients(clients, math.ceil((remaining - abandoned) / len(clients) / rounds), references, recorder,
-                        offset=9 + number)
+            run_clients(
+                clients,
+                math.ceil((remaining - abandoned) / len(clients) / rounds),
+                references,
+                recorder,
+                offset=9 + number,
+            )
             thrower.join()
             time.sleep(args.settle)  # the abandoned requests finish computing (and their answers are dropped)
             round_rss.append(server.rss_mb())
@@ -260,8 +288,10 @@ def main() -> None:
         f"p95 {percentile(load_latencies, 95):.0f} ms, max {max(load_latencies):.0f} ms",
     ]
     for endpoint, values in sorted(recorder.latencies.items()):
-        lines.append(f"    {endpoint:<20} {len(values):4d} requests, p50 {percentile(values, 50):6.0f} ms, "
-                     f"p95 {percentile(values, 95):6.0f} ms")
+        lines.append(
+            f"    {endpoint:<20} {len(values):4d} requests, p50 {percentile(values, 50):6.0f} ms, "
+            f"p95 {percentile(values, 95):6.0f} ms"
+        )
     lines += [
         f"  /attention alone: {args.attention_clients} concurrent clients × {args.attention_per_client} = "
         f"{attention.done} requests in {attention_wall:.1f} s; p50 {percentile(attention_ms, 50):.0f} ms, "
@@ -283,8 +313,12 @@ def main() -> None:
         f"  all answered correctly: {'yes' if not recorder.failures and not attention.failures else 'NO'}",
     ]
     lines += [f"    {failure}" for failure in (recorder.failures + attention.failures)[:10]]
-    ok = (not recorder.failures and not attention.failures and growth < args.max_growth_mb
-          and late_growth < args.max_late_growth_mb)
+    ok = (
+        not recorder.failures
+        and not attention.failures
+        and growth < args.max_growth_mb
+        and late_growth < args.max_late_growth_mb
+    )
     lines.append(f"  result: {'PASS' if ok else 'FAIL'}")
     print("\n".join(lines))  # the benchmark's report
     sys.exit(0 if ok else 1)

@@ -47,7 +47,8 @@ def ngram_baseline(task_dir: Path, analyzer: str = "char", ngram_max: int = 3, s
     dev = read_records(str(task_dir / "dev.tsv"), "classification")
     pipeline = make_pipeline(
         TfidfVectorizer(analyzer=analyzer, ngram_range=(1, ngram_max), sublinear_tf=True),
-        LogisticRegression(max_iter=2000, random_state=seed))
+        LogisticRegression(max_iter=2000, random_state=seed),
+    )
     search = GridSearchCV(pipeline, {"logisticregression__C": list(C_GRID)}, cv=5, scoring="accuracy")
     search.fit([r.text for r in train], [r.label for r in train])
     predicted = search.predict([r.text for r in dev])
@@ -68,9 +69,15 @@ def main() -> None:
         result = ngram_baseline(args.task_dir, args.analyzer, args.ngram_max)
     except (OSError, ValueError) as error:
         raise SystemExit(f"ngram_baseline: {error}") from None
-    logger.info("%s-%d-gram TF-IDF + logistic regression (C %.2f): dev accuracy %.2f%% (%d dev, %d train)",
-                result.analyzer, args.ngram_max, result.chosen_c, 100 * result.dev_accuracy, result.dev_examples,
-                result.train_examples)
+    logger.info(
+        "%s-%d-gram TF-IDF + logistic regression (C %.2f): dev accuracy %.2f%% (%d dev, %d train)",
+        result.analyzer,
+        args.ngram_max,
+        result.chosen_c,
+        100 * result.dev_accuracy,
+        result.dev_examples,
+        result.train_examples,
+    )
     if args.output:
         args.output.write_text(json.dumps(asdict(result), indent=2) + "\n", encoding="utf-8")
 

@@ -72,8 +72,9 @@ def split_sentences_independently(paragraph: str) -> list[str]:
     return [piece for a, b in zip(cuts, cuts[1:], strict=False) if (piece := paragraph[a:b].strip())]
 
 
-def sentence_run_pairs(corpus: Path, tokenizer: Any, max_tokens: int, count: int, seed: int = 0
-                       ) -> list[tuple[str, str, int]]:
+def sentence_run_pairs(
+    corpus: Path, tokenizer: Any, max_tokens: int, count: int, seed: int = 0
+) -> list[tuple[str, str, int]]:
     """(first, second, label) pairs: label 1 = swapped. Runs of whole sentences, consecutive in one book,
     A and B together within `max_tokens` pieces; one pair per window of text, windows drawn at random."""
     with lzma.open(corpus, "rt", encoding="utf-8") if corpus.suffix == ".xz" else open(corpus, encoding="utf-8") as f:
@@ -124,11 +125,19 @@ def score_run_pairs(directory: Path, pairs: list[tuple[str, str, int]], batch_si
     model, kind = _scorer(directory)
     correct = 0
     for i in range(0, len(pairs), batch_size):
-        chunk = pairs[i:i + batch_size]
-        encoded = tokenizer([a for a, _, _ in chunk], [b for _, b, _ in chunk], padding=True, return_tensors="pt",
-                            return_token_type_ids=True)
-        out = model(input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"],
-                    token_type_ids=encoded["token_type_ids"])
+        chunk = pairs[i : i + batch_size]
+        encoded = tokenizer(
+            [a for a, _, _ in chunk],
+            [b for _, b, _ in chunk],
+            padding=True,
+            return_tensors="pt",
+            return_token_type_ids=True,
+        )
+        out = model(
+            input_ids=encoded["input_ids"],
+            attention_mask=encoded["attention_mask"],
+            token_type_ids=encoded["token_type_ids"],
+        )
         predicted = out.sop_logits.argmax(-1)
         correct += int((predicted == torch.tensor([label for _, _, label in chunk])).sum())
     logger.info("%s: sentence-run pairs scored through %s", directory.name, kind)
@@ -153,16 +162,23 @@ def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: 
         batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
         result = evaluate(model, batches, torch.device("cpu"), "fp32")
         if objective == "sop":
-            scores["mlm"] = Score(round(result["mlm_accuracy"] * result["masked_positions"]),
-                                  result["masked_positions"])
+            scores["mlm"] = Score(
+                round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"]
+            )
         if result["pairs"]:
             scores[objective] = Score(round(result["pair_accuracy"] * result["pairs"]), result["pairs"])
     return scores
 
 
-def score_model(directory: Path, valid: list[str], examples: int, run_pairs: int, cache_dir: Path,
-                max_tokens: int = 61, pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None
-                ) -> dict[str, Score]:
+def score_model(
+    directory: Path,
+    valid: list[str],
+    examples: int,
+    run_pairs: int,
+    cache_dir: Path,
+    max_tokens: int = 61,
+    pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None,
+) -> dict[str, Score]:
     """Every measure of one folder: the pipeline's (MLM, SOP, NSP) and, with a sentence head, the
     independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given."""
     import hashlib
@@ -198,10 +214,15 @@ def card_mismatches(directory: Path, scores: dict[str, Score]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="+", type=Path, help="model folders (config.json, model.safetensors)")
-    parser.add_argument("--valid-corpus", action="append", required=True,
-                        help="held-out text (never trained on); repeat for several files")
-    parser.add_argument("--examples", type=int, default=3000, help="pipeline examples per task (≥ 20,000 MLM "
-                        "positions at 64 tokens)")
+    parser.add_argument(
+        "--valid-corpus",
+        action="append",
+        required=True,
+        help="held-out text (never trained on); repeat for several files",
+    )
+    parser.add_argument(
+        "--examples", type=int, default=3000, help="pipeline examples per task (≥ 20,000 MLM positions at 64 tokens)"
+    )
     parser.add_argument("--run-pairs", type=int, default=3000, help="independent sentence-run pairs")
     parser.add_argument("--max-tokens", type=int, default=61, help="pieces in A and B together (64 − 3 specials)")
     parser.add_argument("--cache-dir", type=Path, default=Path("runs/cache/valid"))
@@ -215,11 +236,20 @@ def main(argv: list[str] | None = None) -> int:
     pairs_by_tokenizer: dict[str, list[tuple[str, str, int]]] = {}
     problems: list[str] = []
     for directory in args.models:
-        scores = score_model(directory, args.valid_corpus, args.examples, args.run_pairs, args.cache_dir,
-                             args.max_tokens, pairs_by_tokenizer)
+        scores = score_model(
+            directory,
+            args.valid_corpus,
+            args.examples,
+            args.run_pairs,
+            args.cache_dir,
+            args.max_tokens,
+            pairs_by_tokenizer,
+        )
         results[directory.name] = {name: score.as_dict() for name, score in scores.items()}
-        line = "  ".join(f"{name} {s.accuracy:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
-                         for name, s in scores.items())
+        line = "  ".join(
+            f"{name} {s.accuracy:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
+            for name, s in scores.items()
+        )
         logger.info("%-28s %s", directory.name, line)
         if args.check_cards:
             problems += card_mismatches(directory, scores)

@@ -89,38 +89,65 @@ def _finetune_config(settings: SST2Config, from_scratch: bool):
     lr = settings.scratch_learning_rate if from_scratch and settings.scratch_learning_rate else settings.learning_rate
     glue = Path(settings.glue_dir)
     return FinetuneConfig(
-        model=settings.model, train_file=str(glue / "train.tsv"), dev_file=str(glue / "dev.tsv"),
-        task="classification", label_names=("negative", "positive"),
+        model=settings.model,
+        train_file=str(glue / "train.tsv"),
+        dev_file=str(glue / "dev.tsv"),
+        task="classification",
+        label_names=("negative", "positive"),
         output_dir=str(Path(settings.output_dir) / ("from_scratch" if from_scratch else "pretrained")),
-        max_seq_length=settings.max_seq_length, max_train_examples=settings.max_train_examples or None,
-        epochs=settings.epochs, batch_size=settings.batch_size, eval_every=settings.eval_every,
+        max_seq_length=settings.max_seq_length,
+        max_train_examples=settings.max_train_examples or None,
+        epochs=settings.epochs,
+        batch_size=settings.batch_size,
+        eval_every=settings.eval_every,
         optim=OptimizerConfig(learning_rate=lr, warmup_fraction=settings.warmup_fraction),
-        layer_decay=1.0 if from_scratch else settings.layer_decay, from_scratch=from_scratch,
-        quantize=not from_scratch, latency_rounds=settings.latency_rounds, device=settings.device,
-        threads=settings.threads, seed=settings.seed)
+        layer_decay=1.0 if from_scratch else settings.layer_decay,
+        from_scratch=from_scratch,
+        quantize=not from_scratch,
+        latency_rounds=settings.latency_rounds,
+        device=settings.device,
+        threads=settings.threads,
+        seed=settings.seed,
+    )
 
 
 def _scores(summary: dict[str, Any]) -> dict[str, Any]:
     best = summary["best"]
-    return {"accuracy": best["accuracy"], "f1": best["f1"], "matthews": best["matthews"], "best_step": best["step"],
-            "steps": summary["steps"], "train_examples": summary["train_examples"],
-            "dev_examples": summary["dev_examples"], "wall_seconds": summary["wall_seconds"]}
+    return {
+        "accuracy": best["accuracy"],
+        "f1": best["f1"],
+        "matthews": best["matthews"],
+        "best_step": best["step"],
+        "steps": summary["steps"],
+        "train_examples": summary["train_examples"],
+        "dev_examples": summary["dev_examples"],
+        "wall_seconds": summary["wall_seconds"],
+    }
 
 
 def quantized_scores(report: dict[str, Any]) -> dict[str, Any]:
     """The INT8 part of the results from `albert.training.evaluate.quantization_report`'s report."""
-    return {"accuracy": report["metrics"]["accuracy"], "accuracy_change": report["change"]["accuracy"],
-            "fp32_bytes": report["fp32_bytes"], "int8_bytes": report["int8_bytes"],
-            "quantized_linear_layers": report["quantized_linear_layers"], "threads": report["torch_threads"],
-            **{k: v for k, v in report.items() if k.startswith("latency_batch_")}}
+    return {
+        "accuracy": report["metrics"]["accuracy"],
+        "accuracy_change": report["change"]["accuracy"],
+        "fp32_bytes": report["fp32_bytes"],
+        "int8_bytes": report["int8_bytes"],
+        "quantized_linear_layers": report["quantized_linear_layers"],
+        "threads": report["torch_threads"],
+        **{k: v for k, v in report.items() if k.startswith("latency_batch_")},
+    }
 
 
 def run_benchmark(settings: SST2Config) -> dict[str, Any]:
     """Run the fine-tunes and the INT8 evaluation; returns (and writes) the results."""
     from albert.finetune import run
 
-    results: dict[str, Any] = {"model": settings.model, "budget": asdict(settings),
-                               "torch": torch.__version__, "machine": platform.processor() or platform.machine()}
+    results: dict[str, Any] = {
+        "model": settings.model,
+        "budget": asdict(settings),
+        "torch": torch.__version__,
+        "machine": platform.processor() or platform.machine(),
+    }
     if not settings.skip_pretrained:
         pretrained = run(_finetune_config(settings, from_scratch=False)).summary
         results["pretrained"] = _scores(pretrained)
@@ -129,8 +156,9 @@ def run_benchmark(settings: SST2Config) -> dict[str, Any]:
     if not settings.skip_scratch:
         results["from_scratch"] = _scores(run(_finetune_config(settings, from_scratch=True)).summary)
     if "pretrained" in results and "from_scratch" in results:
-        results["pretraining_gain_points"] = 100 * (results["pretrained"]["accuracy"]
-                                                    - results["from_scratch"]["accuracy"])
+        results["pretraining_gain_points"] = 100 * (
+            results["pretrained"]["accuracy"] - results["from_scratch"]["accuracy"]
+        )
     path = Path(settings.output_dir) / "sst2_results.json"
     path.write_text(json.dumps(results, indent=2) + "\n")
     logger.info("results written to %s", path)
@@ -141,8 +169,10 @@ def format_report(results: dict[str, Any]) -> str:
     budget = results["budget"]
     arms = [("pretrained", "pretrained  "), ("from_scratch", "from scratch")]
     examples = next(results[arm]["train_examples"] for arm, _ in arms if arm in results)
-    lines = [f"SST-2 dev accuracy, {examples:,} training sentences, "
-             f"seq {budget['max_seq_length']}, {budget['epochs']} epoch(s), batch {budget['batch_size']}:"]
+    lines = [
+        f"SST-2 dev accuracy, {examples:,} training sentences, "
+        f"seq {budget['max_seq_length']}, {budget['epochs']} epoch(s), batch {budget['batch_size']}:"
+    ]
     for arm, name in arms:
         if arm in results:
             lines.append(f"  {name} {results[arm]['accuracy']:.2%}  ({results[arm]['wall_seconds']:.0f} s)")
@@ -150,12 +180,16 @@ def format_report(results: dict[str, Any]) -> str:
         lines[-1] += f"; pretraining adds {results['pretraining_gain_points']:+.1f} points"
     if "quantized" in results:
         q = results["quantized"]
-        lines.append(f"  INT8 dynamic {q['accuracy']:.2%}  ({100 * q['accuracy_change']:+.1f} points); "
-                     f"{q['fp32_bytes'] / 2**20:.2f} MiB → {q['int8_bytes'] / 2**20:.2f} MiB")
+        lines.append(
+            f"  INT8 dynamic {q['accuracy']:.2%}  ({100 * q['accuracy_change']:+.1f} points); "
+            f"{q['fp32_bytes'] / 2**20:.2f} MiB → {q['int8_bytes'] / 2**20:.2f} MiB"
+        )
         for key in (k for k in q if k.startswith("latency_batch_")):
             t = q[key]
-            lines.append(f"  latency batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, "
-                         f"INT8 {t['int8_ms']:.1f} ms ({t['speedup']:.2f}× on {q['threads']} CPU threads)")
+            lines.append(
+                f"  latency batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, "
+                f"INT8 {t['int8_ms']:.1f} ms ({t['speedup']:.2f}× on {q['threads']} CPU threads)"
+            )
         lines.append(f"  fine-tuned model: {results['fine_tuned_model']}")
     return "\n".join(lines)
 

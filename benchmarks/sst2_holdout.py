@@ -81,8 +81,10 @@ def split_sentences(rows: list[tuple[str, str]], sentences: int, min_words: int 
         heldout.append(sentence)
         removed |= _spans(sentence.split())
     if len(heldout) < sentences:
-        raise DataError(f"only {len(heldout)} sentences of at least {min_words} words could be held out "
-                        f"(asked for {sentences}); lower --sentences or --min-words.")
+        raise DataError(
+            f"only {len(heldout)} sentences of at least {min_words} words could be held out "
+            f"(asked for {sentences}); lower --sentences or --min-words."
+        )
     held = set(heldout)
     train = [(t, label) for t, label in texts.items() if t not in removed]
     return HoldoutSplit(train=train, heldout=[(t, texts[t]) for t in texts if t in held])
@@ -95,22 +97,25 @@ def _tsv(rows: list[tuple[str, str]]) -> str:
 def write_split(settings: HoldoutConfig) -> HoldoutSplit:
     """Read the source, split it and write `train.tsv` and `dev.tsv` (atomically) to the output folder."""
     records = read_records(settings.source, task="classification")
-    split = split_sentences([(r.text, r.label) for r in records], settings.sentences, settings.min_words,
-                            settings.seed)
+    split = split_sentences([(r.text, r.label) for r in records], settings.sentences, settings.min_words, settings.seed)
     out = Path(settings.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "train.tsv", _tsv(split.train))
     atomic_write_text(out / "dev.tsv", _tsv(split.heldout))
     distinct = len({" ".join(r.text.split()) for r in records})  # as split_sentences counts them
-    logger.info("%s: %d distinct phrases → %d training phrases, %d held-out sentences (%d phrases removed)",
-                settings.source, distinct, len(split.train), len(split.heldout),
-                distinct - len(split.train) - len(split.heldout))
+    logger.info(
+        "%s: %d distinct phrases → %d training phrases, %d held-out sentences (%d phrases removed)",
+        settings.source,
+        distinct,
+        len(split.train),
+        len(split.heldout),
+        distinct - len(split.train) - len(split.heldout),
+    )
     return split
 
 
 def main(argv: list[str] | None = None) -> None:
-    run_command("benchmarks.sst2_holdout", HoldoutConfig, write_split, (DataError, OSError), argv,
-                description=__doc__)
+    run_command("benchmarks.sst2_holdout", HoldoutConfig, write_split, (DataError, OSError), argv, description=__doc__)
 
 
 if __name__ == "__main__":

@@ -75,11 +75,21 @@ def write_choice(settings: LrChoiceConfig) -> LrChoice:
 
 
 def main(argv: list[str] | None = None) -> None:
-    result = run_command("benchmarks.sst2_lr_choice", LrChoiceConfig, write_choice, (ValueError, KeyError, OSError),
-                         argv, description=__doc__)
+    result = run_command(
+        "benchmarks.sst2_lr_choice",
+        LrChoiceConfig,
+        write_choice,
+        (ValueError, KeyError, OSError),
+        argv,
+        description=__doc__,
+    )
     for arm in ARMS:
-        logger.info("%s: %s → %s", arm, ", ".join(f"{rate} {score:.2%}" for rate, score in result.scores[arm].items()),
-                    result.chosen[arm])
+        logger.info(
+            "%s: %s → %s",
+            arm,
+            ", ".join(f"{rate} {score:.2%}" for rate, score in result.scores[arm].items()),
+            result.chosen[arm],
+        )
     sys.stdout.write(f"{result.chosen['pretrained']} {result.chosen['scratch']}\n")  # read by the shell script
 
 

@@ -27,8 +27,18 @@ logger = logging.getLogger("benchmarks.train_throughput")
 
 CASES: dict[str, tuple[AlbertConfig, int, int]] = {
     # name: (config, batch, sequence length)
-    "demo": (AlbertConfig(vocab_size=16000, embedding_size=128, hidden_size=256, num_hidden_layers=6,
-                          num_attention_heads=4, intermediate_size=1024), 32, 128),
+    "demo": (
+        AlbertConfig(
+            vocab_size=16000,
+            embedding_size=128,
+            hidden_size=256,
+            num_hidden_layers=6,
+            num_attention_heads=4,
+            intermediate_size=1024,
+        ),
+        32,
+        128,
+    ),
     "albert-base": (PRESETS["albert-base"], 4, 128),
 }
 
@@ -50,29 +60,44 @@ def make_batch(config: AlbertConfig, batch: int, length: int, seed: int = 0) -> 
     chosen[:, 0] = False
     labels[chosen] = ids[chosen]
     ids[chosen] = 4  # [MASK]
-    return {"input_ids": ids, "attention_mask": torch.ones_like(ids),
-            "token_type_ids": (torch.arange(length) >= length // 2).long().expand(batch, -1).contiguous(),
-            "labels": labels, "order": torch.randint(0, 2, (batch,), generator=generator)}
+    return {
+        "input_ids": ids,
+        "attention_mask": torch.ones_like(ids),
+        "token_type_ids": (torch.arange(length) >= length // 2).long().expand(batch, -1).contiguous(),
+        "labels": labels,
+        "order": torch.randint(0, 2, (batch,), generator=generator),
+    }
 
 
 def step_functions(config: AlbertConfig, data: dict[str, torch.Tensor]) -> dict[str, Callable[[], None]]:
     torch.manual_seed(0)
     ours = AlbertForPreTraining(config).train()
     theirs = to_transformers(ours).train()  # identical weights, transformers' default attention (sdpa)
-    optimizers = {"ours": torch.optim.AdamW(ours.parameters(), lr=1e-4),
-                  "transformers": torch.optim.AdamW(theirs.parameters(), lr=1e-4)}
+    optimizers = {
+        "ours": torch.optim.AdamW(ours.parameters(), lr=1e-4),
+        "transformers": torch.optim.AdamW(theirs.parameters(), lr=1e-4),
+    }
 
     def ours_step() -> None:
-        out = ours(data["input_ids"], data["attention_mask"], data["token_type_ids"],
-                   mlm_labels=data["labels"], sentence_order_label=data["order"])
+        out = ours(
+            data["input_ids"],
+            data["attention_mask"],
+            data["token_type_ids"],
+            mlm_labels=data["labels"],
+            sentence_order_label=data["order"],
+        )
         out.loss.backward()
         optimizers["ours"].step()
         optimizers["ours"].zero_grad(set_to_none=True)
 
     def theirs_step() -> None:
-        out = theirs(input_ids=data["input_ids"], attention_mask=data["attention_mask"],
-                     token_type_ids=data["token_type_ids"], labels=data["labels"],
-                     sentence_order_label=data["order"])
+        out = theirs(
+            input_ids=data["input_ids"],
+            attention_mask=data["attention_mask"],
+            token_type_ids=data["token_type_ids"],
+            labels=data["labels"],
+            sentence_order_label=data["order"],
+        )
         out.loss.backward()
         optimizers["transformers"].step()
         optimizers["transformers"].zero_grad(set_to_none=True)
@@ -116,9 +141,11 @@ def main(argv: list[str] | None = None) -> None:
     for name in [args.only] if args.only else list(CASES):
         config, batch, length = CASES[name]
         r = measure(name, args.rounds, peak)
-        print(f"{name:12s} batch {batch}x{length}: ours {r['ours_tokens_per_second']:8.0f} tok/s "
-              f"(MFU {r['ours_mfu']:.1%}), transformers {r['transformers_tokens_per_second']:8.0f} tok/s "
-              f"(MFU {r['transformers_mfu']:.1%}); ratio {r['ratio']:.2f}x (target >= {targets[name]}x)")
+        print(
+            f"{name:12s} batch {batch}x{length}: ours {r['ours_tokens_per_second']:8.0f} tok/s "
+            f"(MFU {r['ours_mfu']:.1%}), transformers {r['transformers_tokens_per_second']:8.0f} tok/s "
+            f"(MFU {r['transformers_mfu']:.1%}); ratio {r['ratio']:.2f}x (target >= {targets[name]}x)"
+        )
 
 
 if __name__ == "__main__":

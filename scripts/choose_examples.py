@@ -158,8 +158,13 @@ def score_mask(lm: Any, text: str, targets: Sequence[str], lang: str = "en") -> 
     for prediction, target in zip(result.predictions, targets, strict=True):
         found = [p for token, p in prediction.candidates if token.lower() == target.lower()]
         p_target.append(found[0] if found else None)
-    return MaskScore(text, list(targets), [p.candidates[0][0] for p in result.predictions],
-                     [p.candidates[0][1] for p in result.predictions], p_target)
+    return MaskScore(
+        text,
+        list(targets),
+        [p.candidates[0][0] for p in result.predictions],
+        [p.candidates[0][1] for p in result.predictions],
+        p_target,
+    )
 
 
 @dataclass(frozen=True)
@@ -205,8 +210,9 @@ def score_sentiment(clf: Any, text: str, expected: str, lang: str = "en") -> Sen
 _PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
 
 
-def held_out_sentences(corpus: str | Path, sample: int, seed: int = 0, lang: str = "en",
-                       min_words: int = 5, max_words: int = 14) -> tuple[list[str], list[tuple[str, str]]]:
+def held_out_sentences(
+    corpus: str | Path, sample: int, seed: int = 0, lang: str = "en", min_words: int = 5, max_words: int = 14
+) -> tuple[list[str], list[tuple[str, str]]]:
     """`sample` short sentences and `sample` consecutive sentence pairs (same paragraph), drawn with `seed`."""
     from albert.data.corpus import read_documents, split_sentences
 
@@ -235,7 +241,7 @@ def mask_one_word(sentence: str, rng: random.Random, lang: str = "en") -> tuple[
         if not spots:
             return None
         i = rng.choice(spots)
-        return masked_form(sentence[:i] + "{" + sentence[i] + "}" + sentence[i + 1:], lang)
+        return masked_form(sentence[:i] + "{" + sentence[i] + "}" + sentence[i + 1 :], lang)
     words = sentence.split()
     spots = [i for i, w in enumerate(words) if _PLAIN_WORD.match(w)]
     if not spots:
@@ -254,8 +260,10 @@ def _rate(scores: Iterable[Any]) -> str:
 def _log_masks(title: str, scores: list[MaskScore]) -> None:
     logger.info("== %s: %s", title, _rate(scores))
     for s in sorted(scores, key=lambda s: (not s.right, -min(s.p_guess))):
-        target = ", ".join(f"{w} {p:.1%}" if p is not None else f"{w} (not in top {TOP_K})"
-                           for w, p in zip(s.targets, s.p_target, strict=True))
+        target = ", ".join(
+            f"{w} {p:.1%}" if p is not None else f"{w} (not in top {TOP_K})"
+            for w, p in zip(s.targets, s.p_target, strict=True)
+        )
         guess = ", ".join(f"{g} {p:.1%}" for g, p in zip(s.guesses, s.p_guess, strict=True))
         logger.info("%s %s | first guess: %s | hidden: %s", "RIGHT" if s.right else "wrong", s.text, guess, target)
 
@@ -263,15 +271,22 @@ def _log_masks(title: str, scores: list[MaskScore]) -> None:
 def _log_orders(title: str, scores: list[OrderScore]) -> None:
     logger.info("== %s: %s", title, _rate(scores))
     for s in sorted(scores, key=lambda s: s.p_ba - s.p_ab):
-        logger.info("%s A→B %.1f%% vs B→A %.1f%% | %s | %s", "RIGHT" if s.right else "wrong", 100 * s.p_ab,
-                    100 * s.p_ba, s.a, s.b)
+        logger.info(
+            "%s A→B %.1f%% vs B→A %.1f%% | %s | %s",
+            "RIGHT" if s.right else "wrong",
+            100 * s.p_ab,
+            100 * s.p_ba,
+            s.a,
+            s.b,
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="", help="shipped model name or folder (default: the app's default)")
-    parser.add_argument("--sentiment-model", type=Path, default=None,
-                        help="sentiment model folder (default: the app's for --lang)")
+    parser.add_argument(
+        "--sentiment-model", type=Path, default=None, help="sentiment model folder (default: the app's for --lang)"
+    )
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--corpus", default=None, help="held-out text (.txt, .xz, .gz) to sample sentences from")
     parser.add_argument("--sample", type=int, default=200, help="held-out sentences and pairs to score")
@@ -291,28 +306,41 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     orders = [score_order(lm, a, b, args.lang) for a, b in ORDER_CANDIDATES[args.lang]]
     if lm.config.sentence_objective != "none":
         _log_orders("sentence-order candidates (true order A→B)", orders)
-    report |= {"mask": [asdict(s) | {"right": s.right} for s in masks],
-               "order": [asdict(s) | {"right": s.right} for s in orders]}
+    report |= {
+        "mask": [asdict(s) | {"right": s.right} for s in masks],
+        "order": [asdict(s) | {"right": s.right} for s in orders],
+    }
     directory = args.sentiment_model or sentiment.sentiment_dir_for("", args.lang)
     if sentiment.is_installed(directory):
         clf = sentiment.load_classifier(args.lang, directory)
         feelings = [score_sentiment(clf, text, label, args.lang) for text, label in SENTIMENT_CANDIDATES[args.lang]]
         logger.info("== sentiment candidates (%s): %s", clf.name, _rate(feelings))
         for s in feelings:
-            logger.info("%s %s → %s %.1f%% (expected %s)", "RIGHT" if s.right else "wrong", s.text, s.label,
-                        100 * s.probability, s.expected)
+            logger.info(
+                "%s %s → %s %.1f%% (expected %s)",
+                "RIGHT" if s.right else "wrong",
+                s.text,
+                s.label,
+                100 * s.probability,
+                s.expected,
+            )
         report["sentiment"] = [asdict(s) | {"right": s.right} for s in feelings]
     if args.corpus:
         rng = random.Random(args.seed)
         sentences, pairs = held_out_sentences(args.corpus, args.sample, args.seed, args.lang)
-        held_masks = [score_mask(lm, *form, lang=args.lang) for form in
-                      (mask_one_word(s, rng, args.lang) for s in sentences) if form is not None]
+        held_masks = [
+            score_mask(lm, *form, lang=args.lang)
+            for form in (mask_one_word(s, rng, args.lang) for s in sentences)
+            if form is not None
+        ]
         _log_masks("held-out sentences, one word masked", held_masks)
         held_orders = [score_order(lm, a, b, args.lang) for a, b in pairs]
         if lm.config.sentence_objective != "none":
             _log_orders("held-out consecutive pairs", held_orders)
-        report |= {"held_out_mask": [asdict(s) | {"right": s.right} for s in held_masks],
-                   "held_out_order": [asdict(s) | {"right": s.right} for s in held_orders]}
+        report |= {
+            "held_out_mask": [asdict(s) | {"right": s.right} for s in held_masks],
+            "held_out_order": [asdict(s) | {"right": s.right} for s in held_orders],
+        }
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return report

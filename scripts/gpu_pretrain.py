@@ -35,20 +35,59 @@ import torch
 
 logger = logging.getLogger("scripts.gpu_pretrain")
 REPO = Path(__file__).resolve().parent.parent
-MODEL = ["--model", "albert-base", "--model.embedding-size", "128", "--model.hidden-size", "512",
-         "--model.num-attention-heads", "8", "--model.intermediate-size", "2048", "--model.num-hidden-layers", "12",
-         "--model.max-position-embeddings", "128"]
+MODEL = [
+    "--model",
+    "albert-base",
+    "--model.embedding-size",
+    "128",
+    "--model.hidden-size",
+    "512",
+    "--model.num-attention-heads",
+    "8",
+    "--model.intermediate-size",
+    "2048",
+    "--model.num-hidden-layers",
+    "12",
+    "--model.max-position-embeddings",
+    "128",
+]
 """All-shared, E 128, H 512, 12 passes, V 8000: about 4.3M parameters, 8.6 MB in fp16 (under 16 MiB)."""
 
 
 def _pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, extra: list[str]) -> list[str]:
-    return ["--corpus", *args.corpus, *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
-            "--tokenizer", str(args.tokenizer), "--cache-dir", str(args.cache_dir), "--output-dir", str(output_dir),
-            *(shlex.split(args.model_flags) if args.model_flags else MODEL),
-            "--data.max-seq-length", str(args.seq_length), "--batch-size", str(args.batch_size),
-            "--optim.learning-rate", str(args.learning_rate), "--optim.warmup-fraction", "0.03",
-            "--max-steps", str(max_steps), "--device", args.device, "--precision", args.precision,
-            "--eval-examples", "1024", "--log-every", "20", "--threads", str(args.threads), *extra]
+    return [
+        "--corpus",
+        *args.corpus,
+        *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
+        "--tokenizer",
+        str(args.tokenizer),
+        "--cache-dir",
+        str(args.cache_dir),
+        "--output-dir",
+        str(output_dir),
+        *(shlex.split(args.model_flags) if args.model_flags else MODEL),
+        "--data.max-seq-length",
+        str(args.seq_length),
+        "--batch-size",
+        str(args.batch_size),
+        "--optim.learning-rate",
+        str(args.learning_rate),
+        "--optim.warmup-fraction",
+        "0.03",
+        "--max-steps",
+        str(max_steps),
+        "--device",
+        args.device,
+        "--precision",
+        args.precision,
+        "--eval-examples",
+        "1024",
+        "--log-every",
+        "20",
+        "--threads",
+        str(args.threads),
+        *extra,
+    ]
 
 
 def plan_steps(calibration_seconds: float, calibration_steps: int, minutes: float, reserve_seconds: float) -> int:
@@ -77,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration-steps", type=int, default=40)
     parser.add_argument("--reserve-seconds", type=float, default=45.0, help="evaluation, saving, packaging")
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--model-flags", default=None,
-                        help='pretrain --model.* flags in one string (default: MODEL), e.g. "--model.hidden-size 256"')
+    parser.add_argument(
+        "--model-flags",
+        default=None,
+        help='pretrain --model.* flags in one string (default: MODEL), e.g. "--model.hidden-size 256"',
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -97,22 +139,40 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.time() - timed_start
     remaining = args.minutes - (time.time() - started) / 60
     steps = plan_steps(seconds, args.calibration_steps, remaining, args.reserve_seconds)
-    logger.info("calibration: %.3f s/step; planning %d steps for %.1f minutes", seconds / args.calibration_steps,
-                steps, remaining)
+    logger.info(
+        "calibration: %.3f s/step; planning %d steps for %.1f minutes",
+        seconds / args.calibration_steps,
+        steps,
+        remaining,
+    )
 
-    final_config = parse_config(PretrainConfig, _pretrain_args(
-        args, work / "run", steps, ["--eval-every", str(max(steps // 4, 1)), "--checkpoint-every",
-                                    str(max(steps // 2, 1))]))
+    final_config = parse_config(
+        PretrainConfig,
+        _pretrain_args(
+            args,
+            work / "run",
+            steps,
+            ["--eval-every", str(max(steps // 4, 1)), "--checkpoint-every", str(max(steps // 2, 1))],
+        ),
+    )
     result = run(final_config)
     package_dir = work / "model"
     _package(result.model, work / "run", package_dir, args)
     with tarfile.open(args.out / "model.tar.gz", "w:gz") as archive:
         archive.add(package_dir, arcname="model")
-    summary = {**result.summary, "planned_steps": steps, "total_seconds": time.time() - started,
-               "calibration_seconds_per_step": seconds / args.calibration_steps}
+    summary = {
+        **result.summary,
+        "planned_steps": steps,
+        "total_seconds": time.time() - started,
+        "calibration_seconds_per_step": seconds / args.calibration_steps,
+    }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
-    logger.info("wrote %s (%.1f MB) in %.0f s", args.out / "model.tar.gz",
-                (args.out / "model.tar.gz").stat().st_size / 1e6, time.time() - started)
+    logger.info(
+        "wrote %s (%.1f MB) in %.0f s",
+        args.out / "model.tar.gz",
+        (args.out / "model.tar.gz").stat().st_size / 1e6,
+        time.time() - started,
+    )
     logging.getLogger().removeHandler(log_handler)
     log_handler.close()
     if args.work_dir is None:

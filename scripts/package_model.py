@@ -32,25 +32,59 @@ EVAL_EXAMPLES = 3000
 """Held-out pipeline examples per task: about 26,000 masked positions and 3,000 pairs at 64 tokens."""
 RUN_PAIRS = 3000
 """Independent sentence-run pairs (benchmarks/score_models.py)."""
-METRIC_ROWS = (("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
-               ("sop", "sentence order (SOP), the pipeline's held-out pairs", "pairs"),
-               ("nsp", "next sentence (NSP), the pipeline's held-out pairs", "pairs"),
-               ("sop_runs", "sentence order on sentence-run pairs built independently of the pipeline", "pairs"))
+METRIC_ROWS = (
+    ("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
+    ("sop", "sentence order (SOP), the pipeline's held-out pairs", "pairs"),
+    ("nsp", "next sentence (NSP), the pipeline's held-out pairs", "pairs"),
+    ("sop_runs", "sentence order on sentence-run pairs built independently of the pipeline", "pairs"),
+)
 RESULTS_INTRO = """Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy
 because 10% of targets are left visible); intervals are Wilson 95%. The sentence-run pairs are consecutive runs of
 whole sentences from the held-out text, cut by a splitter of their own, tokenized and scored through
 transformers (`benchmarks/score_models.py`, which re-checks these figures)."""
 
 
-CURVE_COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
-                 "nsp_accuracy", "lr", "tokens_per_second", "elapsed_seconds")
-SUMMARY_COLUMNS = ("run", "sharing", "objective", "embedding_size", "seed", "parameters", "tokens", "steps",
-                   "mlm_accuracy", "mlm_low", "mlm_high", "sop_accuracy", "sop_low", "sop_high",
-                   "nsp_accuracy", "nsp_low", "nsp_high", "sop_runs_accuracy", "sop_runs_low", "sop_runs_high")
+CURVE_COLUMNS = (
+    "step",
+    "tokens",
+    "split",
+    "loss",
+    "mlm_loss",
+    "sop_loss",
+    "mlm_accuracy",
+    "sop_accuracy",
+    "nsp_accuracy",
+    "lr",
+    "tokens_per_second",
+    "elapsed_seconds",
+)
+SUMMARY_COLUMNS = (
+    "run",
+    "sharing",
+    "objective",
+    "embedding_size",
+    "seed",
+    "parameters",
+    "tokens",
+    "steps",
+    "mlm_accuracy",
+    "mlm_low",
+    "mlm_high",
+    "sop_accuracy",
+    "sop_low",
+    "sop_high",
+    "nsp_accuracy",
+    "nsp_low",
+    "nsp_high",
+    "sop_runs_accuracy",
+    "sop_runs_low",
+    "sop_runs_high",
+)
 
 
-def held_out_metrics(directory: Path, valid: list[str], cache_dir: Path, examples: int = EVAL_EXAMPLES,
-                     run_pairs: int = RUN_PAIRS) -> dict[str, Any]:
+def held_out_metrics(
+    directory: Path, valid: list[str], cache_dir: Path, examples: int = EVAL_EXAMPLES, run_pairs: int = RUN_PAIRS
+) -> dict[str, Any]:
     """Held-out MLM (at [MASK]), pipeline SOP / NSP and independent sentence-run SOP of the shipped
     folder, with Wilson 95% intervals: `benchmarks/score_models.py`, the bar that re-checks every card."""
     from benchmarks.score_models import score_model
@@ -94,23 +128,28 @@ def metric_rows(metrics: dict[str, Any]) -> str:
             rows.append(f"| {label} | — (no sentence head) | | |" if key != "mlm" else f"| {label} | — | | |")
             continue
         low, high = metrics[f"{key}_ci95"]
-        rows.append(f"| {label} | {metrics[f'{key}_accuracy']:.1%} | {low:.1%} – {high:.1%} | "
-                    f"{metrics[f'{key}_n']:,} {unit} |")
+        rows.append(
+            f"| {label} | {metrics[f'{key}_accuracy']:.1%} | {low:.1%} – {high:.1%} | {metrics[f'{key}_n']:,} {unit} |"
+        )
     return "\n".join(rows)
 
 
 def _objective(data: dict[str, Any]) -> str:
     masking = f"n-gram masking, n ≤ {data['max_ngram']}" + (", whole words" if data.get("whole_word_masking") else "")
     if data["objective"] == "none":
-        return f"MLM only ({masking}); no sentence-pair head (the paper's Table 5 \"None\")"
+        return f'MLM only ({masking}); no sentence-pair head (the paper\'s Table 5 "None")'
     return f"MLM ({masking}) + {data['objective'].upper()}, {data.get('segments', 'reference')} segments"
 
 
 CORPORA = {
-    "gutenberg-train": ("Project Gutenberg, 301 public-domain books (`gutenberg-train.txt.xz`, 110 MB)",
-                        "17 other books (`gutenberg-valid.txt.xz`), never seen in training"),
-    "peoples-daily-199801-train": ("People's Daily, January 1998: 2,530 articles, 1.7M characters, with the "
-                                   "corpus's own word segmentation", "130 other articles, never seen in training"),
+    "gutenberg-train": (
+        "Project Gutenberg, 301 public-domain books (`gutenberg-train.txt.xz`, 110 MB)",
+        "17 other books (`gutenberg-valid.txt.xz`), never seen in training",
+    ),
+    "peoples-daily-199801-train": (
+        "People's Daily, January 1998: 2,530 articles, 1.7M characters, with the corpus's own word segmentation",
+        "130 other articles, never seen in training",
+    ),
 }
 
 
@@ -123,8 +162,9 @@ def _corpus_lines(config: dict[str, Any]) -> tuple[str, str]:
     return ", ".join(f"`{n}`" for n in names), ", ".join(f"`{Path(p).name}`" for p in config["valid_corpus"])
 
 
-def write_card(target: Path, name: str, summary: dict, metrics: dict, parameters: int, notes: str,
-               language: str = "en") -> None:
+def write_card(
+    target: Path, name: str, summary: dict, metrics: dict, parameters: int, notes: str, language: str = "en"
+) -> None:
     config = summary["config"]
     corpus, held_out = _corpus_lines(config)
     model_config = json.loads((target / "config.json").read_text())
@@ -144,12 +184,12 @@ An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.p
 |---|---|
 | architecture | {_architecture(model_config)} |
 | parameters | {parameters:,} (AlbertForPreTraining; weights stored in fp16, loaded as fp32) |
-| objective | {_objective(config['data'])} |
+| objective | {_objective(config["data"])} |
 | corpus | {corpus} |
 | held-out text | {held_out} |
-| steps | {summary['steps']:,} × batch {config['batch_size']} × {config['data']['max_seq_length']} tokens |
-| tokens seen | {summary['tokens']:,} (non-padding) |
-| wall time | {minutes:.0f} minutes on {summary['hardware']} |
+| steps | {summary["steps"]:,} × batch {config["batch_size"]} × {config["data"]["max_seq_length"]} tokens |
+| tokens seen | {summary["tokens"]:,} (non-padding) |
+| wall time | {minutes:.0f} minutes on {summary["hardware"]} |
 
 ## Held-out results (measured on these shipped weights)
 
@@ -174,9 +214,11 @@ tokens/s; `split=eval` rows are held-out evaluations).
 
 
 def _architecture(c: dict) -> str:
-    return (f"V {c['vocab_size']}, E {c['embedding_size']}, H {c['hidden_size']}, {c['num_attention_heads']} heads, "
-            f"FFN {c['intermediate_size']}, {c['num_hidden_layers']} passes, sharing `{c['sharing']}`, "
-            f"{c['max_position_embeddings']} positions")
+    return (
+        f"V {c['vocab_size']}, E {c['embedding_size']}, H {c['hidden_size']}, {c['num_attention_heads']} heads, "
+        f"FFN {c['intermediate_size']}, {c['num_hidden_layers']} passes, sharing `{c['sharing']}`, "
+        f"{c['max_position_embeddings']} positions"
+    )
 
 
 def weights_at_step(run_dir: Path, steps: int) -> Path:
@@ -189,9 +231,11 @@ def weights_at_step(run_dir: Path, steps: int) -> Path:
     checkpoint = run_dir / "checkpoint"
     checkpoint_step = load_training_state(checkpoint)["step"] if (checkpoint / STATE_NAME).is_file() else None
     if checkpoint_step != steps:
-        raise ValueError(f"{run_dir}: neither final/ nor checkpoint/ holds the weights of step {steps:,} that "
-                         f"summary.json reports (checkpoint/ is at step {checkpoint_step}); resume the run to "
-                         "finish it.")
+        raise ValueError(
+            f"{run_dir}: neither final/ nor checkpoint/ holds the weights of step {steps:,} that "
+            f"summary.json reports (checkpoint/ is at step {checkpoint_step}); resume the run to "
+            "finish it."
+        )
     if final_summary.is_file():
         logger.warning("%s/final is from an earlier plan; packaging checkpoint/ (step %d)", run_dir, steps)
     return checkpoint
@@ -208,9 +252,15 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     shipped = AlbertForPreTraining.from_pretrained(target)
     metrics = held_out_metrics(target, valid, run_dir / "package-cache")
     parameters = count_parameters(shipped.config, "pretraining").total
-    metrics.update(tokens=summary["tokens"], steps=summary["steps"], wall_seconds=summary["wall_seconds"],
-                   parameters=parameters, sharing=shipped.config.sharing,
-                   objective=shipped.config.sentence_objective, hardware=summary["hardware"])
+    metrics.update(
+        tokens=summary["tokens"],
+        steps=summary["steps"],
+        wall_seconds=summary["wall_seconds"],
+        parameters=parameters,
+        sharing=shipped.config.sharing,
+        objective=shipped.config.sentence_objective,
+        hardware=summary["hardware"],
+    )
     atomic_write_text(target / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     shutil.copyfile(run_dir / "metrics.csv", target / "training_log.csv")
     write_card(target, name, summary, metrics, parameters, notes, language)
@@ -240,9 +290,11 @@ def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> di
     card = (directory / "README.md").read_text(encoding="utf-8")
     start = card.index("## Held-out results")
     end = card.index("\n\n", card.index("|---", start))  # the end of the old table
-    end = card.index("\n\n", end + 2) if card[end + 2:].startswith(("1024", "Every")) else end  # and its footnote
-    table = ("## Held-out results (measured on these shipped weights)\n\n| metric | accuracy | 95% interval | n |\n"
-             f"|---|---|---|---|\n{metric_rows(metrics)}\n\n{RESULTS_INTRO}\n\n{note}")
+    end = card.index("\n\n", end + 2) if card[end + 2 :].startswith(("1024", "Every")) else end  # and its footnote
+    table = (
+        "## Held-out results (measured on these shipped weights)\n\n| metric | accuracy | 95% interval | n |\n"
+        f"|---|---|---|---|\n{metric_rows(metrics)}\n\n{RESULTS_INTRO}\n\n{note}"
+    )
     atomic_write_text(directory / "README.md", card[:start] + table.rstrip() + card[end:])
     return metrics
 
@@ -265,8 +317,11 @@ def main() -> None:
     parser.add_argument("--notes", default="", help="a paragraph for the card (limitations, what more compute buys)")
     parser.add_argument("--curve-only", action="store_true", help="record the curve and summary, ship no weights")
     parser.add_argument("--language", default="en", help="the card's language tag (en, zh)")
-    parser.add_argument("--rescore", action="store_true",
-                        help="RUN_DIR is a shipped folder: re-measure it and rewrite its card's results (--notes)")
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="RUN_DIR is a shipped folder: re-measure it and rewrite its card's results (--notes)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if args.rescore:

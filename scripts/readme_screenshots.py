@@ -28,10 +28,16 @@ MAX_BYTES = 300_000
 
 
 def start_app(port: int) -> subprocess.Popen:
-    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_SERVER_NAME": "127.0.0.1", "HF_HUB_OFFLINE": "1",
-           "GRADIO_ANALYTICS_ENABLED": "False"}
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "GRADIO_SERVER_PORT": str(port),
+        "GRADIO_SERVER_NAME": "127.0.0.1",
+        "HF_HUB_OFFLINE": "1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}/"
     for _ in range(240):
         try:
@@ -58,13 +64,20 @@ def take(url: str, out_dir: Path) -> list[Path]:
 
     written = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
         for name, viewport in VIEWS.items():
             context = browser.new_context(viewport=viewport)
-            context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).hostname in (
-                "127.0.0.1", "localhost") or urlparse(route.request.url).scheme in ("data", "blob", "about")
-                else route.abort())
+            context.route(
+                "**/*",
+                lambda route: (
+                    route.continue_()
+                    if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost")
+                    or urlparse(route.request.url).scheme in ("data", "blob", "about")
+                    else route.abort()
+                ),
+            )
             page = context.new_page()
             page.set_default_timeout(120_000)
             page.goto(url)

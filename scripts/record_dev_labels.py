@@ -33,8 +33,10 @@ def dev_label_counts(dev_file: str | Path, config: dict) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for record in read_records(str(dev_file), "classification", split="validation"):
         if record.label not in to_name:
-            raise ValueError(f"{record.where}: label {record.label!r} is not one of the model's labels "
-                             f"({', '.join(sorted(to_name))}).")
+            raise ValueError(
+                f"{record.where}: label {record.label!r} is not one of the model's labels "
+                f"({', '.join(sorted(to_name))})."
+            )
         counts[to_name[str(record.label)]] += 1
     return {name: counts[name] for name in id2label.values()}
 
@@ -54,8 +56,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(f"record_dev_labels: {error}") from None
     recorded = _dig_dev_examples(metrics)
     if recorded is not None and recorded != sum(counts.values()):
-        raise SystemExit(f"record_dev_labels: {args.dev_file} has {sum(counts.values())} examples, but the model's "
-                         f"dev accuracy was measured on {recorded}.")
+        raise SystemExit(
+            f"record_dev_labels: {args.dev_file} has {sum(counts.values())} examples, but the model's "
+            f"dev accuracy was measured on {recorded}."
+        )
     atomic_write_text(metrics_path, json.dumps(metrics | {"dev_labels": counts}, indent=2) + "\n")
     logger.info("%s: dev_labels %s", metrics_path, counts)
 

@@ -49,24 +49,55 @@ class SentimentTask:
     """Points above the same architecture from scratch (0: above it at all)."""
 
 
-SST2 = SentimentTask("sst2", "albert-lab-sst2", "en", "GLUE SST-2", "SST-2", "sentences", "albert-lab-base",
-                     "ALBERT Lab's CPU-pretrained default", 0.80, 3.0)
-ZH_REVIEWS = SentimentTask("zh-reviews", "albert-lab-zh-sentiment", "zh",
-                           "zh-reviews (Chinese product and book reviews)", "zh-reviews", "reviews", "albert-lab-zh",
-                           "ALBERT Lab's Chinese CPU-pretrained model", 0.88, 0.0)
+SST2 = SentimentTask(
+    "sst2",
+    "albert-lab-sst2",
+    "en",
+    "GLUE SST-2",
+    "SST-2",
+    "sentences",
+    "albert-lab-base",
+    "ALBERT Lab's CPU-pretrained default",
+    0.80,
+    3.0,
+)
+ZH_REVIEWS = SentimentTask(
+    "zh-reviews",
+    "albert-lab-zh-sentiment",
+    "zh",
+    "zh-reviews (Chinese product and book reviews)",
+    "zh-reviews",
+    "reviews",
+    "albert-lab-zh",
+    "ALBERT Lab's Chinese CPU-pretrained model",
+    0.88,
+    0.0,
+)
 SENTIMENT_TASKS = {task.key: task for task in (SST2, ZH_REVIEWS)}
 
 
 # Budget fields that must agree between runs compared with each other (not the model, paths, timing).
-COMPARED_BUDGET = ("max_train_examples", "max_seq_length", "epochs", "batch_size", "learning_rate",
-                   "scratch_learning_rate", "warmup_fraction", "layer_decay", "eval_every", "seed")
+COMPARED_BUDGET = (
+    "max_train_examples",
+    "max_seq_length",
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "scratch_learning_rate",
+    "warmup_fraction",
+    "layer_decay",
+    "eval_every",
+    "seed",
+)
 
 
 def _same_budget(a: dict, b: dict, what: str) -> None:
     differing = [k for k in COMPARED_BUDGET if a["budget"].get(k) != b["budget"].get(k)]
     if differing:
-        raise ValueError(f"{what} ({b['budget']['output_dir']}) has another budget than "
-                         f"{a['budget']['output_dir']}: {', '.join(differing)} differ.")
+        raise ValueError(
+            f"{what} ({b['budget']['output_dir']}) has another budget than "
+            f"{a['budget']['output_dir']}: {', '.join(differing)} differ."
+        )
 
 
 def with_baselines(results: dict, scratch: dict | None = None, control: dict | None = None) -> dict:
@@ -79,12 +110,16 @@ def with_baselines(results: dict, scratch: dict | None = None, control: dict | N
         _same_budget(results, scratch, "the from-scratch run")
         results["from_scratch"] = scratch["from_scratch"]
         results["from_scratch_run"] = scratch["budget"]["output_dir"]
-        results["pretraining_gain_points"] = 100 * (results["pretrained"]["accuracy"]
-                                                    - scratch["from_scratch"]["accuracy"])
+        results["pretraining_gain_points"] = 100 * (
+            results["pretrained"]["accuracy"] - scratch["from_scratch"]["accuracy"]
+        )
     if control is not None:
         _same_budget(results, control, "the control run")
-        results["control"] = {**control["pretrained"], "model": control["model"],
-                              "run": control["budget"]["output_dir"]}
+        results["control"] = {
+            **control["pretrained"],
+            "model": control["model"],
+            "run": control["budget"]["output_dir"],
+        }
         results["control_gain_points"] = 100 * (results["pretrained"]["accuracy"] - control["pretrained"]["accuracy"])
     return results
 
@@ -100,12 +135,20 @@ def mean_gain(runs: Sequence[dict]) -> float:
 
 
 def _gain_target(task: SentimentTask) -> str:
-    return f"≥ {task.target_gain_points:.0f} points above from-scratch" if task.target_gain_points else \
-        "above from-scratch"
+    return (
+        f"≥ {task.target_gain_points:.0f} points above from-scratch"
+        if task.target_gain_points
+        else "above from-scratch"
+    )
 
 
-def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence[dict] = (),
-            task: SentimentTask = SST2, baseline: dict | None = None) -> str:
+def verdict(
+    results: dict,
+    base_mlm_accuracy: float | None,
+    replicates: Sequence[dict] = (),
+    task: SentimentTask = SST2,
+    baseline: dict | None = None,
+) -> str:
     """One paragraph on whether pretraining helped and the targets were met, from the measured numbers.
 
     With other seeds run on the same budget, the gain target is judged on the mean gain over all
@@ -120,8 +163,11 @@ def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence
     if "control" in results:
         over += " (against the stronger of the from-scratch baseline and the control)"
     effect = f"adds {gain:+.1f} points{over}" if gain >= 0 else f"costs {-gain:.1f} points{over}"
-    base = (f" (held-out MLM {base_mlm_accuracy:.1%}, see `{task.base_model}`'s card)"
-            if base_mlm_accuracy is not None else "")
+    base = (
+        f" (held-out MLM {base_mlm_accuracy:.1%}, see `{task.base_model}`'s card)"
+        if base_mlm_accuracy is not None
+        else ""
+    )
     missed = []
     if accuracy < task.target_accuracy:
         missed.append(f"≥ {task.target_accuracy:.0%} dev accuracy")
@@ -131,15 +177,21 @@ def verdict(results: dict, base_mlm_accuracy: float | None, replicates: Sequence
         missed.append(f"above the n-gram baseline ({baseline['dev_accuracy']:.1%})")
     if not missed:
         gain_words = f"≥ {task.target_gain_points:.0f} points above" if task.target_gain_points else "above"
-        targets = [f"≥ {task.target_accuracy:.0%}",
-                   *([f"above the n-gram baseline's {baseline['dev_accuracy']:.1%}"] if baseline else []),
-                   f"{gain_words} the same architecture trained from scratch with the same budget"]
+        targets = [
+            f"≥ {task.target_accuracy:.0%}",
+            *([f"above the n-gram baseline's {baseline['dev_accuracy']:.1%}"] if baseline else []),
+            f"{gain_words} the same architecture trained from scratch with the same budget",
+        ]
         count = "both targets" if len(targets) == 2 else f"all {len(targets)} targets"
-        return (f"Pretraining {effect} here: the pretrained starting point{base} reaches {accuracy:.1%}, "
-                f"meeting {count} set for this model ({', '.join(targets[:-1])} and {targets[-1]}).")
-    return (f"Pretraining {effect} here. Not met: {' and '.join(missed)}. The pretrained starting point{base} "
-            "is a small CPU-trained model; more pretraining (a GPU run of the same scripts) is the way to the "
-            "targets.")
+        return (
+            f"Pretraining {effect} here: the pretrained starting point{base} reaches {accuracy:.1%}, "
+            f"meeting {count} set for this model ({', '.join(targets[:-1])} and {targets[-1]})."
+        )
+    return (
+        f"Pretraining {effect} here. Not met: {' and '.join(missed)}. The pretrained starting point{base} "
+        "is a small CPU-trained model; more pretraining (a GPU run of the same scripts) is the way to the "
+        "targets."
+    )
 
 
 def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
@@ -148,14 +200,20 @@ def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
         return ""
     runs = [results, *replicates]
     control = "control" in results
-    rows = "\n".join(f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
-                     f"| {r['from_scratch']['accuracy']:.2%} |"
-                     + (f" {r['control']['accuracy']:.2%} |" if control else "")
-                     + f" {judged_gain(r):+.1f} |" for r in runs)
-    header = ("| seed | this recipe | from scratch | control | gain over the stronger (points) |\n|---|---|---|---|---|"
-              if control else "| seed | pretrained | from scratch | gain (points) |\n|---|---|---|---|")
+    rows = "\n".join(
+        f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
+        f"| {r['from_scratch']['accuracy']:.2%} |"
+        + (f" {r['control']['accuracy']:.2%} |" if control else "")
+        + f" {judged_gain(r):+.1f} |"
+        for r in runs
+    )
+    header = (
+        "| seed | this recipe | from scratch | control | gain over the stronger (points) |\n|---|---|---|---|---|"
+        if control
+        else "| seed | pretrained | from scratch | gain (points) |\n|---|---|---|---|"
+    )
     return f"""
-Same budget, other seeds (this model is seed {results['budget']['seed']}):
+Same budget, other seeds (this model is seed {results["budget"]["seed"]}):
 
 {header}
 {rows}
@@ -171,9 +229,15 @@ def adaptation_summary(model_directory: Path) -> dict | None:
     config = summary.get("config", {})
     if not config.get("init_from"):
         return None
-    return {"init_from": config["init_from"], "corpus": config["corpus"], "steps": summary["steps"],
-            "tokens": summary["tokens"], "batch_size": config["batch_size"],
-            "learning_rate": config["optim"]["learning_rate"], "held_out": summary.get("held_out", {})}
+    return {
+        "init_from": config["init_from"],
+        "corpus": config["corpus"],
+        "steps": summary["steps"],
+        "tokens": summary["tokens"],
+        "batch_size": config["batch_size"],
+        "learning_rate": config["optim"]["learning_rate"],
+        "held_out": summary.get("held_out", {}),
+    }
 
 
 def rate_choice_text(choice: dict | None) -> str:
@@ -181,13 +245,15 @@ def rate_choice_text(choice: dict | None) -> str:
     if not choice:
         return ""
     scores = choice["scores"]
-    rows = "\n".join(f"| {rate} | {scores['pretrained'][rate]:.2%} | {scores['scratch'][rate]:.2%} |"
-                     for rate in scores["pretrained"])
+    rows = "\n".join(
+        f"| {rate} | {scores['pretrained'][rate]:.2%} | {scores['scratch'][rate]:.2%} |"
+        for rate in scores["pretrained"]
+    )
     return f"""
-Each arm's peak learning rate was chosen on {choice['heldout_examples']} whole sentences held out of `train.tsv` \
+Each arm's peak learning rate was chosen on {choice["heldout_examples"]} whole sentences held out of `train.tsv` \
 (`benchmarks.sst2_holdout`: the sentences and every phrase inside them removed from training; seed 0, one epoch), \
-never on the dev set; a tie goes to the lower rate. Chosen: pretrained {choice['chosen']['pretrained']}, \
-from scratch {choice['chosen']['scratch']}.
+never on the dev set; a tie goes to the lower rate. Chosen: pretrained {choice["chosen"]["pretrained"]}, \
+from scratch {choice["chosen"]["scratch"]}.
 
 | peak learning rate | pretrained, held-out accuracy | from scratch, held-out accuracy |
 |---|---|---|
@@ -195,9 +261,17 @@ from scratch {choice['chosen']['scratch']}.
 """
 
 
-def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | None,
-         replicates: Sequence[dict] = (), rate_choice: dict | None = None, task: SentimentTask = SST2,
-         baseline: dict | None = None, baseline_path: str | None = None) -> str:
+def card(
+    results: dict,
+    config: dict,
+    shipped: dict,
+    base_mlm_accuracy: float | None,
+    replicates: Sequence[dict] = (),
+    rate_choice: dict | None = None,
+    task: SentimentTask = SST2,
+    baseline: dict | None = None,
+    baseline_path: str | None = None,
+) -> str:
     """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file;
     `rate_choice` is lr_choice.json when the learning rates were chosen on held-out training sentences;
     `baseline` the n-gram baseline's JSON (written to `baseline_path` by `benchmarks.ngram_baseline`)."""
@@ -211,37 +285,53 @@ def card(results: dict, config: dict, shipped: dict, base_mlm_accuracy: float | 
         rows.append(f"| same architecture from random initialisation, same budget | {scratch['accuracy']:.2%} |")
     if baseline:
         low, high = baseline["ngram_range"]
-        rows.append(f"| {baseline['analyzer']} {low}–{high}-gram TF-IDF + logistic regression "
-                    f"(`benchmarks.ngram_baseline`, C {baseline['chosen_c']:g} by 5-fold CV on train) "
-                    f"| {baseline['dev_accuracy']:.2%} |")
+        rows.append(
+            f"| {baseline['analyzer']} {low}–{high}-gram TF-IDF + logistic regression "
+            f"(`benchmarks.ngram_baseline`, C {baseline['chosen_c']:g} by 5-fold CV on train) "
+            f"| {baseline['dev_accuracy']:.2%} |"
+        )
     if "control" in results:
-        rows.append("| control: random initialisation + the same task-adaptive pretraining, same budget "
-                    f"| {results['control']['accuracy']:.2%} |")
-    rows.append("| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
-                f"| {shipped_accuracy:.2%} |")
+        rows.append(
+            "| control: random initialisation + the same task-adaptive pretraining, same budget "
+            f"| {results['control']['accuracy']:.2%} |"
+        )
+    rows.append(
+        "| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
+        f"| {shipped_accuracy:.2%} |"
+    )
     rows.append(f"| this model as shipped, INT8 dynamic quantization | {q['accuracy']:.2%} |")
     table = "\n".join(rows)
     runs = [results, *replicates]
     commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --") for r in runs]
-    ship = " ".join(["python -m scripts.ship_sentiment_model", budget["output_dir"],
-                     f"assets/sentiment/{task.model_name}",
-                     *([f"--task {task.key}"] if task is not SST2 else []),
-                     *([f"--ngram-baseline {baseline_path}"] if baseline and baseline_path else []),
-                     f"--threads {q['threads']}",
-                     *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else []),
-                     *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results
-                       else []),
-                     *(["--control-runs", *(r["control"]["run"] for r in runs)]
-                       if "control" in results else []),
-                     *(["--lr-choice", str(Path(budget["output_dir"]).parent / "lr_choice.json")] if rate_choice
-                       else [])])
-    first = ["scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
-             "their fine-tunes"] if adapted else []
+    ship = " ".join(
+        [
+            "python -m scripts.ship_sentiment_model",
+            budget["output_dir"],
+            f"assets/sentiment/{task.model_name}",
+            *([f"--task {task.key}"] if task is not SST2 else []),
+            *([f"--ngram-baseline {baseline_path}"] if baseline and baseline_path else []),
+            f"--threads {q['threads']}",
+            *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else []),
+            *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results else []),
+            *(["--control-runs", *(r["control"]["run"] for r in runs)] if "control" in results else []),
+            *(["--lr-choice", str(Path(budget["output_dir"]).parent / "lr_choice.json")] if rate_choice else []),
+        ]
+    )
+    first = (
+        [
+            "scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
+            "their fine-tunes"
+        ]
+        if adapted
+        else []
+    )
     if baseline and baseline_path:
         first.append(f"python -m benchmarks.ngram_baseline {baseline['task_dir']} --output {baseline_path}")
     if rate_choice:
-        first.append("scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
-                     "search, lr_choice.json and every run below")
+        first.append(
+            "scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
+            "search, lr_choice.json and every run below"
+        )
     reproduce = "\n".join([*first, *commands, ship])
     scratch_rate = budget.get("scratch_learning_rate")
     rates = f"peak learning rate {budget['learning_rate']}"
@@ -257,27 +347,27 @@ tags: [albert, text-classification, sentiment, {task.key}]
 ---
 # {task.model_name}
 
-`{task.base_model}` ({task.base_description}; V {config['vocab_size']}, E {config['embedding_size']}, \
-H {config['hidden_size']}, {config['num_hidden_layers']} shared passes, {config['max_position_embeddings']} positions) \
+`{task.base_model}` ({task.base_description}; V {config["vocab_size"]}, E {config["embedding_size"]}, \
+H {config["hidden_size"]}, {config["num_hidden_layers"]} shared passes, {config["max_position_embeddings"]} positions) \
 {_adaptation_text(adapted)}fine-tuned on {task.dataset} with `python -m benchmarks.sst2` \
 (which runs `python -m albert.finetune`).
 Labels: negative, positive.
 
-## {task.short} dev accuracy (all {pre['dev_examples']} dev {task.examples})
+## {task.short} dev accuracy (all {pre["dev_examples"]} dev {task.examples})
 
 | model | accuracy |
 |---|---|
 {table}
 
-Budget (both runs): {examples:,} training {task.examples}, {epochs} epoch{'s' if epochs != 1 else ''}, \
-sequence length {budget['max_seq_length']}, batch {budget['batch_size']}, \
-{rates}, seed {budget['seed']}. \
+Budget (both runs): {examples:,} training {task.examples}, {epochs} epoch{"s" if epochs != 1 else ""}, \
+sequence length {budget["max_seq_length"]}, batch {budget["batch_size"]}, \
+{rates}, seed {budget["seed"]}. \
 INT8 (dynamic, Linear layers; size and latency measured on the shipped file by `scripts.ship_sentiment_model`): \
-{q['quantized_linear_layers']} layers quantized, \
-state dict {q['fp32_bytes'] / 2**20:.2f} MiB fp32 → {q['int8_bytes'] / 2**20:.2f} MiB (the embedding table stays \
-fp32); accuracy change {100 * q['accuracy_change']:+.1f} points; latency batch 1 \
-{q['latency_batch_1']['fp32_ms']:.1f} → {q['latency_batch_1']['int8_ms']:.1f} ms, batch 64 \
-{q['latency_batch_64']['fp32_ms']:.0f} → {q['latency_batch_64']['int8_ms']:.0f} ms ({q['threads']} CPU threads).
+{q["quantized_linear_layers"]} layers quantized, \
+state dict {q["fp32_bytes"] / 2**20:.2f} MiB fp32 → {q["int8_bytes"] / 2**20:.2f} MiB (the embedding table stays \
+fp32); accuracy change {100 * q["accuracy_change"]:+.1f} points; latency batch 1 \
+{q["latency_batch_1"]["fp32_ms"]:.1f} → {q["latency_batch_1"]["int8_ms"]:.1f} ms, batch 64 \
+{q["latency_batch_64"]["fp32_ms"]:.0f} → {q["latency_batch_64"]["int8_ms"]:.0f} ms ({q["threads"]} CPU threads).
 {rate_choice_text(rate_choice)}{replicate_table(results, replicates)}
 {verdict(results, base_mlm_accuracy, replicates, task, baseline)}
 
@@ -292,24 +382,35 @@ def _adaptation_text(adapted: dict | None) -> str:
     if not adapted:
         return ""
     held_out = adapted["held_out"]
-    return (f"continued for {adapted['steps']:,} steps ({adapted['tokens']:,} tokens, batch {adapted['batch_size']}, "
-            f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of SST-2's training "
-            "sentences, labels unused (task-adaptive pretraining: `albert.task_text`, then `albert.pretrain "
-            f"--init-from`; held-out MLM on 2% of that text {held_out.get('mlm_accuracy', float('nan')):.1%}), "
-            "then\n")
+    return (
+        f"continued for {adapted['steps']:,} steps ({adapted['tokens']:,} tokens, batch {adapted['batch_size']}, "
+        f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of SST-2's training "
+        "sentences, labels unused (task-adaptive pretraining: `albert.task_text`, then `albert.pretrain "
+        f"--init-from`; held-out MLM on 2% of that text {held_out.get('mlm_accuracy', float('nan')):.1%}), "
+        "then\n"
+    )
 
 
-def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threads: int,
-                     latency_rounds: int) -> dict:
+def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threads: int, latency_rounds: int) -> dict:
     """Dev accuracy and the INT8 report (accuracy, size, latency) of the shipped directory, loaded
     from its fp16 file as every user loads it. The benchmark's own latency may have been taken
     beside other runs; this one is taken alone, with `threads` CPU threads."""
     from albert.finetune import FinetuneConfig, run
 
     with tempfile.TemporaryDirectory() as scratch:
-        summary = run(FinetuneConfig(model=str(directory), dev_file=str(glue_dir / "dev.tsv"), eval_only=True,
-                                     task="classification", max_seq_length=max_seq_length, quantize=True,
-                                     threads=threads, latency_rounds=latency_rounds, output_dir=scratch)).summary
+        summary = run(
+            FinetuneConfig(
+                model=str(directory),
+                dev_file=str(glue_dir / "dev.tsv"),
+                eval_only=True,
+                task="classification",
+                max_seq_length=max_seq_length,
+                quantize=True,
+                threads=threads,
+                latency_rounds=latency_rounds,
+                output_dir=scratch,
+            )
+        ).summary
     return {"accuracy": summary["best"]["accuracy"], "quantized": quantized_scores(summary["quantized"])}
 
 
@@ -320,8 +421,9 @@ def _read_results(directory: Path) -> dict:
     return json.loads(path.read_text())
 
 
-def joined_runs(run_dirs: Sequence[Path], scratch_dirs: Sequence[Path] = (),
-                control_dirs: Sequence[Path] = ()) -> list[dict]:
+def joined_runs(
+    run_dirs: Sequence[Path], scratch_dirs: Sequence[Path] = (), control_dirs: Sequence[Path] = ()
+) -> list[dict]:
     """Each run's results with its baselines of the same seed (see `with_baselines`) and, when its
     starting model was continued with --init-from, what that adaptation was."""
     scratch = {r["budget"]["seed"]: r for r in map(_read_results, scratch_dirs)}
@@ -344,20 +446,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("target", type=Path)
-    parser.add_argument("--replicates", type=Path, nargs="*", default=[],
-                        help="output dirs of the same benchmark with other --seed values (reported beside it)")
-    parser.add_argument("--scratch-runs", type=Path, nargs="*", default=[],
-                        help="for --skip-scratch runs: benchmark dirs (same budget) whose from-scratch arm is the "
-                             "baseline, matched by seed")
-    parser.add_argument("--control-runs", type=Path, nargs="*", default=[],
-                        help="benchmark dirs (same budget) that fine-tuned the control model, matched by seed")
-    parser.add_argument("--lr-choice", type=Path, default=None,
-                        help="lr_choice.json of benchmarks.sst2_lr_choice, when the rates were chosen on held-out "
-                             "training sentences (described in the card)")
-    parser.add_argument("--task", choices=sorted(SENTIMENT_TASKS), default=SST2.key,
-                        help="the data set the model was fine-tuned on: its card's wording and its targets")
-    parser.add_argument("--ngram-baseline", type=Path, default=None,
-                        help="benchmarks.ngram_baseline's JSON: a row in the card and one more target to beat")
+    parser.add_argument(
+        "--replicates",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="output dirs of the same benchmark with other --seed values (reported beside it)",
+    )
+    parser.add_argument(
+        "--scratch-runs",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="for --skip-scratch runs: benchmark dirs (same budget) whose from-scratch arm is the "
+        "baseline, matched by seed",
+    )
+    parser.add_argument(
+        "--control-runs",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="benchmark dirs (same budget) that fine-tuned the control model, matched by seed",
+    )
+    parser.add_argument(
+        "--lr-choice",
+        type=Path,
+        default=None,
+        help="lr_choice.json of benchmarks.sst2_lr_choice, when the rates were chosen on held-out "
+        "training sentences (described in the card)",
+    )
+    parser.add_argument(
+        "--task",
+        choices=sorted(SENTIMENT_TASKS),
+        default=SST2.key,
+        help="the data set the model was fine-tuned on: its card's wording and its targets",
+    )
+    parser.add_argument(
+        "--ngram-baseline",
+        type=Path,
+        default=None,
+        help="benchmarks.ngram_baseline's JSON: a row in the card and one more target to beat",
+    )
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fp32/INT8 latency")
     parser.add_argument("--latency-rounds", type=int, default=20, help="timed forward passes per model")
     args = parser.parse_args()
@@ -378,22 +507,53 @@ def main() -> None:
 
     def write(temp: Path) -> None:  # the previous model stays in place until the new one is complete
         model.save_pretrained(temp, tokenizer=load_tokenizer(source), dtype=torch.float16)
-        shipped.update(evaluate_shipped(temp, Path(results["budget"]["glue_dir"]),
-                                        results["budget"]["max_seq_length"], args.threads, args.latency_rounds))
+        shipped.update(
+            evaluate_shipped(
+                temp,
+                Path(results["budget"]["glue_dir"]),
+                results["budget"]["max_seq_length"],
+                args.threads,
+                args.latency_rounds,
+            )
+        )
         config = json.loads((temp / "config.json").read_text())
         dev_labels = dev_label_counts(Path(results["budget"]["glue_dir"]) / "dev.tsv", config)  # chance in the app
-        (temp / "metrics.json").write_text(json.dumps(
-            {"dev_accuracy": results["pretrained"]["accuracy"], "shipped_dev_accuracy": shipped["accuracy"],
-             "shipped_quantized": shipped["quantized"], task.key: results, "replicates": replicates,
-             "learning_rate_choice": rate_choice, "dev_labels": dev_labels, "task": task.key,
-             "ngram_baseline": baseline, "ngram_baseline_path": str(args.ngram_baseline or "") or None},
-            indent=2) + "\n")
-        (temp / "README.md").write_text(card(results, config, shipped, base_mlm, replicates, rate_choice, task,
-                                             baseline, str(args.ngram_baseline) if args.ngram_baseline else None))
+        (temp / "metrics.json").write_text(
+            json.dumps(
+                {
+                    "dev_accuracy": results["pretrained"]["accuracy"],
+                    "shipped_dev_accuracy": shipped["accuracy"],
+                    "shipped_quantized": shipped["quantized"],
+                    task.key: results,
+                    "replicates": replicates,
+                    "learning_rate_choice": rate_choice,
+                    "dev_labels": dev_labels,
+                    "task": task.key,
+                    "ngram_baseline": baseline,
+                    "ngram_baseline_path": str(args.ngram_baseline or "") or None,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        (temp / "README.md").write_text(
+            card(
+                results,
+                config,
+                shipped,
+                base_mlm,
+                replicates,
+                rate_choice,
+                task,
+                baseline,
+                str(args.ngram_baseline) if args.ngram_baseline else None,
+            )
+        )
 
     replace_directory(args.target, write)
-    logging.getLogger("scripts.ship_sentiment_model").info("shipped %s → %s (dev %.2f%% as shipped)",
-                                                           source, args.target, 100 * shipped["accuracy"])
+    logging.getLogger("scripts.ship_sentiment_model").info(
+        "shipped %s → %s (dev %.2f%% as shipped)", source, args.target, 100 * shipped["accuracy"]
+    )
 
 
 if __name__ == "__main__":

@@ -22,13 +22,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-WORDS = ("the old sailor walked along the river and remembered the narrow bridge near the quiet village . "
-         "my sister painted seventeen lanterns in the garden while the children counted boxes . "
-         "a broken clock stood in the market square where the baker sold bread every morning . "
-         "she opened the door and walked into the garden , then she sat on the bench .").split()
+WORDS = (
+    "the old sailor walked along the river and remembered the narrow bridge near the quiet village . "
+    "my sister painted seventeen lanterns in the garden while the children counted boxes . "
+    "a broken clock stood in the market square where the baker sold bread every morning . "
+    "she opened the door and walked into the garden , then she sat on the bench ."
+).split()
 REPO = Path(__file__).resolve().parent.parent
-TINY_SIZES = dict(embedding_size=16, hidden_size=32, num_hidden_layers=4, num_attention_heads=4,
-                  intermediate_size=64, max_position_embeddings=64)
+TINY_SIZES = dict(
+    embedding_size=16,
+    hidden_size=32,
+    num_hidden_layers=4,
+    num_attention_heads=4,
+    intermediate_size=64,
+    max_position_embeddings=64,
+)
 
 
 @dataclass(frozen=True)
@@ -53,9 +61,18 @@ def _train_tokenizer(directory: Path):
     directory.mkdir(parents=True, exist_ok=True)
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(_corpus().splitlines()), model_writer=model, model_type="unigram", vocab_size=120,
-        pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, control_symbols=["[CLS]", "[SEP]", "[MASK]"],
-        hard_vocab_limit=False, minloglevel=2)
+        sentence_iterator=iter(_corpus().splitlines()),
+        model_writer=model,
+        model_type="unigram",
+        vocab_size=120,
+        pad_id=0,
+        unk_id=1,
+        bos_id=-1,
+        eos_id=-1,
+        control_symbols=["[CLS]", "[SEP]", "[MASK]"],
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
     (directory / "spiece.model").write_bytes(model.getvalue())
     tokenizer = AlbertTokenizerFast.from_pretrained(str(directory), model_max_length=64)
     tokenizer.save_pretrained(str(directory))
@@ -66,15 +83,20 @@ def _write_runs(directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     header = "step,tokens,split,loss,mlm_loss,sop_loss,mlm_accuracy,sop_accuracy,lr\n"
     for run, speed in (("albert-lab-base", 1.0), ("albert-lab-none", 1.2)):
-        rows = [f"{s},{s * 4096},{split},{5 - s / 100},{4 - s / 100},{0.7 - s / 1000},"
-                f"{min(0.05 + s / 1000 * speed, 1)},{0.5 + s / 4000},0.001"
-                for s in range(0, 401, 100) for split in ("train", "valid")]
+        rows = [
+            f"{s},{s * 4096},{split},{5 - s / 100},{4 - s / 100},{0.7 - s / 1000},"
+            f"{min(0.05 + s / 1000 * speed, 1)},{0.5 + s / 4000},0.001"
+            for s in range(0, 401, 100)
+            for split in ("train", "valid")
+        ]
         (directory / f"{run}.csv").write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
     (directory / "summary.csv").write_text(
         "run,sharing,objective,parameters,tokens,mlm_accuracy,sop_accuracy,nsp_accuracy\n"
         "albert-lab-base,all,sop,12000,1638400,0.18,0.61,\n"
         "albert-lab-none,none,sop,30000,1638400,0.2,0.63,\n"
-        "albert-lab-nsp,all,nsp,12000,1638400,0.17,0.52,0.9\n", encoding="utf-8")
+        "albert-lab-nsp,all,nsp,12000,1638400,0.17,0.52,0.9\n",
+        encoding="utf-8",
+    )
 
 
 def save_tiny_classifier(directory: Path, tokenizer, **changes) -> Path:
@@ -87,8 +109,9 @@ def save_tiny_classifier(directory: Path, tokenizer, **changes) -> Path:
     labels = {"id2label": {"0": "negative", "1": "positive"}, "label2id": {"negative": 0, "positive": 1}}
     config = AlbertConfig(vocab_size=len(tokenizer), num_labels=2, extra=labels, **{**TINY_SIZES, **changes})
     AlbertForSequenceClassification(config).save_pretrained(directory, tokenizer=tokenizer)
-    (directory / "eval_results.json").write_text(json.dumps({"task": "classification", "best": {
-        "accuracy": 0.875, "loss": 0.3}}), encoding="utf-8")
+    (directory / "eval_results.json").write_text(
+        json.dumps({"task": "classification", "best": {"accuracy": 0.875, "loss": 0.3}}), encoding="utf-8"
+    )
     (directory / "README.md").write_text("# tiny sentiment model\n\nDev accuracy 87.5%.\n", encoding="utf-8")
     return directory
 
@@ -108,7 +131,8 @@ def tiny_assets() -> TinyAssets:
         config = AlbertConfig(vocab_size=len(tokenizer), sharing=sharing, **TINY_SIZES)
         AlbertForPreTraining(config).save_pretrained(root / "models" / name, tokenizer=tokenizer)
     (root / "models" / "albert-lab-base" / "metrics.json").write_text(
-        json.dumps({"mlm_accuracy": 0.18, "sop_accuracy": 0.61}), encoding="utf-8")
+        json.dumps({"mlm_accuracy": 0.18, "sop_accuracy": 0.61}), encoding="utf-8"
+    )
     _write_runs(root / "runs")
     sentiment = save_tiny_classifier(root / "sentiment" / "albert-lab-sst2", tokenizer)
     return TinyAssets(root, root / "models", root / "runs", root / "tokenizer", sentiment)
@@ -131,10 +155,18 @@ def use_tiny_assets(monkeypatch, assets: TinyAssets | None = None) -> TinyAssets
 
 def app_env(assets: TinyAssets, port: int) -> dict[str, str]:
     """Environment for `python app.py` serving the tiny models on loopback, offline."""
-    return {**os.environ, "ALBERT_LAB_MODELS": str(assets.models), "ALBERT_LAB_RUNS": str(assets.runs),
-            "ALBERT_LAB_SENTIMENT": str(assets.sentiment), "GRADIO_SERVER_NAME": "127.0.0.1",
-            "GRADIO_SERVER_PORT": str(port), "HF_HUB_OFFLINE": "1",
-            "TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "TOKENIZERS_PARALLELISM": "false"}
+    return {
+        **os.environ,
+        "ALBERT_LAB_MODELS": str(assets.models),
+        "ALBERT_LAB_RUNS": str(assets.runs),
+        "ALBERT_LAB_SENTIMENT": str(assets.sentiment),
+        "GRADIO_SERVER_NAME": "127.0.0.1",
+        "GRADIO_SERVER_PORT": str(port),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
 
 
 def wait_for_page(url: str, process: subprocess.Popen, timeout: float = 120.0) -> float:
@@ -158,8 +190,9 @@ def running_app() -> str:
     assets = tiny_assets()
     port = free_port()
     log = open(assets.root / "server.log", "w", encoding="utf-8")  # noqa: SIM115 — closed with the process
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=app_env(assets, port), stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=REPO, env=app_env(assets, port), stdout=log, stderr=subprocess.STDOUT
+    )
 
     def stop() -> None:
         process.terminate()

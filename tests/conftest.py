@@ -24,8 +24,16 @@ from albert import AlbertConfig  # noqa: E402
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
 torch.set_num_threads(1)
 
-TINY = dict(vocab_size=99, embedding_size=16, hidden_size=32, num_hidden_layers=4, num_attention_heads=4,
-            intermediate_size=37, max_position_embeddings=64, type_vocab_size=2)
+TINY = dict(
+    vocab_size=99,
+    embedding_size=16,
+    hidden_size=32,
+    num_hidden_layers=4,
+    num_attention_heads=4,
+    intermediate_size=37,
+    max_position_embeddings=64,
+    type_vocab_size=2,
+)
 """Small enough for milliseconds per forward; 37 and 99 are odd on purpose, so a swapped
 dimension shows up as a shape error instead of passing by coincidence."""
 

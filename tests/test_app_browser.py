@@ -16,11 +16,24 @@ from app_support import REPO, running_app, tiny_assets
 pytestmark = pytest.mark.browser
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-FIRST_RESULT = {"Sharing modes": "#transitions-status", "Masked words": "#mask-status",
-                "Sentence order": "#order-verdict", "Attention": "#attention-status", "Sentiment": "#sentiment-verdict"}
+FIRST_RESULT = {
+    "Sharing modes": "#transitions-status",
+    "Masked words": "#mask-status",
+    "Sentence order": "#order-verdict",
+    "Attention": "#attention-status",
+    "Sentiment": "#sentiment-verdict",
+}
 """Where each model tab shows the result for its first example when opened (issue 17, item 2)."""
 PAYLOAD = '[MASK] <script>window.__pwned = 1</script>"><img src=x onerror="window.__pwned = 2">'
 
@@ -95,10 +108,14 @@ def test_page_loads_and_every_tab_opens(session: Session) -> None:
 
     page = session.page
     expect(page.locator("#parameters-totals")).to_contain_text("11,683,584")
-    for tab, marker in (("Sharing modes", "#sharing-button"), ("Masked words", "#mask-button"),
-                        ("Sentence order", "#order-button"), ("Attention", "#attention-button"),
-                        ("Sentiment", "#sentiment-button"),
-                        ("Parameter calculator", "#parameters-totals")):
+    for tab, marker in (
+        ("Sharing modes", "#sharing-button"),
+        ("Masked words", "#mask-button"),
+        ("Sentence order", "#order-button"),
+        ("Attention", "#attention-button"),
+        ("Sentiment", "#sentiment-button"),
+        ("Parameter calculator", "#parameters-totals"),
+    ):
         session.open_tab(tab)
         expect(page.locator(marker)).to_be_visible()
     session.shot("parameters")

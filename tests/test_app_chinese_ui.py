@@ -16,20 +16,86 @@ from app_support import REPO, running_app
 from test_app_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
-TABS = {"参数计算器": "#parameters-totals", "参数共享方式": "#transitions-status", "遮蔽词预测": "#mask-status",
-        "句子顺序": "#order-verdict", "注意力": "#attention-status", "情感分类": "#sentiment-verdict"}
+TABS = {
+    "参数计算器": "#parameters-totals",
+    "参数共享方式": "#transitions-status",
+    "遮蔽词预测": "#mask-status",
+    "句子顺序": "#order-verdict",
+    "注意力": "#attention-status",
+    "情感分类": "#sentiment-verdict",
+}
 ALLOWED = {
     # names: the models, the paper and its authors, the libraries and sites named in the text
-    "ALBERT", "BERT", "XLNet", "RoBERTa", "Lan", "Lite", "Devlin", "Kudo", "Richardson", "bertviz", "Gradio",
-    "Hugging", "Face", "Hub", "arXiv", "GLUE", "SST", "SQuAD", "RACE", "MNLI", "QNLI", "QQP", "CoLA", "STS", "MRPC",
-    "RTE", "SentencePiece", "WordPiece", "AdamW", "GELU", "LayerNorm", "Transformer",
+    "ALBERT",
+    "BERT",
+    "XLNet",
+    "RoBERTa",
+    "Lan",
+    "Lite",
+    "Devlin",
+    "Kudo",
+    "Richardson",
+    "bertviz",
+    "Gradio",
+    "Hugging",
+    "Face",
+    "Hub",
+    "arXiv",
+    "GLUE",
+    "SST",
+    "SQuAD",
+    "RACE",
+    "MNLI",
+    "QNLI",
+    "QQP",
+    "CoLA",
+    "STS",
+    "MRPC",
+    "RTE",
+    "SentencePiece",
+    "WordPiece",
+    "AdamW",
+    "GELU",
+    "LayerNorm",
+    "Transformer",
     # units and acronyms
-    "FLOPs", "GFLOPs", "MFLOPs", "TFLOPs", "KiB", "MiB", "GiB", "MB", "GB", "fp", "bf", "int", "CPU", "GPU", "TPU",
-    "API", "JSON", "ID", "MLM", "SOP", "NSP",
+    "FLOPs",
+    "GFLOPs",
+    "MFLOPs",
+    "TFLOPs",
+    "KiB",
+    "MiB",
+    "GiB",
+    "MB",
+    "GB",
+    "fp",
+    "bf",
+    "int",
+    "CPU",
+    "GPU",
+    "TPU",
+    "API",
+    "JSON",
+    "ID",
+    "MLM",
+    "SOP",
+    "NSP",
     # formula words and the paper's printed column names
-    "max", "softmax", "logits", "pooler", "top-k", "Speedup", "Avg", "dev",
+    "max",
+    "softmax",
+    "logits",
+    "pooler",
+    "top-k",
+    "Speedup",
+    "Avg",
+    "dev",
     # special tokens, and the language switch's way back
-    "CLS", "SEP", "MASK", "UNK", "English", "Language",
+    "CLS",
+    "SEP",
+    "MASK",
+    "UNK",
+    "English",
+    "Language",
 }
 CODE = re.compile(r"[\w-]+(?:[./:_][\w-]+)+|(?:albert|bert)-[\w-]+", re.IGNORECASE)
 """File names, module names, links, identifiers and model names (albert-lab-base, albert/tokenizer.py)."""
@@ -67,8 +133,13 @@ def leftover_english(texts: list[str], user_words: set[str]) -> set[str]:
 
 def test_leftover_english_is_caught() -> None:
     """The checker itself: it flags English UI words and lets names, units, code and the user's words pass."""
-    texts = ["模型 albert-lab-base：共享方式 all", "Use via API · Settings", "12.5 GFLOPs，albert/tokenizer.py",
-             "[MASK] 1 → sailor", "V × E + E × H"]
+    texts = [
+        "模型 albert-lab-base：共享方式 all",
+        "Use via API · Settings",
+        "12.5 GFLOPs，albert/tokenizer.py",
+        "[MASK] 1 → sailor",
+        "V × E + E × H",
+    ]
     assert leftover_english(texts, {"sailor"}) == {"all", "Use", "via", "Settings"}
 
 

@@ -18,8 +18,11 @@ from app import examples
 from app.examples import MaskExample, OrderExample, SentimentExample
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-SHIPPED = sorted(p.parent.name for p in (ASSETS / "models").glob("*/config.json")
-                 if json.loads((p.parent / "config.json").read_text())["architectures"][0] == "AlbertForPreTraining")
+SHIPPED = sorted(
+    p.parent.name
+    for p in (ASSETS / "models").glob("*/config.json")
+    if json.loads((p.parent / "config.json").read_text())["architectures"][0] == "AlbertForPreTraining"
+)
 ORDER_MARGIN = 0.02
 """The tab calls a smaller gap undecided (app.model_views.sentence_order_view)."""
 
@@ -60,7 +63,8 @@ def test_default_masked_word_examples_come_out_right(lang: str) -> None:
         guesses = _first_guesses(example, lang)
         assert [g.lower() for g in guesses] == [a.lower() for a in example.answers], (
             f"{example.text}: first guesses {guesses}, expected {example.answers}; "
-            "choose again with python -m scripts.choose_examples")
+            "choose again with python -m scripts.choose_examples"
+        )
     for example in examples.MASK_FAILS[lang]:
         guesses = _first_guesses(example, lang)
         assert [g.lower() for g in guesses] != [a.lower() for a in example.answers], (example.text, guesses)
@@ -145,8 +149,11 @@ def test_framing_line_shows_the_cards_numbers(name: str, lang: str) -> None:
     from app.model_views import fill_mask_view, sentence_order_view
 
     config = json.loads((ASSETS / "models" / name / "config.json").read_text())
-    text = "她打开了[MASK]。" if config.get("extra", {}).get("han_characters") or name.endswith("-zh") else \
-        "She opened the [MASK] and walked into the garden."
+    text = (
+        "她打开了[MASK]。"
+        if config.get("extra", {}).get("han_characters") or name.endswith("-zh")
+        else "She opened the [MASK] and walked into the garden."
+    )
     figures, (parameters, tokens) = _card_figures(name), _card_size(name)
     raw, status, *_ = fill_mask_view(text, 5, name, lang)
     assert f"{parameters:,}" in status and f"{tokens / 1e6:.1f}M" in status

@@ -18,11 +18,24 @@ from app_support import TINY_SIZES, save_tiny_classifier, tiny_assets, use_tiny_
 CHINESE = ["我爱自然语言处理", "这部电影很精彩。"]
 """The issue's two sentences: ['▁', '<unk>'] for the English models."""
 SENTENCES_ZH = [
-    "我爱自然语言处理。", "这部电影很精彩。", "今天下了一场大雨。", "路上到处都是积水。", "孩子们穿着雨靴去上学。",
-    "今天天气很好，我们去公园散步吧。", "北京是中国的首都。", "他每天早上都要喝一杯茶。", "他每天都认真学习。",
-    "所以这次考试他考得很好。", "我们到了车站。", "火车已经开走了。", "我还想再看一遍。",
-    "剧情很无聊，我看到一半就走了。", "质量太差了，用了两天就坏了。", "这本书写得很感人，值得一读。",
-    "2019年发布了ALBERT模型。", "the model learns from data and the network reads every token。",
+    "我爱自然语言处理。",
+    "这部电影很精彩。",
+    "今天下了一场大雨。",
+    "路上到处都是积水。",
+    "孩子们穿着雨靴去上学。",
+    "今天天气很好，我们去公园散步吧。",
+    "北京是中国的首都。",
+    "他每天早上都要喝一杯茶。",
+    "他每天都认真学习。",
+    "所以这次考试他考得很好。",
+    "我们到了车站。",
+    "火车已经开走了。",
+    "我还想再看一遍。",
+    "剧情很无聊，我看到一半就走了。",
+    "质量太差了，用了两天就坏了。",
+    "这本书写得很感人，值得一读。",
+    "2019年发布了ALBERT模型。",
+    "the model learns from data and the network reads every token。",
     "python server memory paper vision learning hello world。",
 ]
 
@@ -75,11 +88,21 @@ def _one_sentence(message: str) -> None:
 
 
 # ----- the rules ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, language", [
-    ("我爱自然语言处理", "zh"), ("这部电影很精彩。", "zh"), ("The cat sat on the mat.", "en"),
-    ("ALBERT模型很小", "en"), ("我爱自然 NLP", "zh"), ("I love 北京", "en"), ("😀 123 !!", None), ("", None),
-    ("Привет мир", None),
-], ids=["zh", "zh-punct", "en", "6-latin-4-han", "4-han-3-latin", "5-latin-2-han", "no-letters", "empty", "cyrillic"])
+@pytest.mark.parametrize(
+    "text, language",
+    [
+        ("我爱自然语言处理", "zh"),
+        ("这部电影很精彩。", "zh"),
+        ("The cat sat on the mat.", "en"),
+        ("ALBERT模型很小", "en"),
+        ("我爱自然 NLP", "zh"),
+        ("I love 北京", "en"),
+        ("😀 123 !!", None),
+        ("", None),
+        ("Привет мир", None),
+    ],
+    ids=["zh", "zh-punct", "en", "6-latin-4-han", "4-han-3-latin", "5-latin-2-han", "no-letters", "empty", "cyrillic"],
+)
 def test_script_language_is_the_script_of_more_than_half_the_letters(text: str, language: str | None) -> None:
     from app.languages import script_language
 
@@ -192,7 +215,8 @@ def test_the_picker_and_model_for_pick_the_chinese_model(chinese_shipped: Simple
 
     assert ZH_MODEL in shipped_models() and language_models() == {"en": DEFAULT_MODEL, "zh": ZH_MODEL}
     assert picker_choices(shipped_models())[0][1] == AUTO_MODEL and (ZH_MODEL, ZH_MODEL) in picker_choices(
-        shipped_models())
+        shipped_models()
+    )
     assert model_for("", "这部电影很精彩。", "en") == ZH_MODEL  # mostly Chinese text
     assert model_for(AUTO_MODEL, "😀 [MASK]", "zh") == ZH_MODEL  # no script of its own: the 中文 interface
     assert model_for(AUTO_MODEL, "The film was great.", "zh") == ""  # English text: the default (English) model
@@ -240,8 +264,9 @@ def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: Simpl
 
 
 # ----- examples -------------------------------------------------------------------------------------------
-def test_chinese_examples_only_when_the_chinese_models_are_shipped(zh_assets: SimpleNamespace,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chinese_examples_only_when_the_chinese_models_are_shipped(
+    zh_assets: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from app import tab_attention, tab_masked, tab_order, tab_sentiment
 
     for lang in ("en", "zh"):
@@ -260,7 +285,9 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(zh_assets: Si
     assert tab_masked.example_in_language(tab_masked.EXAMPLES[0], "zh") == tab_masked.EXAMPLES_ZH[0]
     assert tab_masked.example_in_language(tab_masked.EXAMPLES_ZH[0], "en") == tab_masked.EXAMPLES[0]
     assert tab_order.examples_in_language(*tab_order.EXAMPLES[0], tab_order.PARAGRAPH, "zh") == (
-        *tab_order.EXAMPLES_ZH[0], tab_order.PARAGRAPH_ZH)
+        *tab_order.EXAMPLES_ZH[0],
+        tab_order.PARAGRAPH_ZH,
+    )
     kept = tab_masked.example_in_language("my own [MASK] text", "zh")
     assert not isinstance(kept, str)  # gr.skip(): the box keeps its text
 
@@ -270,8 +297,13 @@ def test_every_chinese_example_is_read_without_unknown_tokens(chinese_shipped: S
     from app.languages import count_unknown
 
     tokenizer = chinese_shipped.tokenizer
-    texts = [*tab_masked.EXAMPLES_ZH, *(s for pair in tab_order.EXAMPLES_ZH for s in pair), tab_order.PARAGRAPH_ZH,
-             tab_attention.EXAMPLE_ZH, *tab_sentiment.EXAMPLES_ZH]
+    texts = [
+        *tab_masked.EXAMPLES_ZH,
+        *(s for pair in tab_order.EXAMPLES_ZH for s in pair),
+        tab_order.PARAGRAPH_ZH,
+        tab_attention.EXAMPLE_ZH,
+        *tab_sentiment.EXAMPLES_ZH,
+    ]
     for text in texts:
         assert count_unknown(tokenizer, text, tokenizer.all_special_ids).unknown == 0, text
 

@@ -21,9 +21,14 @@ from test_app_browser import ARGS, CHROMIUM, LOOPBACK  # noqa: E402 — same Chr
 
 ARTIFACTS = REPO / "test-artifacts"
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1400, "height": 1000}
-TABS = {"Parameter calculator": "#parameters-totals", "Sharing modes": "#transitions-status",
-        "Masked words": "#mask-status", "Sentence order": "#order-verdict", "Attention": "#attention-status",
-        "Sentiment": "#sentiment-verdict"}
+TABS = {
+    "Parameter calculator": "#parameters-totals",
+    "Sharing modes": "#transitions-status",
+    "Masked words": "#mask-status",
+    "Sentence order": "#order-verdict",
+    "Attention": "#attention-status",
+    "Sentiment": "#sentiment-verdict",
+}
 """Each tab and the element that holds its first result."""
 LABEL_BUDGET_S = 3.0
 """The labels' language switch, click to the last tab label changed, measured inside the page. The aim is
@@ -153,8 +158,10 @@ def test_the_language_switch_is_on_screen_and_clickable(phone: Page, desktop: Pa
         assert 0 <= box["y"] and box["y"] + box["height"] <= view.viewport["height"]  # in the first screen
         label = view.page.locator("#language label").filter(has_text="中文")
         centre = label.bounding_box()
-        hit = view.page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#language') !== null",
-                                 [centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2])
+        hit = view.page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('#language') !== null",
+            [centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2],
+        )
         assert hit  # nothing covers it
         label.click()
         expect(view.page.get_by_role("tab", name="参数计算器")).to_be_visible()
@@ -187,12 +194,14 @@ def test_bertviz_views_fit_their_frames(which: str, request) -> None:
         page.frame_locator(f"{selector} iframe").locator("#vis svg").first.wait_for()
     frames = [f for f in page.frames if f is not page.main_frame]
     assert len(frames) == 2
-    sizes = [frame.evaluate("""() => { const svg = document.querySelector('#vis svg').getBoundingClientRect();
+    sizes = [
+        frame.evaluate("""() => { const svg = document.querySelector('#vis svg').getBoundingClientRect();
         const root = document.documentElement;
         return {sw: root.scrollWidth, iw: innerWidth, sh: root.scrollHeight, ih: innerHeight,
                 bottom: svg.bottom, right: svg.right, zoom: +(root.style.zoom || 1),
                 numbers: [...document.querySelectorAll('#layer option, svg text')].map(e => e.textContent)}; }""")
-             for frame in frames]
+        for frame in frames
+    ]
     MEASURED[f"bertviz_{which}"] = [{k: v for k, v in s.items() if k != "numbers"} for s in sizes]
     for size in sizes:
         assert size["sw"] <= size["iw"] + 1 and size["sh"] <= size["ih"] + 1, size  # no scroll bar inside
@@ -237,14 +246,17 @@ def test_switching_language_relabels_quickly_and_redraws_the_results(desktop: Pa
     seconds = []
     for target, tab in (("中文", "参数计算器"), ("English", "Parameter calculator"), ("中文", "参数计算器")):
         started = time.perf_counter()
-        milliseconds = page.evaluate("""([target, name]) => new Promise(resolve => {
+        milliseconds = page.evaluate(
+            """([target, name]) => new Promise(resolve => {
             const label = [...document.querySelectorAll('#language label')].find(l => l.textContent.includes(target));
             const t0 = performance.now();
             const done = () => [...document.querySelectorAll('[role=tab]')].some(b => b.textContent.trim() === name);
             const watch = new MutationObserver(() => {
                 if (done()) { watch.disconnect(); resolve(performance.now() - t0); } });
             watch.observe(document.body, {subtree: true, childList: true, characterData: true});
-            label.click(); })""", [target, tab])
+            label.click(); })""",
+            [target, tab],
+        )
         seconds.append(milliseconds / 1000)
         assert time.perf_counter() - started < 30
         status = "模型" if target == "中文" else "Model"

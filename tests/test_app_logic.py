@@ -44,8 +44,12 @@ def test_calculator_equals_count_parameters_for_presets(name: str) -> None:
     calc = calculate(*_form(PRESETS[name]))
     assert calc.total == count_parameters(PRESETS[name]).total
     assert calc.paper_figure is not None and abs(calc.paper_figure - calc.total) / calc.total < 0.06
-    assert calc.without_sharing == count_parameters(PRESETS[name].replace(
-        sharing="none", num_hidden_groups=PRESETS[name].num_hidden_layers)).total
+    assert (
+        calc.without_sharing
+        == count_parameters(
+            PRESETS[name].replace(sharing="none", num_hidden_groups=PRESETS[name].num_hidden_layers)
+        ).total
+    )
 
 
 def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
@@ -57,16 +61,22 @@ def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
             if mode != "all" and groups > 1:
                 continue
             for E in (64, 128, 768):
-                config = base.replace(embedding_size=E, sharing=mode, num_hidden_groups=groups if mode == "all"
-                                      else (12 if mode == "none" else 1))
+                config = base.replace(
+                    embedding_size=E,
+                    sharing=mode,
+                    num_hidden_groups=groups if mode == "all" else (12 if mode == "none" else 1),
+                )
                 calc = calculate(*_form(config))
                 assert calc.total == count_parameters(config).total
                 if groups == 1 and E in (128, 768):  # Tables 3 and 4: the paper's figure is shown beside ours
                     assert calc.paper_figure is not None
                     assert abs(calc.total - calc.paper_figure) / calc.paper_figure < 0.03
     for point in sweep(base):
-        variant = base.replace(embedding_size=point["embedding_size"], sharing=point["sharing"],
-                               num_hidden_groups=12 if point["sharing"] == "none" else 1)
+        variant = base.replace(
+            embedding_size=point["embedding_size"],
+            sharing=point["sharing"],
+            num_hidden_groups=12 if point["sharing"] == "none" else 1,
+        )
         assert point["total"] == count_parameters(variant).total
 
 
@@ -81,23 +91,41 @@ def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
     assert "11,683,584" in totals_markdown(calc)
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (dict(num_attention_heads=7), "divisible"),
-    (dict(hidden_size=0), "at least 1"),
-    (dict(vocab_size=-5), "at least 1"),
-    (dict(intermediate_size=None), "empty"),
-    (dict(num_hidden_layers=10**9), "beyond"),
-    (dict(embedding_size=2.5), "whole number"),
-    (dict(embedding_size="abc"), "whole number"),
-    (dict(num_hidden_groups=5), "divide"),
-    (dict(sharing="everything"), "Sharing must be"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (dict(num_attention_heads=7), "divisible"),
+        (dict(hidden_size=0), "at least 1"),
+        (dict(vocab_size=-5), "at least 1"),
+        (dict(intermediate_size=None), "empty"),
+        (dict(num_hidden_layers=10**9), "beyond"),
+        (dict(embedding_size=2.5), "whole number"),
+        (dict(embedding_size="abc"), "whole number"),
+        (dict(num_hidden_groups=5), "divide"),
+        (dict(sharing="everything"), "Sharing must be"),
+    ],
+)
 def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -> None:
     from app.views import parameters_view
 
-    fields = dict(zip(("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-                       "intermediate_size", "sharing", "num_hidden_groups", "project_embeddings",
-                       "max_position_embeddings"), _form(PRESETS["albert-base"]), strict=True))
+    fields = dict(
+        zip(
+            (
+                "vocab_size",
+                "embedding_size",
+                "hidden_size",
+                "num_hidden_layers",
+                "num_attention_heads",
+                "intermediate_size",
+                "sharing",
+                "num_hidden_groups",
+                "project_embeddings",
+                "max_position_embeddings",
+            ),
+            _form(PRESETS["albert-base"]),
+            strict=True,
+        )
+    )
     for lang in ("en", "zh"):
         out = parameters_view(**{**fields, **change}, lang=lang)
         message = out[0]["error"]
@@ -109,13 +137,19 @@ def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -
 
 
 CONFIG_RULES = [
-    (dict(embedding_size=2.5), "not_whole"), (dict(hidden_size=0), "too_small"),
-    (dict(vocab_size=20_000_000), "too_big"), (dict(num_attention_heads=7), "heads_divide"),
-    (dict(vocab_size=2), "token_id"), (dict(sharing="everything"), "choice"), (dict(hidden_act="tanh"), "choice"),
+    (dict(embedding_size=2.5), "not_whole"),
+    (dict(hidden_size=0), "too_small"),
+    (dict(vocab_size=20_000_000), "too_big"),
+    (dict(num_attention_heads=7), "heads_divide"),
+    (dict(vocab_size=2), "token_id"),
+    (dict(sharing="everything"), "choice"),
+    (dict(hidden_act="tanh"), "choice"),
     (dict(sharing="none", num_hidden_groups=5), "groups_none"),
     (dict(sharing="ffn", num_hidden_groups=2), "groups_partial"),
-    (dict(num_hidden_groups=5), "groups_divide"), (dict(project_embeddings=False), "projection"),
-    (dict(hidden_dropout_prob=1.0), "probability"), (dict(layer_norm_eps=0.0), "not_positive"),
+    (dict(num_hidden_groups=5), "groups_divide"),
+    (dict(project_embeddings=False), "projection"),
+    (dict(hidden_dropout_prob=1.0), "probability"),
+    (dict(layer_norm_eps=0.0), "not_positive"),
 ]
 FILE_CODES = {"bad_json", "field_type", "no_config", "not_object", "not_transformers_compatible"}
 """ConfigError codes of reading a config.json, not of a configuration's rules: the calculator never meets them."""
@@ -150,8 +184,15 @@ def test_calculator_huge_values_are_instant() -> None:
     start = time.perf_counter()
     out = parameters_view(1_000_000, 128, 16384, 48, 128, 65536, "none", 48, True, 512)
     assert time.perf_counter() - start < 2.0
-    config = AlbertConfig(vocab_size=1_000_000, embedding_size=128, hidden_size=16384, num_hidden_layers=48,
-                          num_attention_heads=128, intermediate_size=65536, sharing="none")
+    config = AlbertConfig(
+        vocab_size=1_000_000,
+        embedding_size=128,
+        hidden_size=16384,
+        num_hidden_layers=48,
+        num_attention_heads=128,
+        intermediate_size=65536,
+        sharing="none",
+    )
     assert out[0]["total"] == count_parameters(config).total
 
 
@@ -195,11 +236,18 @@ def test_every_key_used_in_the_code_exists() -> None:
 
     used = set()
     for path in Path("app").glob("*.py"):
-        used |= set(re.findall(r"""(?:\bt|label=|info=|value=|text=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
-                               path.read_text(encoding="utf-8")))
+        used |= set(
+            re.findall(
+                r"""(?:\bt|label=|info=|value=|text=)\(?\s*["']([a-z_]+\.[a-z0-9_.-]+)["']""",
+                path.read_text(encoding="utf-8"),
+            )
+        )
     dynamic_prefixes = ("field.", "sharing.", "comp.", "order.", "runs.", "calc.paper_note.")
-    missing = [k for k in used if k not in STRINGS and not k.endswith(".")
-               and not (k.startswith(dynamic_prefixes) and "{" in k)]
+    missing = [
+        k
+        for k in used
+        if k not in STRINGS and not k.endswith(".") and not (k.startswith(dynamic_prefixes) and "{" in k)
+    ]
     assert not missing, missing
 
 
@@ -223,10 +271,17 @@ def test_fill_mask_matches_the_model(lm) -> None:
     assert "[MASK]" not in result.filled_text
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("", "empty"), ("   \n\t ", "empty"), ("no mask at all", "no [MASK]"), ("[MASK] " * 50, "50 [MASK]"),
-    ("word " * 300 + "[MASK]", "limit"),
-], ids=["empty", "whitespace", "no-mask", "fifty-masks", "mask-past-limit"])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("", "empty"),
+        ("   \n\t ", "empty"),
+        ("no mask at all", "no [MASK]"),
+        ("[MASK] " * 50, "50 [MASK]"),
+        ("word " * 300 + "[MASK]", "limit"),
+    ],
+    ids=["empty", "whitespace", "no-mask", "fifty-masks", "mask-past-limit"],
+)
 def test_fill_mask_bad_input_gives_one_sentence(text: str, fragment: str) -> None:
     from app.model_views import fill_mask_view
 
@@ -234,12 +289,19 @@ def test_fill_mask_bad_input_gives_one_sentence(text: str, fragment: str) -> Non
     assert fragment in raw["error"] and "Traceback" not in status
 
 
-@pytest.mark.parametrize("text", [
-    "😀 the [MASK] 🎉", "the old sailor walked to 北京 [MASK]",
-    "a\x00b\x07c\x1b[MASK]\x7f", "[mask] and ［ MASK ］ and <mask>",
-    '<script>alert(1)</script> "><img src=x onerror=alert(2)> [MASK]', "[MASK] " + "x" * 99_993,
-    "[MASK] " + "word " * 30_000,
-], ids=["emoji", "cjk", "control", "mask-variants", "html", "100k-chars", "150k-chars"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "😀 the [MASK] 🎉",
+        "the old sailor walked to 北京 [MASK]",
+        "a\x00b\x07c\x1b[MASK]\x7f",
+        "[mask] and ［ MASK ］ and <mask>",
+        '<script>alert(1)</script> "><img src=x onerror=alert(2)> [MASK]',
+        "[MASK] " + "x" * 99_993,
+        "[MASK] " + "word " * 30_000,
+    ],
+    ids=["emoji", "cjk", "control", "mask-variants", "html", "100k-chars", "150k-chars"],
+)
 def test_fill_mask_odd_input_gives_a_result(text: str) -> None:
     from app.model_views import fill_mask_view
 
@@ -345,7 +407,8 @@ def test_attention_view_escapes_tokens_and_serves_local_libraries() -> None:
         document = html.unescape(re.search(r'srcdoc="([^"]*)"', view).group(1))
         assert len(re.findall(r"<script>", document)) == 1  # bertviz's own code, nothing else inline
         assert re.findall(r'<script src="([^"]+)"', document) == [
-            "gradio_api/file=cache/app-static/" + vendor_files()[name].name for name in ("d3", "jquery", "require")]
+            "gradio_api/file=cache/app-static/" + vendor_files()[name].name for name in ("d3", "jquery", "require")
+        ]
         assert not any(str(path.parent) in document for path in vendor_files().values())  # no folder named
     tokens = ["[CLS]", "</script><script>alert(1)</script>", "<!--", "[SEP]"]
     doc = bertviz_document("model", tokens, np.full((2, 2, 4, 4), 0.25, np.float32), b_start=2)
@@ -361,7 +424,7 @@ def test_user_text_never_becomes_markup_in_messages() -> None:
     from app.model_views import fill_mask_view
     from app.plots import plot_text
 
-    raw, status, *_ = fill_mask_view("[MASK]", 5, '<img src=x onerror=alert(1)>', "en")
+    raw, status, *_ = fill_mask_view("[MASK]", 5, "<img src=x onerror=alert(1)>", "en")
     assert "<img" not in status and "&lt;img" in status
     assert plot_text("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
 
@@ -369,13 +432,19 @@ def test_user_text_never_becomes_markup_in_messages() -> None:
 def test_model_picker_errors(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from app.model_views import attention_view, fill_mask_view, sentence_order_view
 
-    for choice, fragment in (("/no/such/folder", "not a model folder"), ("someone/some-model", "offline"),
-                             ("a b c", "neither")):
+    for choice, fragment in (
+        ("/no/such/folder", "not a model folder"),
+        ("someone/some-model", "offline"),
+        ("a b c", "neither"),
+    ):
         raw, *_ = fill_mask_view("[MASK]", 5, choice, "en")
         assert fragment in raw["error"]
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(tmp_path))  # nothing shipped
-    for view, args in ((fill_mask_view, ("a [MASK]", 5)), (sentence_order_view, ("a", "b")),
-                       (attention_view, ("a", "", 1, 48))):
+    for view, args in (
+        (fill_mask_view, ("a [MASK]", 5)),
+        (sentence_order_view, ("a", "b")),
+        (attention_view, ("a", "", 1, 48)),
+    ):
         raw, status, *_ = view(*args, "", *([""] if view is attention_view else []), "zh")
         assert "还没有随附的模型" in raw["error"]
 
@@ -399,8 +468,18 @@ def test_app_builds_without_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setenv("ALBERT_LAB_RUNS", str(tmp_path))
     demo = build_app()
     names = {d.api_name for d in demo.fns.values()}
-    assert {"parameters", "preset", "fill_mask", "mask_word", "sentence_order", "split_paragraph", "attention",
-            "sharing_modes", "layer_transitions", "set_language"} <= names
+    assert {
+        "parameters",
+        "preset",
+        "fill_mask",
+        "mask_word",
+        "sentence_order",
+        "split_paragraph",
+        "attention",
+        "sharing_modes",
+        "layer_transitions",
+        "set_language",
+    } <= names
     monkeypatch.delenv("GRADIO_SERVER_NAME", raising=False)
     monkeypatch.delenv("GRADIO_SERVER_PORT", raising=False)
     assert (launch_options()["server_name"], launch_options()["server_port"]) == ("127.0.0.1", 7860)
@@ -430,12 +509,38 @@ def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -
     from app.model_plots import summary_figure
     from app.runs import summary_table
 
-    summary = pd.DataFrame([
-        {"run": "albert-lab-all", "sharing": "all", "objective": "sop", "embedding_size": 64, "parameters": 1000,
-         "tokens": 20.2e6, "mlm_accuracy": 0.15, "mlm_low": 0.145, "mlm_high": 0.155, "sop_accuracy": 0.6,
-         "sop_low": 0.58, "sop_high": 0.62, "sop_runs_accuracy": 0.55, "sop_runs_low": 0.53, "sop_runs_high": 0.57},
-        {"run": "albert-lab-mlm-only", "sharing": "all", "objective": "none", "embedding_size": 64,
-         "parameters": 900, "tokens": 20.2e6, "mlm_accuracy": 0.16, "mlm_low": 0.155, "mlm_high": 0.165}])
+    summary = pd.DataFrame(
+        [
+            {
+                "run": "albert-lab-all",
+                "sharing": "all",
+                "objective": "sop",
+                "embedding_size": 64,
+                "parameters": 1000,
+                "tokens": 20.2e6,
+                "mlm_accuracy": 0.15,
+                "mlm_low": 0.145,
+                "mlm_high": 0.155,
+                "sop_accuracy": 0.6,
+                "sop_low": 0.58,
+                "sop_high": 0.62,
+                "sop_runs_accuracy": 0.55,
+                "sop_runs_low": 0.53,
+                "sop_runs_high": 0.57,
+            },
+            {
+                "run": "albert-lab-mlm-only",
+                "sharing": "all",
+                "objective": "none",
+                "embedding_size": 64,
+                "parameters": 900,
+                "tokens": 20.2e6,
+                "mlm_accuracy": 0.16,
+                "mlm_low": 0.155,
+                "mlm_high": 0.165,
+            },
+        ]
+    )
     table = summary_table(summary, "en")
     assert table.loc[0, "masked words [95% CI]"] == "15.0% [14.5%, 15.5%]" and table.loc[0, "tokens"] == "20.2M"
     assert table.loc[1, "sentence order [95% CI]"] == "—"  # MLM only: no sentence head, no number
@@ -461,7 +566,8 @@ def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
     albert_768 = calculate(30000, 768, 768, 12, 12, 3072, "all", 1, True, 512, lang)  # Table 3's E = H, projected
     assert ("×1.03 larger" if lang == "en" else "1.03 倍") in embedding_markdown(albert_768, lang)
     assert ("×5.85 smaller" if lang == "en" else "1/5.85") in embedding_markdown(
-        calculate(*_form(PRESETS["albert-base"]), lang=lang), lang)
+        calculate(*_form(PRESETS["albert-base"]), lang=lang), lang
+    )
     for calc in (bert, albert_768, *(calculate(*_form(PRESETS[n]), lang=lang) for n in PRESETS)):
         page = embedding_markdown(calc, lang) + totals_markdown(calc, lang)
         assert not re.search(r"×0\.\d", page) and "1/0." not in page, page
@@ -484,8 +590,9 @@ def test_edited_form_shows_custom_and_a_preset_refills_it(monkeypatch: pytest.Mo
 
     presets = {name: _form(PRESETS[name]) for name in ("albert-base", "bert-base")}
     assert matching_preset(_form(PRESETS["bert-base"]), presets) == "bert-base"
-    as_floats = tuple(float(v) if isinstance(v, int) and not isinstance(v, bool) else v
-                      for v in _form(PRESETS["albert-base"]))
+    as_floats = tuple(
+        float(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in _form(PRESETS["albert-base"])
+    )
     assert matching_preset(as_floats, presets) == "albert-base"  # the form sends 768.0
     edited = list(_form(PRESETS["albert-base"]))
     edited[1] = 64

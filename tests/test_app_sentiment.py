@@ -63,8 +63,11 @@ def test_top_tokens_are_the_most_attended_words(clf) -> None:
     assert 0 < len(weights) <= TOP_TOKENS and weights == sorted(weights, reverse=True)
     assert {w.token for w in result.top_tokens}.isdisjoint({"[CLS]", "[SEP]"})
     assert len(result.cls_attention) == len(result.tokens) and abs(sum(result.cls_attention) - 1) < 1e-4
-    others = [a for i, a in enumerate(result.cls_attention) if result.tokens[i] not in ("[CLS]", "[SEP]")
-              and i not in {w.position for w in result.top_tokens}]
+    others = [
+        a
+        for i, a in enumerate(result.cls_attention)
+        if result.tokens[i] not in ("[CLS]", "[SEP]") and i not in {w.position for w in result.top_tokens}
+    ]
     assert all(a <= min(weights) + 1e-7 for a in others)
     raw = result.as_dict()
     json.dumps(raw)
@@ -80,21 +83,34 @@ def test_view_outputs_and_card_line() -> None:
     assert set(raw["probabilities"]) == {"negative", "positive"} and len(raw["pass_scores"]) == 4
     assert "Prediction" in verdict and "%" in verdict and "4 passes" in status
     assert len(passes.to_dict()["data"][0]["y"]) == 4 and probabilities.to_dict()["data"][0]["x"] == [
-        "negative", "positive"]
+        "negative",
+        "positive",
+    ]
     assert "sailor" in tokens or "village" in tokens
     raw_zh, _, verdict_zh, probabilities_zh, *_ = sentiment_view(TEXT, "zh")
     assert raw_zh["label"] == raw["label"] and "预测" in verdict_zh
     assert probabilities_zh.to_dict()["data"][0]["x"] == ["负面", "正面"]
     assert "87.5%" in card_markdown("en") and "model card" in card_markdown("en") and "87.5%" in card_markdown("zh")
-    for metrics, expected in (({"accuracy": 0.9}, 0.9), ({"eval_accuracy": 91.2}, 0.912),
-                              ({"best": {"accuracy": 0.8, "loss": 1}}, 0.8), ({"accuracy": True}, None),
-                              ({"loss": 0.2}, None), (None, None)):
+    for metrics, expected in (
+        ({"accuracy": 0.9}, 0.9),
+        ({"eval_accuracy": 91.2}, 0.912),
+        ({"best": {"accuracy": 0.8, "loss": 1}}, 0.8),
+        ({"accuracy": True}, None),
+        ({"loss": 0.2}, None),
+        (None, None),
+    ):
         assert held_out_accuracy(metrics) == pytest.approx(expected) if expected else held_out_accuracy(metrics) is None
 
 
-@pytest.mark.parametrize("text, lang, fragment", [
-    ("", "en", "empty"), ("   \n\t ", "zh", "文本为空"), (None, "en", "empty"),
-], ids=["empty", "whitespace-zh", "none"])
+@pytest.mark.parametrize(
+    "text, lang, fragment",
+    [
+        ("", "en", "empty"),
+        ("   \n\t ", "zh", "文本为空"),
+        (None, "en", "empty"),
+    ],
+    ids=["empty", "whitespace-zh", "none"],
+)
 def test_empty_input_is_one_sentence(text, lang: str, fragment: str) -> None:
     from app.sentiment_views import sentiment_view
 
@@ -102,11 +118,17 @@ def test_empty_input_is_one_sentence(text, lang: str, fragment: str) -> None:
     assert fragment in raw["error"] and "Traceback" not in status and rest == [None] * 4
 
 
-@pytest.mark.parametrize("text, notice", [
-    ("😀🎉", ""), ("the old sailor walked along the river in 北京 .", "2 of"),
-    ("a\x00b\x07c\x1b d\x7f", "Control characters"),
-    ("good " * 20_001, "only the first 100,000"), ("x" * 99_000 + " bad", "cut off"),
-], ids=["emoji", "cjk", "control", "over-100k-chars", "past-the-token-limit"])
+@pytest.mark.parametrize(
+    "text, notice",
+    [
+        ("😀🎉", ""),
+        ("the old sailor walked along the river in 北京 .", "2 of"),
+        ("a\x00b\x07c\x1b d\x7f", "Control characters"),
+        ("good " * 20_001, "only the first 100,000"),
+        ("x" * 99_000 + " bad", "cut off"),
+    ],
+    ids=["emoji", "cjk", "control", "over-100k-chars", "past-the-token-limit"],
+)
 def test_odd_input_gives_a_result(text: str, notice: str) -> None:
     from app.sentiment_views import sentiment_view
 
@@ -130,15 +152,24 @@ def test_user_text_is_escaped_everywhere() -> None:
     from app.sentiment_views import passes_figure, probabilities_figure, tokens_html
 
     hostile = ["[CLS]", "<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "[SEP]"]
-    result = SentimentResult(labels=["<b>neg</b>", "positive"], probabilities=[0.3, 0.7], predicted=1,
-                             pass_scores=[1.0, 2.0], cls_pass_scores=[0.5, 2.0], tokens=hostile,
-                             cls_attention=[0.1, 0.6, 0.2, 0.1], top_tokens=[TokenWeight(1, hostile[1], 0.6),
-                                                                             TokenWeight(2, hostile[2], 0.2)])
+    result = SentimentResult(
+        labels=["<b>neg</b>", "positive"],
+        probabilities=[0.3, 0.7],
+        predicted=1,
+        pass_scores=[1.0, 2.0],
+        cls_pass_scores=[0.5, 2.0],
+        tokens=hostile,
+        cls_attention=[0.1, 0.6, 0.2, 0.1],
+        top_tokens=[TokenWeight(1, hostile[1], 0.6), TokenWeight(2, hostile[2], 0.2)],
+    )
     shown = tokens_html(result, "en")
     assert "<script" not in shown and "<img" not in shown and "&lt;script&gt;" in shown
     assert "&lt;img src=x" in shown and "pass 2" in shown
-    assert "<b>neg" not in probabilities_figure(result).to_json() and passes_figure(result).to_dict()["data"][0][
-        "marker"]["color"][1] != passes_figure(result).to_dict()["data"][0]["marker"]["color"][0]
+    assert (
+        "<b>neg" not in probabilities_figure(result).to_json()
+        and passes_figure(result).to_dict()["data"][0]["marker"]["color"][1]
+        != passes_figure(result).to_dict()["data"][0]["marker"]["color"][0]
+    )
 
 
 def test_missing_model_is_one_sentence_in_both_languages(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

@@ -9,8 +9,19 @@ from app_support import running_app, use_tiny_assets
 
 from albert import PRESETS, count_parameters
 
-ENDPOINTS = {"/parameters", "/preset", "/set_language", "/fill_mask", "/mask_word", "/sentence_order",
-             "/split_paragraph", "/attention", "/sharing_modes", "/layer_transitions", "/sentiment"}
+ENDPOINTS = {
+    "/parameters",
+    "/preset",
+    "/set_language",
+    "/fill_mask",
+    "/mask_word",
+    "/sentence_order",
+    "/split_paragraph",
+    "/attention",
+    "/sharing_modes",
+    "/layer_transitions",
+    "/sentiment",
+}
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +58,20 @@ def test_every_endpoint_is_named(client) -> None:
 
 
 def test_parameters_and_preset(client) -> None:
-    result, status, embedding, totals, *_ = client.predict(30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en",
-                                                           api_name="/parameters")
+    result, status, embedding, totals, *_ = client.predict(
+        30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en", api_name="/parameters"
+    )
     assert result["total"] == count_parameters(PRESETS["albert-base"]).total == 11_683_584
     assert "30,000 × 768" in embedding and "Table 1" in totals
-    result, status, *_ = client.predict(vocab_size=30000, embedding_size=128, hidden_size=768, num_hidden_layers=12,
-                                        num_attention_heads=7, intermediate_size=3072, api_name="/parameters")
+    result, status, *_ = client.predict(
+        vocab_size=30000,
+        embedding_size=128,
+        hidden_size=768,
+        num_hidden_layers=12,
+        num_attention_heads=7,
+        intermediate_size=3072,
+        api_name="/parameters",
+    )
     assert "divisible" in result["error"]
     out = client.predict("bert-large", "zh", api_name="/preset")
     assert out[:3] == (30000, 1024, 1024) and out[10]["total"] == count_parameters(PRESETS["bert-large"]).total
@@ -73,8 +92,9 @@ def test_fill_mask_and_mask_word(client) -> None:
 
 
 def test_sentence_order_and_split(client) -> None:
-    result, status, verdict, _ = client.predict("She bought a ticket.", "Then she left.", "", "en",
-                                                api_name="/sentence_order")
+    result, status, verdict, _ = client.predict(
+        "She bought a ticket.", "Then she left.", "", "en", api_name="/sentence_order"
+    )
     assert 0 < result["p_in_order_a_then_b"] < 1 and "A → B" in verdict
     a, b, result, *_ = client.predict("One. Two. Three.", 1, "", "zh", api_name="/split_paragraph")
     assert (a, b) == ("One.", "Two. Three.") and "objective" in result
@@ -82,7 +102,8 @@ def test_sentence_order_and_split(client) -> None:
 
 def test_attention(client) -> None:
     result, status, head_view, model_view, heatmaps, similarity = client.predict(
-        "the old sailor walked", "along the river", 2, 32, "", "", "en", api_name="/attention")
+        "the old sailor walked", "along the river", 2, 32, "", "", "en", api_name="/attention"
+    )
     assert result["layers"] == 4 and result["heads"] == 4 and result["b_start"] is not None
     assert set(result["pass_to_pass_similarity"]) == {"albert-lab-base (all)", "albert-lab-none (none)"}
     assert head_view.startswith("<iframe") and 'sandbox="allow-scripts"' in model_view

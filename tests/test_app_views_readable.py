@@ -95,12 +95,20 @@ def test_bertviz_numbers_layers_and_heads_from_one_in_the_interface_language() -
     assert ".text(layer + 1)" in head and "层：" in head
     model = bertviz_document("model", ["[CLS]", "▁a", "[SEP]", "▁b"], maps, b_start=3, lang="zh")
     params = _params(model)
-    assert params["labels"] == {"heads": "注意力头", "layers": "层（计算次序）",
-                                "detail": "第 {layer} 层，第 {head} 个头"}
+    assert params["labels"] == {
+        "heads": "注意力头",
+        "layers": "层（计算次序）",
+        "detail": "第 {layer} 层，第 {head} 个头",
+    }
     assert ".text(config.layers[i] + 1)" in model and ".text(config.heads[i] + 1)" in model
     assert '"Heads"' not in model and '"Layers"' not in model and "'Layer '" not in model
-    assert [d["name"] for d in params["attention"]] == ["全部", "句子 A → 句子 A", "句子 B → 句子 B", "句子 A → 句子 B",
-                                                        "句子 B → 句子 A"]
+    assert [d["name"] for d in params["attention"]] == [
+        "全部",
+        "句子 A → 句子 A",
+        "句子 B → 句子 B",
+        "句子 A → 句子 B",
+        "句子 B → 句子 A",
+    ]
     for kind in ("head", "model"):  # every patch found its place in this bertviz
         from app.attention_view import _PATCHES
 
@@ -121,7 +129,8 @@ def test_model_view_is_sized_to_its_frame() -> None:
     frame = iframe("<p>x</p>", ViewSize(564, 700), "t")
     assert "aspect-ratio:564 / 700" in frame and "max-height:700px" in frame
     _, _, head_view, model_view, _, _ = __import__("app.model_views", fromlist=["x"]).attention_view(
-        "the old sailor", "", 1, 48, "", "", "en")
+        "the old sailor", "", 1, 48, "", "", "en"
+    )
     document = _document(model_view)
     assert "document.documentElement.style.zoom" in document  # scaled down to a narrow frame, never up
     assert len(re.findall(r"<script>", document)) == 1
@@ -139,8 +148,14 @@ def test_mode_names_and_the_paper_note_follow_the_language() -> None:
     assert mode_name("ffn", "zh") == "仅前馈" and mode_name("odd", "zh") == "odd"
     assert paper_note("none", "sop", 64, "zh").startswith("表 4 (E 768) 不共享（BERT）: 平均 ")
     assert paper_note("none", "sop", 64) == paper_note("none", "sop", 64, "en")
-    row = {"run": "r", "sharing": "attention", "objective": "none", "embedding_size": 64, "parameters": 9,
-           "tokens": 1e6}
+    row = {
+        "run": "r",
+        "sharing": "attention",
+        "objective": "none",
+        "embedding_size": 64,
+        "parameters": 9,
+        "tokens": 1e6,
+    }
     table = summary_table(pd.DataFrame([row]), "zh")
     values = " ".join(str(v) for v in table.iloc[0].to_numpy()) + " ".join(table.columns)
     assert "仅注意力" in values and "无（只有 MLM）" in values

@@ -17,12 +17,35 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS: dict[str, tuple[str, ...]] = {
     "foundation": ("albert.errors", "albert.io", "albert.cli"),
-    "model core": ("albert.hf", "albert.config", "albert.params", "albert.checkpoint", "albert.model",
-                   "albert.heads", "albert.compute", "albert.quantize"),
-    "data": ("albert.data", "albert.data.chinese", "albert.data.masking", "albert.data.corpus",
-             "albert.data.pretraining", "albert.data.tasks", "albert.data.labels", "albert.tokenizer"),
-    "training": ("albert.training", "albert.training.distributed", "albert.training.optim", "albert.training.state",
-                 "albert.training.loop", "albert.training.layerwise", "albert.training.evaluate"),
+    "model core": (
+        "albert.hf",
+        "albert.config",
+        "albert.params",
+        "albert.checkpoint",
+        "albert.model",
+        "albert.heads",
+        "albert.compute",
+        "albert.quantize",
+    ),
+    "data": (
+        "albert.data",
+        "albert.data.chinese",
+        "albert.data.masking",
+        "albert.data.corpus",
+        "albert.data.pretraining",
+        "albert.data.tasks",
+        "albert.data.labels",
+        "albert.tokenizer",
+    ),
+    "training": (
+        "albert.training",
+        "albert.training.distributed",
+        "albert.training.optim",
+        "albert.training.state",
+        "albert.training.loop",
+        "albert.training.layerwise",
+        "albert.training.evaluate",
+    ),
     "commands": ("albert.pretrain", "albert.finetune", "albert.task_text", "albert"),
 }
 ORDER = [module for modules in LAYERS.values() for module in modules]
@@ -37,7 +60,8 @@ def module_name(path: Path) -> str:
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -54,8 +78,9 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
             # `from albert.data import tasks` imports the module albert.data.tasks
-            found.update(f"{node.module}.{alias.name}" for alias in node.names
-                         if f"{node.module}.{alias.name}" in LAYER_OF)
+            found.update(
+                f"{node.module}.{alias.name}" for alias in node.names if f"{node.module}.{alias.name}" in LAYER_OF
+            )
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -75,8 +100,10 @@ def test_imports_point_down_the_layers(path: Path) -> None:
     name = module_name(path)
     ours = {m for m in imported_modules(path) if m == "albert" or m.startswith("albert.")} - {name}
     upward = sorted(m for m in ours if m not in LAYER_OF or ORDER.index(m) > ORDER.index(name))
-    assert not upward, (f"{name} ({LAYER_OF[name]}) imports {upward}, which stand above it in LAYERS; move the code "
-                        "that needs them up, or what it needs down")
+    assert not upward, (
+        f"{name} ({LAYER_OF[name]}) imports {upward}, which stand above it in LAYERS; move the code "
+        "that needs them up, or what it needs down"
+    )
 
 
 @pytest.mark.parametrize("path", LIBRARY, ids=module_name)
@@ -88,6 +115,8 @@ def test_the_library_never_imports_the_app(path: Path) -> None:
 def test_the_rule_catches_an_upward_import(tmp_path: Path) -> None:
     """The parser sees imports inside functions, and skips only TYPE_CHECKING blocks."""
     sample = tmp_path / "sample.py"
-    sample.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from albert.heads import X\n"
-                      "def f():\n    from albert.training.loop import fit\n    import albert.data.corpus\n")
+    sample.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from albert.heads import X\n"
+        "def f():\n    from albert.training.loop import fit\n    import albert.data.corpus\n"
+    )
     assert imported_modules(sample) == {"typing", "albert.training.loop", "albert.data.corpus"}

@@ -32,8 +32,20 @@ VOCAB = 180
 SUBJECTS = ["我们", "他", "老师", "学生们", "中国", "这家 公司", "我 的 朋友", "记者", "研究 人员", "北京 市"]
 TIMES = ["今天", "昨天", "去年", "１９９７年", "2019年", "上午", "每天", "最近"]
 VERBS = ["学习", "发布", "喜欢", "研究", "讨论", "看到", "完成", "参观", "介绍", "支持"]
-OBJECTS = ["自然 语言 处理", "这部 电影", "新 的 模型", "ALBERT 模型", "经济 发展", "一 本 书", "长城",
-           "人民 日报", "机器 学习", "GPU 和 CPU", "３ 个 项目", "国际 合作"]
+OBJECTS = [
+    "自然 语言 处理",
+    "这部 电影",
+    "新 的 模型",
+    "ALBERT 模型",
+    "经济 发展",
+    "一 本 书",
+    "长城",
+    "人民 日报",
+    "机器 学习",
+    "GPU 和 CPU",
+    "３ 个 项目",
+    "国际 合作",
+]
 ENDS = ["。", "！", "？", "；", "……", "。”", "！”"]
 
 TEXTS = [
@@ -128,8 +140,7 @@ def test_full_width_digits_and_letters_are_normalised(tokenizer) -> None:
 
 
 @pytest.mark.parametrize("text", TEXTS)
-def test_ids_equal_in_transformers_and_sentencepiece(tokenizer, tokenizer_dir: Path, tmp_path: Path,
-                                                     text: str) -> None:
+def test_ids_equal_in_transformers_and_sentencepiece(tokenizer, tokenizer_dir: Path, tmp_path: Path, text: str) -> None:
     ours = tokenizer(text)["input_ids"]
     assert transformers.AlbertTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
     assert transformers.AutoTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
@@ -139,8 +150,9 @@ def test_ids_equal_in_transformers_and_sentencepiece(tokenizer, tokenizer_dir: P
     assert [2, *sp.encode(albert_normalizer().normalize_str(text)), 3] == ours
 
 
-def test_same_seed_same_model_and_clear_errors(corpus_files: tuple[Path, Path], tokenizer_dir: Path,
-                                               tmp_path: Path) -> None:
+def test_same_seed_same_model_and_clear_errors(
+    corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path
+) -> None:
     again = tmp_path / "again"
     train_tokenizer([corpus_files[0]], again, vocab_size=VOCAB, han_characters=True)
     assert (again / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
@@ -153,59 +165,81 @@ def test_same_seed_same_model_and_clear_errors(corpus_files: tuple[Path, Path], 
 # --------------------------------------------------------------------------- sentences
 
 
-@pytest.mark.parametrize("paragraph, sentences", [
-    ("他说：“今天下雨了。”我们就没去。", ["他说：“今天下雨了。”", "我们就没去。"]),
-    ("真的吗？！我不信……你呢？", ["真的吗？！", "我不信……", "你呢？"]),
-    ("第一，发展经济；第二，改善民生。", ["第一，发展经济；", "第二，改善民生。"]),
-    ("江泽民发表新年讲话《迈向充满希望的新世纪》。（新华社记者兰红光摄）",
-     ["江泽民发表新年讲话《迈向充满希望的新世纪》。", "（新华社记者兰红光摄）"]),
-    ("“好！”“走吧。”", ["“好！”", "“走吧。”"]),
-    ("他们说：「对！」然后走了。 下一句", ["他们说：「对！」", "然后走了。", "下一句"]),
-    ("价格是１．５元，增长３．２％。", ["价格是１．５元，增长３．２％。"]),
-    ("（一九九七年十二月三十一日）", ["（一九九七年十二月三十一日）"]),
-    ("好!我们走吧?走", ["好!", "我们走吧?", "走"]),
-    ("他在2019年发布了ALBERT。Then he left. OK", ["他在2019年发布了ALBERT。", "Then he left.", "OK"]),
-    ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
-])
+@pytest.mark.parametrize(
+    "paragraph, sentences",
+    [
+        ("他说：“今天下雨了。”我们就没去。", ["他说：“今天下雨了。”", "我们就没去。"]),
+        ("真的吗？！我不信……你呢？", ["真的吗？！", "我不信……", "你呢？"]),
+        ("第一，发展经济；第二，改善民生。", ["第一，发展经济；", "第二，改善民生。"]),
+        (
+            "江泽民发表新年讲话《迈向充满希望的新世纪》。（新华社记者兰红光摄）",
+            ["江泽民发表新年讲话《迈向充满希望的新世纪》。", "（新华社记者兰红光摄）"],
+        ),
+        ("“好！”“走吧。”", ["“好！”", "“走吧。”"]),
+        ("他们说：「对！」然后走了。 下一句", ["他们说：「对！」", "然后走了。", "下一句"]),
+        ("价格是１．５元，增长３．２％。", ["价格是１．５元，增长３．２％。"]),
+        ("（一九九七年十二月三十一日）", ["（一九九七年十二月三十一日）"]),
+        ("好!我们走吧?走", ["好!", "我们走吧?", "走"]),
+        ("他在2019年发布了ALBERT。Then he left. OK", ["他在2019年发布了ALBERT。", "Then he left.", "OK"]),
+        ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
+    ],
+)
 def test_split_chinese_sentences(paragraph: str, sentences: list[str]) -> None:
     assert split_sentences(paragraph) == sentences
 
 
-@pytest.mark.parametrize("paragraph, running", [
-    ("迈向充满希望的新世纪——一九九八年新年讲话（附图片１张）", False),  # a headline
-    ("中共中央总书记、国家主席江泽民", False),  # a byline
-    ("（一九九七年十二月三十一日）", False),  # a dateline
-    ("（新华社记者兰红光摄）", False),  # a photo credit
-    ("同胞们、朋友们、女士们、先生们：", False),
-    ("江泽民发表新年讲话。（新华社记者兰红光摄）", False),  # ends with the caption
-    ("我们就没去。", True), ("真的吗？！", True), ("他说：“今天下雨了。”", True), ("好!", True),
-    ("他 说 ： “ 下雨 了 。 ” ", True),  # word-segmented: spaces among the closing marks
-    ("第一，发展经济；", True), ("我不信……", True),
-    ("CHAPTER ONE", True), ("The end", True), ("", True),  # no Han characters: kept as is
-])
+@pytest.mark.parametrize(
+    "paragraph, running",
+    [
+        ("迈向充满希望的新世纪——一九九八年新年讲话（附图片１张）", False),  # a headline
+        ("中共中央总书记、国家主席江泽民", False),  # a byline
+        ("（一九九七年十二月三十一日）", False),  # a dateline
+        ("（新华社记者兰红光摄）", False),  # a photo credit
+        ("同胞们、朋友们、女士们、先生们：", False),
+        ("江泽民发表新年讲话。（新华社记者兰红光摄）", False),  # ends with the caption
+        ("我们就没去。", True),
+        ("真的吗？！", True),
+        ("他说：“今天下雨了。”", True),
+        ("好!", True),
+        ("他 说 ： “ 下雨 了 。 ” ", True),  # word-segmented: spaces among the closing marks
+        ("第一，发展经济；", True),
+        ("我不信……", True),
+        ("CHAPTER ONE", True),
+        ("The end", True),
+        ("", True),  # no Han characters: kept as is
+    ],
+)
 def test_running_text_drops_headlines_bylines_and_captions(paragraph: str, running: bool) -> None:
     assert is_running_text(paragraph) is running
 
 
 def test_corpus_for_a_character_vocabulary_keeps_only_running_text(tokenizer, tmp_path: Path) -> None:
-    text = ("人民日报新年献词\n（一九九七年十二月三十一日）\n我们今天学习自然语言处理。他说：“今天发布长城。”\n"
-            "老师喜欢这部电影！\n（新华社记者摄）\n\n新闻标题\n学生们最近完成国际合作。\n")
+    text = (
+        "人民日报新年献词\n（一九九七年十二月三十一日）\n我们今天学习自然语言处理。他说：“今天发布长城。”\n"
+        "老师喜欢这部电影！\n（新华社记者摄）\n\n新闻标题\n学生们最近完成国际合作。\n"
+    )
     path = tmp_path / "news.txt"
     path.write_text(text, encoding="utf-8")
     corpus = TokenizedCorpus.build([path], tokenizer, tmp_path / "cache", progress=False)
     kept = [tokenizer.decode(corpus.sentence(s).tolist()).replace(" ", "") for s in range(corpus.num_sentences)]
-    assert kept == ["我们今天学习自然语言处理。", "他说:“今天发布长城。”", "老师喜欢这部电影!",
-                    "学生们最近完成国际合作。"]
+    assert kept == [
+        "我们今天学习自然语言处理。",
+        "他说:“今天发布长城。”",
+        "老师喜欢这部电影!",
+        "学生们最近完成国际合作。",
+    ]
     assert corpus.num_documents == 2
 
 
-def test_lone_boundary_piece_of_a_character_vocabulary_is_never_masked(tokenizer, corpus_files: tuple[Path, Path],
-                                                                         tmp_path: Path) -> None:
+def test_lone_boundary_piece_of_a_character_vocabulary_is_never_masked(
+    tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path
+) -> None:
     boundary = tokenizer.convert_tokens_to_ids("▁")
     special = SpecialIds.from_tokenizer(tokenizer)
     assert special.boundary_id == boundary and special.never_masked[boundary]
-    corpus = TokenizedCorpus.build([corpus_files[1]], tokenizer, tmp_path / "cache", progress=False,
-                                   word_segmented=True)
+    corpus = TokenizedCorpus.build(
+        [corpus_files[1]], tokenizer, tmp_path / "cache", progress=False, word_segmented=True
+    )
     assert corpus.special_ids.boundary_id == boundary  # kept in the cache's meta.json
     assert (corpus.tokens == boundary).mean() > 0.02  # one before each sentence: worth excluding
     for whole_word in (True, False):
@@ -228,10 +262,18 @@ def test_segmented_sentences_and_token_word_starts() -> None:
     assert join_words("我们 爱 自然 语言") == ("我们爱自然语言", [0, 2, 3, 5])
     # The space in "。 ”" would hide the boundary: sentences are split on the joined text.
     assert segmented_sentences("他 说 ： “ 下雨 了 。 ” 我们 没 去 。", split_sentences) == [
-        ("他说：“下雨了。”", [0, 1, 2, 3, 4, 6, 7, 8]), ("我们没去。", [0, 2, 3, 4])]
+        ("他说：“下雨了。”", [0, 1, 2, 3, 4, 6, 7, 8]),
+        ("我们没去。", [0, 2, 3, 4]),
+    ]
     # "▁" and "我" share the first character: the "▁" starts the word; "1997" covers two words' starts.
-    assert token_word_starts([(0, 1), (0, 1), (1, 2), (2, 3), (3, 7), (7, 8)], [0, 2, 3, 5, 7]) == \
-        [True, False, False, True, True, True]
+    assert token_word_starts([(0, 1), (0, 1), (1, 2), (2, 3), (3, 7), (7, 8)], [0, 2, 3, 5, 7]) == [
+        True,
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]
 
 
 # --------------------------------------------------------------------------- whole-word masking
@@ -264,7 +306,7 @@ def test_segmented_corpus_tokens_and_word_starts(tokenizer, corpus_files: tuple[
     words = _words_per_sentence(segmented)
     assert len(words) == corpus.num_sentences
     for s in range(corpus.num_sentences):
-        flags = corpus.token_word_start[corpus.sentence_offsets[s]:corpus.sentence_offsets[s + 1]]
+        flags = corpus.token_word_start[corpus.sentence_offsets[s] : corpus.sentence_offsets[s + 1]]
         ids = corpus.sentence(s)
         pieces = tokenizer.convert_ids_to_tokens(ids.tolist())
         rebuilt, current = [], ""
@@ -283,8 +325,9 @@ def test_segmented_corpus_tokens_and_word_starts(tokenizer, corpus_files: tuple[
         assert flags[0]
 
 
-def test_segmented_cache_round_trips_and_has_its_own_key(tokenizer, corpus_files: tuple[Path, Path],
-                                                        tmp_path: Path) -> None:
+def test_segmented_cache_round_trips_and_has_its_own_key(
+    tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path
+) -> None:
     segmented = corpus_files[1]
     cache = tmp_path / "cache"
     corpus = TokenizedCorpus.build([segmented], tokenizer, cache, progress=False, word_segmented=True)
@@ -312,23 +355,29 @@ def _word_starts_of(corpus: TokenizedCorpus, example: dict) -> np.ndarray:
     begin = 1
     for separator in separators:
         segment = original[begin:separator]
-        found = [int(o) for o in corpus.sentence_offsets[:-1]
-                 if np.array_equal(corpus.tokens[int(o):int(o) + segment.size], segment)]
+        found = [
+            int(o)
+            for o in corpus.sentence_offsets[:-1]
+            if np.array_equal(corpus.tokens[int(o) : int(o) + segment.size], segment)
+        ]
         assert found, "a segment is not a run of whole sentences"
-        flags[begin:separator] = corpus.token_word_start[found[0]:found[0] + segment.size]
+        flags[begin:separator] = corpus.token_word_start[found[0] : found[0] + segment.size]
         begin = separator + 1
     return flags
 
 
 @pytest.mark.parametrize("objective", ["sop", "none"])
-def test_whole_word_masking_masks_whole_segmented_words(tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path,
-                                                        objective: str) -> None:
-    corpus = TokenizedCorpus.build([corpus_files[1]], tokenizer, tmp_path / "cache", progress=False,
-                                   word_segmented=True)
+def test_whole_word_masking_masks_whole_segmented_words(
+    tokenizer, corpus_files: tuple[Path, Path], tmp_path: Path, objective: str
+) -> None:
+    corpus = TokenizedCorpus.build(
+        [corpus_files[1]], tokenizer, tmp_path / "cache", progress=False, word_segmented=True
+    )
     counts = {}
     for whole_word in (True, False):  # character-level masking (the default) does cut words
-        config = PretrainingDataConfig(max_seq_length=128, whole_word_masking=whole_word, masked_lm_prob=0.3,
-                                       objective=objective)
+        config = PretrainingDataConfig(
+            max_seq_length=128, whole_word_masking=whole_word, masked_lm_prob=0.3, objective=objective
+        )
         dataset = PretrainingDataset(corpus, config, tokenizer, mask_all=True)
         whole = cut = 0
         for index in range(len(dataset)):
@@ -354,38 +403,76 @@ def test_mask_tokens_takes_word_starts_per_position() -> None:
     maskable = np.ones(ids.size, dtype=bool)
     maskable[[0, -1]] = False
     for seed in range(30):
-        _, labels = mask_tokens(ids, maskable, np.random.default_rng(seed), special, masked_lm_prob=0.3,
-                                max_predictions=8, max_ngram=1, whole_word=True, mask_all=True, word_start=starts)
+        _, labels = mask_tokens(
+            ids,
+            maskable,
+            np.random.default_rng(seed),
+            special,
+            masked_lm_prob=0.3,
+            max_predictions=8,
+            max_ngram=1,
+            whole_word=True,
+            mask_all=True,
+            word_start=starts,
+        )
         masked = set(np.flatnonzero(labels != IGNORE_INDEX))
         for word in ({1, 2, 3}, {4, 5}, {6}, {7, 8}):
             assert word <= masked or not word & masked
     with pytest.raises(ValueError, match="one flag per position"):
-        mask_tokens(ids, maskable, np.random.default_rng(0), special, masked_lm_prob=0.3, max_predictions=8,
-                    max_ngram=1, whole_word=True, word_start=starts[:-1])
+        mask_tokens(
+            ids,
+            maskable,
+            np.random.default_rng(0),
+            special,
+            masked_lm_prob=0.3,
+            max_predictions=8,
+            max_ngram=1,
+            whole_word=True,
+            word_start=starts[:-1],
+        )
 
 
 def test_pretrain_cli_has_the_word_segmented_flag() -> None:
-    config = parse_config(PretrainConfig, ["--corpus", "a.words.txt", "--word-segmented", "--tokenizer", "tok",
-                                           "--data.whole-word-masking"])
+    config = parse_config(
+        PretrainConfig,
+        ["--corpus", "a.words.txt", "--word-segmented", "--tokenizer", "tok", "--data.whole-word-masking"],
+    )
     assert config.word_segmented and config.data.whole_word_masking
     assert not parse_config(PretrainConfig, ["--corpus", "a.txt"]).word_segmented
 
 
 def test_sentences_hold_no_whitespace_from_the_segmentation(corpus_files: tuple[Path, Path]) -> None:
-    for sentence, _ in segmented_sentences(corpus_files[1].read_text(encoding="utf-8").split("\n")[0],
-                                           split_sentences):
+    for sentence, _ in segmented_sentences(corpus_files[1].read_text(encoding="utf-8").split("\n")[0], split_sentences):
         assert not re.search(r"\s", sentence)
 
 
 def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path) -> None:
     from albert.tokenizer import main
 
-    main(["--files", str(corpus_files[0]), "--output-dir", str(tmp_path / "cli"), "--vocab-size", str(VOCAB),
-          "--han-characters"])
+    main(
+        [
+            "--files",
+            str(corpus_files[0]),
+            "--output-dir",
+            str(tmp_path / "cli"),
+            "--vocab-size",
+            str(VOCAB),
+            "--han-characters",
+        ]
+    )
     assert (tmp_path / "cli" / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
     with pytest.raises(SystemExit, match="albert.tokenizer: vocab_size=20000 is too large"):
-        main(["--files", str(corpus_files[0]), "--output-dir", str(tmp_path / "x"), "--vocab-size", "20000",
-              "--han-characters"])
+        main(
+            [
+                "--files",
+                str(corpus_files[0]),
+                "--output-dir",
+                str(tmp_path / "x"),
+                "--vocab-size",
+                "20000",
+                "--han-characters",
+            ]
+        )
 
 
 def test_a_masked_character_is_encoded_as_the_pipeline_masks_it(tokenizer, corpus_files: tuple[Path, Path]) -> None:
@@ -394,11 +481,14 @@ def test_a_masked_character_is_encoded_as_the_pipeline_masks_it(tokenizer, corpu
     text = next(line for line in corpus_files[0].read_text(encoding="utf-8").splitlines() if len(line) > 12)
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     pieces = tokenizer.convert_ids_to_tokens(ids)
-    positions = [i for i in range(2, len(pieces) - 1) if HAN.fullmatch(pieces[i]) and HAN.fullmatch(pieces[i + 1])
-                 and text.count(pieces[i]) == 1]  # a character met once: replacing it in the text masks that piece
+    positions = [
+        i
+        for i in range(2, len(pieces) - 1)
+        if HAN.fullmatch(pieces[i]) and HAN.fullmatch(pieces[i + 1]) and text.count(pieces[i]) == 1
+    ]  # a character met once: replacing it in the text masks that piece
     assert len(positions) >= 3
     for position in positions[:5]:
         masked = text.replace(pieces[position], "[MASK]")
-        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1:]]
+        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1 :]]
         assert encode_masked(tokenizer, masked) == expected
         assert "▁" not in tokenizer.convert_ids_to_tokens(encode_masked(tokenizer, masked))[1:]

@@ -13,8 +13,10 @@ from scripts import choose_examples as ce
 
 
 def test_masked_form_hides_words_and_chinese_characters() -> None:
-    assert ce.masked_form("He took off his {hat} by the {door}.") == ("He took off his [MASK] by the [MASK].",
-                                                                       ["hat", "door"])
+    assert ce.masked_form("He took off his {hat} by the {door}.") == (
+        "He took off his [MASK] by the [MASK].",
+        ["hat", "door"],
+    )
     assert ce.masked_form("我爱自然语言{处理}。", "zh") == ("我爱自然语言[MASK][MASK]。", ["处", "理"])
     with pytest.raises(ValueError, match="no"):
         ce.masked_form("nothing hidden")
@@ -26,8 +28,11 @@ def test_masked_form_hides_words_and_chinese_characters() -> None:
 
 def test_held_out_sentences_are_short_and_pairs_consecutive(tmp_path: Path) -> None:
     corpus = tmp_path / "held.txt"
-    corpus.write_text("The cat sat on the warm mat. It was very happy there. Then it fell asleep again.\n"
-                      "Short.\n\nA dog ran across the wide field. It barked at the birds above.\n", encoding="utf-8")
+    corpus.write_text(
+        "The cat sat on the warm mat. It was very happy there. Then it fell asleep again.\n"
+        "Short.\n\nA dog ran across the wide field. It barked at the birds above.\n",
+        encoding="utf-8",
+    )
     sentences, pairs = ce.held_out_sentences(corpus, 10, seed=1)
     assert "Short." not in sentences and all(5 <= len(s.split()) <= 14 for s in sentences) and len(sentences) == 5
     assert ("A dog ran across the wide field.", "It barked at the birds above.") in pairs and len(pairs) == 3
@@ -65,8 +70,9 @@ def test_record_dev_labels_counts_by_label_name(tmp_path: Path) -> None:
     model = tmp_path / "model"
     model.mkdir()
     (model / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    (model / "metrics.json").write_text(json.dumps({"dev_accuracy": 0.5, "sst2": {"pretrained": {
-        "dev_examples": 3}}}), encoding="utf-8")
+    (model / "metrics.json").write_text(
+        json.dumps({"dev_accuracy": 0.5, "sst2": {"pretrained": {"dev_examples": 3}}}), encoding="utf-8"
+    )
     main([str(model), str(dev)])
     assert json.loads((model / "metrics.json").read_text())["dev_labels"] == {"negative": 1, "positive": 2}
     (model / "metrics.json").write_text(json.dumps({"sst2": {"pretrained": {"dev_examples": 872}}}), encoding="utf-8")

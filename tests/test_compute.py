@@ -18,8 +18,15 @@ from albert.compute import (
 )
 from albert.params import PAPER_TABLE2_SPEEDUP
 
-TINY = dict(vocab_size=100, embedding_size=16, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
-            intermediate_size=64, max_position_embeddings=64)
+TINY = dict(
+    vocab_size=100,
+    embedding_size=16,
+    hidden_size=32,
+    num_hidden_layers=3,
+    num_attention_heads=4,
+    intermediate_size=64,
+    max_position_embeddings=64,
+)
 FLOP_TOLERANCE = 1e-3
 """FlopCounterMode counts the same matrix products, so the counts agree exactly; 0.1% leaves room for none."""
 
@@ -39,8 +46,13 @@ def test_flops_by_hand_for_a_tiny_config() -> None:
     # E 16, H 32, L 3, I 64, T 10; multiply-adds per token:
     #   projection 16·32 = 512; attention 3·4·32² = 12,288; scores 3·2·10·32 = 1,920; FFN 3·2·32·64 = 12,288
     f = flops_per_token(tiny(), seq_len=10)
-    assert (f.embedding_projection, f.attention_projections, f.attention_scores, f.ffn, f.mlm_head) == \
-        (2 * 512, 2 * 12_288, 2 * 1_920, 2 * 12_288, 0)
+    assert (f.embedding_projection, f.attention_projections, f.attention_scores, f.ffn, f.mlm_head) == (
+        2 * 512,
+        2 * 12_288,
+        2 * 1_920,
+        2 * 12_288,
+        0,
+    )
     assert f.forward == 54_016 and f.training == 3 * 54_016
     # MLM head, every position: H·E + E·V = 32·16 + 16·100 = 2,112 multiply-adds
     assert flops_per_token(tiny(), 10, mlm_head=True).mlm_head == 2 * 2_112
@@ -93,8 +105,9 @@ def test_activation_estimate_matches_what_autograd_saves_and_ignores_sharing(T: 
     B = 2
     saved = {}
     for sharing in ("all", "none"):
-        config = tiny(hidden_size=64, intermediate_size=256, num_hidden_layers=4, max_position_embeddings=128,
-                      sharing=sharing)
+        config = tiny(
+            hidden_size=64, intermediate_size=256, num_hidden_layers=4, max_position_embeddings=128, sharing=sharing
+        )
         model = AlbertModel(config, add_pooler=False).train()
         ids = torch.randint(0, config.vocab_size, (B, T))
         for probs in (False, True):
@@ -122,14 +135,22 @@ def test_memory_formulas() -> None:
 def test_paper_table2_speed_beside_flops() -> None:
     from app.costs import paper_markdown, paper_speed_rows
 
-    assert PAPER_TABLE2_SPEEDUP == {"bert-base": 4.7, "bert-large": 1.0, "albert-base": 5.6, "albert-large": 1.7,
-                                    "albert-xlarge": 0.6, "albert-xxlarge": 0.3}
+    assert PAPER_TABLE2_SPEEDUP == {
+        "bert-base": 4.7,
+        "bert-large": 1.0,
+        "albert-base": 5.6,
+        "albert-large": 1.7,
+        "albert-xlarge": 0.6,
+        "albert-xxlarge": 0.3,
+    }
     rows = {r["model"]: r for r in paper_speed_rows()}
     assert rows["bert-large"]["flops_vs_bert_large"] == 1.0
     # ALBERT-large: BERT-large's compute to within 1%, though 18× fewer parameters
     assert abs(rows["albert-large"]["flops_vs_bert_large"] - 1) < 0.01
-    assert rows["albert-xxlarge"]["flops_vs_bert_large"] > 7 and rows["albert-xxlarge"]["parameters"] < \
-        rows["bert-large"]["parameters"]
+    assert (
+        rows["albert-xxlarge"]["flops_vs_bert_large"] > 7
+        and rows["albert-xxlarge"]["parameters"] < rows["bert-large"]["parameters"]
+    )
     # ALBERT-base and BERT-base: 9× apart in parameters, the same FLOPs to within 0.2%
     assert abs(rows["albert-base"]["flops_per_token"] / rows["bert-base"]["flops_per_token"] - 1) < 0.002
     text = paper_markdown("en")
@@ -147,9 +168,13 @@ def test_compute_view_shows_formulas_and_refuses_bad_input_in_one_sentence() -> 
     assert "fp16" in memory and "shared weights or not" in memory
     zh = compute_view(*form(PRESETS["albert-base"]), batch_size=8, seq_len=512, lang="zh")
     assert "每个词元" in zh[2] and "内存" in zh[3]
-    for change, fragment in (({"seq_len": 1024}, "longer than the model's 512 positions"),
-                             ({"batch_size": 0}, "at least 1"), ({"batch_size": "many"}, "whole number"),
-                             ({"seq_len": float("nan")}, "whole number"), ({"batch_size": 2_000_000}, "beyond")):
+    for change, fragment in (
+        ({"seq_len": 1024}, "longer than the model's 512 positions"),
+        ({"batch_size": 0}, "at least 1"),
+        ({"batch_size": "many"}, "whole number"),
+        ({"seq_len": float("nan")}, "whole number"),
+        ({"batch_size": 2_000_000}, "beyond"),
+    ):
         raw, status, *_ = compute_view(*form(PRESETS["albert-base"]), **({"batch_size": 8, "seq_len": 512} | change))
         assert fragment in raw["error"] and status.count(".") <= 2 and "Traceback" not in status, change
 
@@ -167,8 +192,17 @@ def test_measure_is_bounded_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None
     # Under the parameter cap even 8 tokens fit the FLOP budget; with the cap lifted the FLOP bound speaks.
     monkeypatch.setattr(costs, "MEASURE_MAX_PARAMETERS", 10**12)
     with pytest.raises(CalculatorInputError, match="even 8 tokens need"):
-        measure_plan(AlbertConfig(vocab_size=100, embedding_size=16, hidden_size=1024, num_hidden_layers=48,
-                                  num_attention_heads=16, intermediate_size=4096), 512)
+        measure_plan(
+            AlbertConfig(
+                vocab_size=100,
+                embedding_size=16,
+                hidden_size=1024,
+                num_hidden_layers=48,
+                num_attention_heads=16,
+                intermediate_size=4096,
+            ),
+            512,
+        )
     monkeypatch.undo()
     raw, status, text, _ = measure_view(*form(PRESETS["bert-large"]), seq_len=512, lang="zh")
     assert "error" in raw and "未实测" in status
@@ -191,19 +225,38 @@ def test_measure_times_every_mode_of_a_small_model() -> None:
     assert "instead of 1 × 512" in status
 
 
-@pytest.mark.parametrize("change, fragment", [
-    ({"project_embeddings": "yes"}, "true or false"), ({"mlm_head": [1]}, "true or false"),
-    ({"sharing": {"all": 1}}, "Sharing must be"), ({"batch_size": 1e308}, "beyond"),
-    ({"seq_len": True}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ({"project_embeddings": "yes"}, "true or false"),
+        ({"mlm_head": [1]}, "true or false"),
+        ({"sharing": {"all": 1}}, "Sharing must be"),
+        ({"batch_size": 1e308}, "beyond"),
+        ({"seq_len": True}, "whole number"),
+    ],
+)
 def test_compute_view_raw_json_values_get_one_sentence(change: dict, fragment: str) -> None:
     """Events run with preprocess=False, so any JSON value can arrive."""
     from app.costs import compute_view
 
-    names = ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-             "intermediate_size", "sharing", "num_hidden_groups", "project_embeddings", "max_position_embeddings")
-    values = dict(zip(names, form(PRESETS["albert-base"]), strict=True)) | {"batch_size": 8, "seq_len": 512,
-                                                                               "mlm_head": False, "lang": 12}
+    names = (
+        "vocab_size",
+        "embedding_size",
+        "hidden_size",
+        "num_hidden_layers",
+        "num_attention_heads",
+        "intermediate_size",
+        "sharing",
+        "num_hidden_groups",
+        "project_embeddings",
+        "max_position_embeddings",
+    )
+    values = dict(zip(names, form(PRESETS["albert-base"]), strict=True)) | {
+        "batch_size": 8,
+        "seq_len": 512,
+        "mlm_head": False,
+        "lang": 12,
+    }
     raw, status, *_ = compute_view(**(values | change))
     assert fragment in raw.get("error", ""), raw
 
@@ -233,7 +286,8 @@ def test_compute_and_measure_through_the_running_app() -> None:
     assert client.predict(*form(PRESETS["bert-large"]), api_name="/preset_match") == "bert-large"
     # the bert-base preset: no E×H and no "smaller" without a projection; the paper's 108M beside the exact count
     fields, (_, _, embedding, totals, *_) = (lambda out: (out[:10], out[10:]))(
-        client.predict("bert-base", "en", api_name="/preset"))
+        client.predict("bert-base", "en", api_name="/preset")
+    )
     assert tuple(fields) == form(PRESETS["bert-base"]) and fields[8] is False
     assert "smaller" not in embedding and "589,824" not in embedding and "×0." not in embedding  # E×H = 589,824
     assert "108M" in totals and "109,081,344" in totals and "108.5M without it" in totals

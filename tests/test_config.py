@@ -67,10 +67,17 @@ def test_sharing_none_means_one_group_per_layer():
     assert config.replace(sharing="attention").num_hidden_groups == 1
 
 
-@pytest.mark.parametrize(("sharing", "groups", "attention_blocks", "ffn_blocks"), [
-    ("all", 1, 1, 1), ("all", 2, 2, 2), ("all", 4, 4, 4), ("attention", 1, 1, 4), ("ffn", 1, 4, 1),
-    ("none", 4, 4, 4),
-])
+@pytest.mark.parametrize(
+    ("sharing", "groups", "attention_blocks", "ffn_blocks"),
+    [
+        ("all", 1, 1, 1),
+        ("all", 2, 2, 2),
+        ("all", 4, 4, 4),
+        ("attention", 1, 1, 4),
+        ("ffn", 1, 4, 1),
+        ("none", 4, 4, 4),
+    ],
+)
 def test_block_counts(sharing, groups, attention_blocks, ffn_blocks):
     config = tiny_config(sharing=sharing, num_hidden_groups=groups)
     assert (config.num_attention_blocks, config.num_ffn_blocks) == (attention_blocks, ffn_blocks)
@@ -90,8 +97,16 @@ PRESET_SIZES = {
 @pytest.mark.parametrize("name", sorted(PRESET_SIZES))
 def test_presets_have_the_papers_sizes(name):
     config = PRESETS[name]
-    sizes = (config.num_hidden_layers, config.hidden_size, config.embedding_size, config.num_attention_heads,
-             config.intermediate_size, config.sharing, config.num_hidden_groups, config.project_embeddings)
+    sizes = (
+        config.num_hidden_layers,
+        config.hidden_size,
+        config.embedding_size,
+        config.num_attention_heads,
+        config.intermediate_size,
+        config.sharing,
+        config.num_hidden_groups,
+        config.project_embeddings,
+    )
     assert sizes == PRESET_SIZES[name]
     assert (config.vocab_size, config.max_position_embeddings, config.type_vocab_size) == (30000, 512, 2)
 
@@ -115,9 +130,21 @@ def test_transformers_config_round_trip(name):
     config = tiny_config(**ROUND_TRIP[name])
     hf_config = config.to_transformers()
     assert isinstance(hf_config, transformers.AlbertConfig)
-    for field in ("vocab_size", "embedding_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-                  "intermediate_size", "num_hidden_groups", "hidden_act", "num_labels", "layer_norm_eps",
-                  "max_position_embeddings", "type_vocab_size", "pad_token_id"):
+    for field in (
+        "vocab_size",
+        "embedding_size",
+        "hidden_size",
+        "num_hidden_layers",
+        "num_attention_heads",
+        "intermediate_size",
+        "num_hidden_groups",
+        "hidden_act",
+        "num_labels",
+        "layer_norm_eps",
+        "max_position_embeddings",
+        "type_vocab_size",
+        "pad_token_id",
+    ):
         assert getattr(hf_config, field) == getattr(config, field), field
     assert hf_config.inner_group_num == 1
     assert AlbertConfig.from_transformers(hf_config) == config
@@ -135,7 +162,10 @@ def test_config_json_round_trip(tmp_path, name):
     # transformers reads the same file with the same sizes
     hf_config = transformers.AlbertConfig.from_pretrained(tmp_path)
     assert (hf_config.hidden_size, hf_config.num_hidden_groups, hf_config.num_labels) == (
-        config.hidden_size, config.num_hidden_groups, config.num_labels)
+        config.hidden_size,
+        config.num_hidden_groups,
+        config.num_labels,
+    )
 
 
 def test_changing_num_labels_after_loading_rewrites_the_labels(tmp_path):
@@ -176,13 +206,16 @@ def test_transformers_cannot_represent_attention_or_ffn_sharing(sharing):
         config.to_transformers()
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    ({"model_type": "bert", "hidden_size": 32}, "describes a 'bert' model"),
-    ({**TINY, "inner_group_num": 2}, "inner_group_num=2"),
-    ({**TINY, "position_embedding_type": "relative_key"}, "only 'absolute' is supported"),
-    ({**TINY, "hidden_size": "32"}, "hidden_size must be a whole number"),
-    ([1, 2, 3], "must hold a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"model_type": "bert", "hidden_size": 32}, "describes a 'bert' model"),
+        ({**TINY, "inner_group_num": 2}, "inner_group_num=2"),
+        ({**TINY, "position_embedding_type": "relative_key"}, "only 'absolute' is supported"),
+        ({**TINY, "hidden_size": "32"}, "hidden_size must be a whole number"),
+        ([1, 2, 3], "must hold a JSON object"),
+    ],
+)
 def test_bad_config_json_names_the_file(tmp_path, data, words):
     path = tmp_path / "config.json"
     path.write_text(json.dumps(data))

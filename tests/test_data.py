@@ -62,8 +62,8 @@ def _segments(example: dict[str, torch.Tensor]) -> tuple[np.ndarray, np.ndarray]
     seps = np.flatnonzero(ids == SPECIAL.sep_id)
     assert ids[0] == SPECIAL.cls_id and len(seps) == 2 and seps[1] == len(ids) - 1
     types = example["token_type_ids"].numpy()
-    assert (types[:seps[0] + 1] == 0).all() and (types[seps[0] + 1:] == 1).all()
-    return ids[1:seps[0]], ids[seps[0] + 1:-1]
+    assert (types[: seps[0] + 1] == 0).all() and (types[seps[0] + 1 :] == 1).all()
+    return ids[1 : seps[0]], ids[seps[0] + 1 : -1]
 
 
 def _document_of(corpus: TokenizedCorpus, position: int) -> int:
@@ -112,23 +112,29 @@ def test_dataset_names_need_datasets_package() -> None:
         pytest.skip("datasets is installed; reading a hub dataset needs the network")
 
 
-@pytest.mark.parametrize("paragraph, sentences", [
-    ("One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]),
-    ("Mr. Smith met Dr. Jones at St. Paul's. They talked.", ["Mr. Smith met Dr. Jones at St. Paul's.", "They talked."]),
-    ("Use tools, e.g. Python or i.e. Rust. Fine.", ["Use tools, e.g. Python or i.e. Rust.", "Fine."]),
-    ("J. R. R. Tolkien wrote it. Then he slept.", ["J. R. R. Tolkien wrote it.", "Then he slept."]),
-    ("Pi is 3.14 roughly. It costs $2.50 now.", ["Pi is 3.14 roughly.", "It costs $2.50 now."]),
-    ('He said, "Stop." Then he left.', ['He said, "Stop."', "Then he left."]),
-    ("“Stop!” he cried. “Why?” She smiled.", ["“Stop!” he cried.", "“Why?”", "She smiled."]),
-    ("Wait... Then go. Well . . . Maybe not.", ["Wait...", "Then go.", "Well . . .", "Maybe not."]),
-    ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
-    ("The year was 1901. 1902 came next.", ["The year was 1901.", "1902 came next."]),
-    ("He wrote (see above.) Next one.", ["He wrote (see above.)", "Next one."]),
-    ("lower case. after a period stays.", ["lower case. after a period stays."]),
-    ("Élan. Über alles.", ["Élan.", "Über alles."]),
-    ("no terminal punctuation", ["no terminal punctuation"]),
-    ("   ", []),
-])
+@pytest.mark.parametrize(
+    "paragraph, sentences",
+    [
+        ("One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]),
+        (
+            "Mr. Smith met Dr. Jones at St. Paul's. They talked.",
+            ["Mr. Smith met Dr. Jones at St. Paul's.", "They talked."],
+        ),
+        ("Use tools, e.g. Python or i.e. Rust. Fine.", ["Use tools, e.g. Python or i.e. Rust.", "Fine."]),
+        ("J. R. R. Tolkien wrote it. Then he slept.", ["J. R. R. Tolkien wrote it.", "Then he slept."]),
+        ("Pi is 3.14 roughly. It costs $2.50 now.", ["Pi is 3.14 roughly.", "It costs $2.50 now."]),
+        ('He said, "Stop." Then he left.', ['He said, "Stop."', "Then he left."]),
+        ("“Stop!” he cried. “Why?” She smiled.", ["“Stop!” he cried.", "“Why?”", "She smiled."]),
+        ("Wait... Then go. Well . . . Maybe not.", ["Wait...", "Then go.", "Well . . .", "Maybe not."]),
+        ("Hmm… and so on. Really?! Yes.", ["Hmm… and so on.", "Really?!", "Yes."]),
+        ("The year was 1901. 1902 came next.", ["The year was 1901.", "1902 came next."]),
+        ("He wrote (see above.) Next one.", ["He wrote (see above.)", "Next one."]),
+        ("lower case. after a period stays.", ["lower case. after a period stays."]),
+        ("Élan. Über alles.", ["Élan.", "Über alles."]),
+        ("no terminal punctuation", ["no terminal punctuation"]),
+        ("   ", []),
+    ],
+)
 def test_split_sentences(paragraph: str, sentences: list[str]) -> None:
     assert split_sentences(paragraph) == sentences
 
@@ -136,12 +142,21 @@ def test_split_sentences(paragraph: str, sentences: list[str]) -> None:
 # --------------------------------------------------------------------------- config
 
 
-@pytest.mark.parametrize("field, value", [
-    ("max_seq_length", 4), ("short_seq_prob", 1.5), ("short_seq_prob", -0.1), ("objective", "mlm"),
-    ("segments", "paragraphs"),
-    ("masked_lm_prob", 0.0), ("masked_lm_prob", 1.2), ("max_predictions_per_seq", 0), ("max_ngram", 0),
-    ("seed", -1),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("max_seq_length", 4),
+        ("short_seq_prob", 1.5),
+        ("short_seq_prob", -0.1),
+        ("objective", "mlm"),
+        ("segments", "paragraphs"),
+        ("masked_lm_prob", 0.0),
+        ("masked_lm_prob", 1.2),
+        ("max_predictions_per_seq", 0),
+        ("max_ngram", 0),
+        ("seed", -1),
+    ],
+)
 def test_config_validation(field: str, value: object) -> None:
     with pytest.raises(ConfigError, match=field):
         PretrainingDataConfig(**{field: value})
@@ -192,8 +207,9 @@ def test_reference_segments_are_contiguous_and_labels_balanced(corpus: Tokenized
             # Not truncated: B starts right after A, at a sentence boundary unless A and B
             # split a lone sentence (a chunk of one sentence is split inside it).
             assert b[0] == a[-1] + 1
-            lone = np.searchsorted(corpus.sentence_offsets, a[0], side="right") == \
-                np.searchsorted(corpus.sentence_offsets, b[-1], side="right")
+            lone = np.searchsorted(corpus.sentence_offsets, a[0], side="right") == np.searchsorted(
+                corpus.sentence_offsets, b[-1], side="right"
+            )
             assert b[0] in sentence_starts or lone
 
 
@@ -227,8 +243,17 @@ def _pair_features(examples: list[dict[str, torch.Tensor]], corpus: TokenizedCor
     rows = []
     for example in examples:
         first, second = (segment - FIRST_ID for segment in _segments(example))
-        rows.append((int(example["sentence_order_label"]), len(first), len(second), first[0] in starts,
-                     first[-1] + 1 in ends, second[0] in starts, second[-1] + 1 in ends))
+        rows.append(
+            (
+                int(example["sentence_order_label"]),
+                len(first),
+                len(second),
+                first[0] in starts,
+                first[-1] + 1 in ends,
+                second[0] in starts,
+                second[-1] + 1 in ends,
+            )
+        )
     names = ("label", "length_1", "length_2", "start_1", "end_1", "start_2", "end_2")
     return {name: np.array(column) for name, column in zip(names, zip(*rows, strict=True), strict=True)}
 
@@ -250,8 +275,9 @@ def test_whole_sentence_pairs_give_no_shortcut_and_reference_pairs_do() -> None:
     rng, next_id, documents = random.Random(1), FIRST_ID, []
     for _ in range(1000):
         lengths = [rng.randint(5, 50) for _ in range(rng.randint(2, 14))]
-        documents.append([list(range(next_id + sum(lengths[:i]), next_id + sum(lengths[:i + 1])))
-                          for i in range(len(lengths))])
+        documents.append(
+            [list(range(next_id + sum(lengths[:i]), next_id + sum(lengths[: i + 1]))) for i in range(len(lengths))]
+        )
         next_id += sum(lengths)
     corpus = TokenizedCorpus.from_documents(documents, dataclasses.replace(SPECIAL, vocab_size=next_id))
     accuracy = {}
@@ -341,8 +367,9 @@ def test_mask_rate_80_10_10_and_specials(corpus: TokenizedCorpus) -> None:
 
 def test_prediction_cap() -> None:
     ids = np.arange(FIRST_ID, FIRST_ID + 300)
-    _, labels = mask_tokens(ids, np.ones(300, bool), np.random.default_rng(0), SPECIAL, masked_lm_prob=0.15,
-                            max_predictions=7, max_ngram=3)
+    _, labels = mask_tokens(
+        ids, np.ones(300, bool), np.random.default_rng(0), SPECIAL, masked_lm_prob=0.15, max_predictions=7, max_ngram=3
+    )
     assert (labels != IGNORE_INDEX).sum() == 7
 
 
@@ -370,8 +397,15 @@ def test_spans_never_cross_unmaskable_positions() -> None:
 def test_special_ids_inside_text_are_never_masked() -> None:
     ids = np.array([2, 7, 4, 8, 3, 9, 0, 10, 3])
     for seed in range(50):
-        masked, labels = mask_tokens(ids, np.ones(9, bool), np.random.default_rng(seed), SPECIAL,
-                                     masked_lm_prob=1.0, max_predictions=9, max_ngram=2)
+        masked, labels = mask_tokens(
+            ids,
+            np.ones(9, bool),
+            np.random.default_rng(seed),
+            SPECIAL,
+            masked_lm_prob=1.0,
+            max_predictions=9,
+            max_ngram=2,
+        )
         assert set(np.flatnonzero(labels != IGNORE_INDEX).tolist()) <= {1, 3, 5, 7}
 
 
@@ -385,8 +419,16 @@ def test_whole_word_masking_masks_whole_words() -> None:
         ids = np.concatenate([[2], rng.integers(FIRST_ID, SPECIAL.vocab_size, 40), [3]])
         maskable = np.ones(ids.size, bool)
         maskable[[0, -1]] = False
-        _, labels = mask_tokens(ids, maskable, np.random.default_rng(seed), special, masked_lm_prob=0.3,
-                                max_predictions=20, max_ngram=3, whole_word=True)
+        _, labels = mask_tokens(
+            ids,
+            maskable,
+            np.random.default_rng(seed),
+            special,
+            masked_lm_prob=0.3,
+            max_predictions=20,
+            max_ngram=3,
+            whole_word=True,
+        )
         chosen = labels != IGNORE_INDEX
         starts = word_start[ids] | ~maskable
         for position in range(2, ids.size - 1):  # a word's pieces are all chosen or none is
@@ -460,8 +502,10 @@ def tokenizer(tmp_path_factory: pytest.TempPathFactory):
     from albert.tokenizer import train_tokenizer
 
     rng = random.Random(1)
-    words = ["".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(rng.randint(1, 3)))
-             for _ in range(300)]
+    words = [
+        "".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(rng.randint(1, 3)))
+        for _ in range(300)
+    ]
     text = "\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(3, 12))) + "." for _ in range(400))
     path = tmp_path_factory.mktemp("tok") / "text.txt"
     path.write_text(text, encoding="utf-8")
@@ -473,8 +517,13 @@ def _write_corpus(path: Path, num_documents: int = 30) -> None:
     words = ["river", "stone", "light", "quiet", "mill", "road", "north", "bread", "salt", "harbour"]
     blocks = []
     for _ in range(num_documents):
-        paragraphs = [" ".join(f"{rng.choice(words).title()} {' '.join(rng.choices(words, k=rng.randint(2, 9)))}."
-                               for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 5))]
+        paragraphs = [
+            " ".join(
+                f"{rng.choice(words).title()} {' '.join(rng.choices(words, k=rng.randint(2, 9)))}."
+                for _ in range(rng.randint(1, 4))
+            )
+            for _ in range(rng.randint(1, 5))
+        ]
         blocks.append("\n".join(paragraphs))
     path.write_bytes(lzma.compress(("\n\n".join(blocks) + "\n").encode("utf-8")))
 
@@ -521,8 +570,7 @@ def test_cache_build_reuse_and_invalidation(tokenizer, tmp_path: Path, monkeypat
         TokenizedCorpus.open(cache)
 
 
-def test_cache_is_atomic_and_corruption_is_reported(tokenizer, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_is_atomic_and_corruption_is_reported(tokenizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "corpus.txt"
     source.write_text("One sentence here.\n\nAnother document.\n", encoding="utf-8")
     cache = tmp_path / "cache"

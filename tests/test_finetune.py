@@ -45,21 +45,42 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (root / "corpus.txt").write_text("\n".join(" ".join(sentence(rng, i % 2)) for i in range(300)) + "\n")
     tokenizer = train_tokenizer([root / "corpus.txt"], root / "tokenizer", vocab_size=45)
     for sharing in ("all", "none"):
-        config = AlbertConfig(vocab_size=len(tokenizer), embedding_size=16, hidden_size=32, num_hidden_layers=4,
-                              num_attention_heads=4, intermediate_size=64, max_position_embeddings=64, sharing=sharing)
+        config = AlbertConfig(
+            vocab_size=len(tokenizer),
+            embedding_size=16,
+            hidden_size=32,
+            num_hidden_layers=4,
+            num_attention_heads=4,
+            intermediate_size=64,
+            max_position_embeddings=64,
+            sharing=sharing,
+        )
         torch.manual_seed(0)
         AlbertForPreTraining(config).save_pretrained(root / f"pre-{sharing}", tokenizer=tokenizer)
     write_sentiment(root / "train.tsv", 400, seed=0)
     write_sentiment(root / "dev.tsv", 100, seed=1)
-    return {"root": root, "all": root / "pre-all", "none": root / "pre-none",
-            "train": root / "train.tsv", "dev": root / "dev.tsv"}
+    return {
+        "root": root,
+        "all": root / "pre-all",
+        "none": root / "pre-none",
+        "train": root / "train.tsv",
+        "dev": root / "dev.tsv",
+    }
 
 
 def config(lab: dict[str, Path], out: Path, **changes: Any) -> FinetuneConfig:
     settings: dict[str, Any] = dict(
-        model=str(lab["all"]), train_file=str(lab["train"]), dev_file=str(lab["dev"]), output_dir=str(out),
-        max_seq_length=32, epochs=3, batch_size=16, threads=1, log_every=5,
-        optim=OptimizerConfig(learning_rate=5e-3, warmup_fraction=0.1))
+        model=str(lab["all"]),
+        train_file=str(lab["train"]),
+        dev_file=str(lab["dev"]),
+        output_dir=str(out),
+        max_seq_length=32,
+        epochs=3,
+        batch_size=16,
+        threads=1,
+        log_every=5,
+        optim=OptimizerConfig(learning_rate=5e-3, warmup_fraction=0.1),
+    )
     return FinetuneConfig(**{**settings, **changes})
 
 
@@ -99,10 +120,25 @@ def test_best_checkpoint_loads_with_labels_in_ours_and_transformers(sentiment_ru
     assert got.argmax(-1).tolist() == [1, 0]
 
 
-def test_eval_only_with_quantization(sentiment_run: dict[str, Any], lab: dict[str, Path], tmp_path: Path,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
-    main(["--eval-only", "--model", str(sentiment_run["out"] / "best"), "--dev-file", str(lab["dev"]),
-          "--output-dir", str(tmp_path), "--quantize", "--latency-rounds", "2", "--threads", "1"])
+def test_eval_only_with_quantization(
+    sentiment_run: dict[str, Any], lab: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(
+        [
+            "--eval-only",
+            "--model",
+            str(sentiment_run["out"] / "best"),
+            "--dev-file",
+            str(lab["dev"]),
+            "--output-dir",
+            str(tmp_path),
+            "--quantize",
+            "--latency-rounds",
+            "2",
+            "--threads",
+            "1",
+        ]
+    )
     report = capsys.readouterr().out
     assert "INT8 dynamic" in report and "latency, batch 1" in report
     summary = json.loads((tmp_path / "eval_results.json").read_text())
@@ -122,8 +158,15 @@ def test_regression_reports_pearson_and_spearman(lab: dict[str, Path], tmp_path:
             words = [rng.choice(POSITIVE) for _ in range(positives)] + [rng.choice(FILLER) for _ in range(4)]
             rows.append(f'{{"text": "{" ".join(words)}", "score": {positives / 2 + 0.25}}}\n')
         (tmp_path / f"{name}.jsonl").write_text("".join(rows))
-    summary = run(config(lab, tmp_path / "out", train_file=str(tmp_path / "train.jsonl"),
-                         dev_file=str(tmp_path / "dev.jsonl"), epochs=2)).summary
+    summary = run(
+        config(
+            lab,
+            tmp_path / "out",
+            train_file=str(tmp_path / "train.jsonl"),
+            dev_file=str(tmp_path / "dev.jsonl"),
+            epochs=2,
+        )
+    ).summary
     assert summary["task"] == "regression" and summary["metric"] == "pearson"
     assert {"pearson", "spearman", "mse"} <= set(summary["best"])
     assert -1 <= summary["best"]["pearson"] <= 1 and -1 <= summary["best"]["spearman"] <= 1
@@ -146,8 +189,15 @@ plot O
 def test_token_classification_from_conll(lab: dict[str, Path], tmp_path: Path) -> None:
     (tmp_path / "train.conll").write_text(CONLL * 8)
     (tmp_path / "dev.conll").write_text(CONLL)
-    summary = run(config(lab, tmp_path / "out", train_file=str(tmp_path / "train.conll"),
-                         dev_file=str(tmp_path / "dev.conll"), epochs=2)).summary
+    summary = run(
+        config(
+            lab,
+            tmp_path / "out",
+            train_file=str(tmp_path / "train.conll"),
+            dev_file=str(tmp_path / "dev.conll"),
+            epochs=2,
+        )
+    ).summary
     assert summary["task"] == "token" and summary["label_names"] == ["B-NEG", "B-POS", "O"]
     assert {"accuracy", "f1"} <= set(summary["best"])
     model = AlbertForTokenClassification.from_pretrained(tmp_path / "out" / "best")
@@ -161,20 +211,22 @@ def _lr_by_name(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> dic
 
 def test_layerwise_decay_per_pass_without_sharing(make_config) -> None:
     model = AlbertForSequenceClassification(make_config(sharing="none"))
-    optimizer = build_optimizer(model, OptimizerConfig(learning_rate=1.0), torch.device("cpu"),
-                                layer_decay_scale(model.config, 0.5))
+    optimizer = build_optimizer(
+        model, OptimizerConfig(learning_rate=1.0), torch.device("cpu"), layer_decay_scale(model.config, 0.5)
+    )
     lr = _lr_by_name(model, optimizer)
     assert lr["classifier.weight"] == lr["albert.pooler.weight"] == 1.0
     for block in range(4):  # pass 3 (the top one) learns at 0.5, pass 0 at 0.5**4
         assert lr[f"albert.attention_blocks.{block}.query.weight"] == 0.5 ** (4 - block)
         assert lr[f"albert.ffn_blocks.{block}.norm.bias"] == 0.5 ** (4 - block)
-    assert lr["albert.embeddings.word_embeddings.weight"] == lr["albert.projection.weight"] == 0.5 ** 5
+    assert lr["albert.embeddings.word_embeddings.weight"] == lr["albert.projection.weight"] == 0.5**5
 
 
 def test_layerwise_decay_with_all_sharing_has_three_depths(make_config) -> None:
     model = AlbertForSequenceClassification(make_config(sharing="all"))
-    optimizer = build_optimizer(model, OptimizerConfig(learning_rate=1.0), torch.device("cpu"),
-                                layer_decay_scale(model.config, 0.5))
+    optimizer = build_optimizer(
+        model, OptimizerConfig(learning_rate=1.0), torch.device("cpu"), layer_decay_scale(model.config, 0.5)
+    )
     assert sorted(set(_lr_by_name(model, optimizer).values())) == [0.25, 0.5, 1.0]
     lr = _lr_by_name(model, optimizer)
     assert lr["albert.embeddings.norm.weight"] == 0.25 and lr["albert.ffn_blocks.0.up.weight"] == 0.5
@@ -204,8 +256,17 @@ def test_gradual_unfreezing_keeps_frozen_weights_unchanged(lab: dict[str, Path],
 
 def test_early_stopping_stops_after_patience(lab: dict[str, Path], tmp_path: Path) -> None:
     # a learning rate too small to change the predictions: no evaluation improves on the first
-    summary = run(config(lab, tmp_path, epochs=5, eval_every=3, patience=2, max_train_examples=64,
-                         optim=OptimizerConfig(learning_rate=1e-9))).summary
+    summary = run(
+        config(
+            lab,
+            tmp_path,
+            epochs=5,
+            eval_every=3,
+            patience=2,
+            max_train_examples=64,
+            optim=OptimizerConfig(learning_rate=1e-9),
+        )
+    ).summary
     assert summary["steps"] == 9 and summary["planned_steps"] == 20
     assert summary["stop_reason"].startswith("early stopping") and summary["best"]["step"] == 3
 
@@ -237,8 +298,9 @@ def test_from_scratch_keeps_architecture_not_weights(lab: dict[str, Path], tmp_p
     result = run(config(lab, tmp_path, from_scratch=True, epochs=1, max_train_examples=16))
     pretrained = AlbertForSequenceClassification.from_pretrained(lab["all"])
     assert result.model.config.hidden_size == pretrained.config.hidden_size
-    assert not torch.equal(result.model.albert.embeddings.word_embeddings.weight,
-                           pretrained.albert.embeddings.word_embeddings.weight)
+    assert not torch.equal(
+        result.model.albert.embeddings.word_embeddings.weight, pretrained.albert.embeddings.word_embeddings.weight
+    )
 
 
 def test_none_sharing_checkpoint_loads_in_transformers(lab: dict[str, Path], tmp_path: Path) -> None:
@@ -250,8 +312,9 @@ def test_none_sharing_checkpoint_loads_in_transformers(lab: dict[str, Path], tmp
 
 
 def test_pair_columns_csv_and_glue_names(tmp_path: Path) -> None:
-    (tmp_path / "pairs.csv").write_text('id,sentence1,sentence2,label\n1,"A cat, sat.",A dog,entailment\n'
-                                        '2,"He said ""hi""",Hello,neutral\n')
+    (tmp_path / "pairs.csv").write_text(
+        'id,sentence1,sentence2,label\n1,"A cat, sat.",A dog,entailment\n2,"He said ""hi""",Hello,neutral\n'
+    )
     records = read_records(str(tmp_path / "pairs.csv"), "auto")
     assert records[1].text == 'He said "hi"' and records[1].pair == "Hello"
     assert label_vocabulary(records) == ["entailment", "neutral"]
@@ -267,8 +330,12 @@ BAD_FILES = [
     ("header_only.tsv", "sentence\tlabel\n", None, "holds no examples"),
     ("blank_label.tsv", "sentence\tlabel\nfine\t1\nfine\t \n", None, "line 3: the label"),
     ("broken.jsonl", '{"sentence": "ok", "label": 1}\n{"sentence": "no", \n', None, "line 2: not valid JSON"),
-    ("missing_key.jsonl", '{"sentence": "ok", "label": 1}\n{"sentence": "no"}\n', None,
-     "line 2: the column 'label' is missing"),
+    (
+        "missing_key.jsonl",
+        '{"sentence": "ok", "label": 1}\n{"sentence": "no"}\n',
+        None,
+        "line 2: the column 'label' is missing",
+    ),
     ("ragged.conll", "the O\nfilm O\n\nwas O X\n", None, "line 4: 3 columns"),
     ("tagless.conll", "the O\nfilm\n", None, "line 2: expected a word and a tag"),
     ("asked.tsv", "sentence\tlabel\nfine\t1\n", "review", "no column 'review'"),
@@ -276,8 +343,7 @@ BAD_FILES = [
 
 
 @pytest.mark.parametrize(("name", "text", "column", "message"), BAD_FILES, ids=[b[0] for b in BAD_FILES])
-def test_bad_files_name_file_and_line(tmp_path: Path, name: str, text: str, column: str | None,
-                                      message: str) -> None:
+def test_bad_files_name_file_and_line(tmp_path: Path, name: str, text: str, column: str | None, message: str) -> None:
     path = tmp_path / name
     path.write_text(text)
     with pytest.raises(DataError) as error:
@@ -288,8 +354,20 @@ def test_bad_files_name_file_and_line(tmp_path: Path, name: str, text: str, colu
 def test_unknown_dev_label_names_file_and_line(lab: dict[str, Path], tmp_path: Path) -> None:
     (tmp_path / "dev.tsv").write_text("sentence\tlabel\na great film\t1\na dull film\t7\n")
     with pytest.raises(SystemExit) as error:
-        main(["--model", str(lab["all"]), "--train-file", str(lab["train"]), "--dev-file", str(tmp_path / "dev.tsv"),
-              "--output-dir", str(tmp_path / "out"), "--max-seq-length", "32"])
+        main(
+            [
+                "--model",
+                str(lab["all"]),
+                "--train-file",
+                str(lab["train"]),
+                "--dev-file",
+                str(tmp_path / "dev.tsv"),
+                "--output-dir",
+                str(tmp_path / "out"),
+                "--max-seq-length",
+                "32",
+            ]
+        )
     assert f"{tmp_path / 'dev.tsv'}, line 3: unknown label '7'" in str(error.value)
 
 
@@ -336,15 +414,36 @@ def test_sst2_benchmark_end_to_end(lab: dict[str, Path], tmp_path: Path) -> None
     glue.mkdir()
     write_sentiment(glue / "train.tsv", 64, seed=4)
     write_sentiment(glue / "dev.tsv", 24, seed=5)
-    assert benchmark_main(["--model", str(lab["all"]), "--glue-dir", str(glue), "--output-dir", str(tmp_path / "out"),
-                           "--max-train-examples", "48", "--max-seq-length", "32", "--threads", "1",
-                           "--latency-rounds", "2", "--learning-rate", "5e-3"]) == 0
+    assert (
+        benchmark_main(
+            [
+                "--model",
+                str(lab["all"]),
+                "--glue-dir",
+                str(glue),
+                "--output-dir",
+                str(tmp_path / "out"),
+                "--max-train-examples",
+                "48",
+                "--max-seq-length",
+                "32",
+                "--threads",
+                "1",
+                "--latency-rounds",
+                "2",
+                "--learning-rate",
+                "5e-3",
+            ]
+        )
+        == 0
+    )
     results = json.loads((tmp_path / "out" / "sst2_results.json").read_text())
     assert results["pretrained"]["train_examples"] == results["from_scratch"]["train_examples"] == 48
     assert results["pretrained"]["dev_examples"] == 24
     assert {"accuracy", "accuracy_change", "fp32_bytes", "int8_bytes", "latency_batch_1"} <= set(results["quantized"])
     assert results["pretraining_gain_points"] == pytest.approx(
-        100 * (results["pretrained"]["accuracy"] - results["from_scratch"]["accuracy"]))
+        100 * (results["pretrained"]["accuracy"] - results["from_scratch"]["accuracy"])
+    )
     assert "from scratch" in format_report(results)
     best = AlbertForSequenceClassification.from_pretrained(results["fine_tuned_model"])
     assert best.config.extra["id2label"] == {"0": "negative", "1": "positive"}
@@ -358,8 +457,16 @@ def test_sst2_benchmark_runs_one_arm_and_the_arms_join_by_seed(lab: dict[str, Pa
     glue.mkdir()
     write_sentiment(glue / "train.tsv", 32, seed=4)
     write_sentiment(glue / "dev.tsv", 16, seed=5)
-    budget = {"model": str(lab["all"]), "glue_dir": str(glue), "max_train_examples": 32, "max_seq_length": 32,
-              "threads": 1, "latency_rounds": 1, "learning_rate": 5e-3, "scratch_learning_rate": 1e-3}
+    budget = {
+        "model": str(lab["all"]),
+        "glue_dir": str(glue),
+        "max_train_examples": 32,
+        "max_seq_length": 32,
+        "threads": 1,
+        "latency_rounds": 1,
+        "learning_rate": 5e-3,
+        "scratch_learning_rate": 1e-3,
+    }
     scratch = run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "scratch"), skip_pretrained=True))
     assert "pretrained" not in scratch and "quantized" not in scratch and "pretraining_gain_points" not in scratch
     assert scratch["from_scratch"]["train_examples"] == 32
@@ -368,7 +475,8 @@ def test_sst2_benchmark_runs_one_arm_and_the_arms_join_by_seed(lab: dict[str, Pa
     run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "pretrained"), skip_scratch=True))
     (joined,) = joined_runs([tmp_path / "pretrained"], [tmp_path / "scratch"])
     assert joined["pretraining_gain_points"] == pytest.approx(
-        100 * (joined["pretrained"]["accuracy"] - scratch["from_scratch"]["accuracy"]))
+        100 * (joined["pretrained"]["accuracy"] - scratch["from_scratch"]["accuracy"])
+    )
     with pytest.raises(ValueError, match="leave nothing to run"):
         SST2Config(**budget, skip_scratch=True, skip_pretrained=True)
 

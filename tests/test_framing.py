@@ -8,10 +8,22 @@ import pytest
 
 from app import framing
 
-METRICS = {"tokens": 20_192_986, "parameters": 756_098, "mlm_accuracy": 0.1552, "mlm_ci95": [0.15, 0.1591],
-           "mlm_n": 24224, "sop_accuracy": 0.62, "sop_ci95": [0.60, 0.64], "sop_n": 2952,
-           "sop_runs_accuracy": 0.49, "sop_runs_ci95": [0.47, 0.51], "sop_runs_n": 3000,
-           "nsp_accuracy": 0.91, "nsp_ci95": [0.90, 0.92], "nsp_n": 2952}
+METRICS = {
+    "tokens": 20_192_986,
+    "parameters": 756_098,
+    "mlm_accuracy": 0.1552,
+    "mlm_ci95": [0.15, 0.1591],
+    "mlm_n": 24224,
+    "sop_accuracy": 0.62,
+    "sop_ci95": [0.60, 0.64],
+    "sop_n": 2952,
+    "sop_runs_accuracy": 0.49,
+    "sop_runs_ci95": [0.47, 0.51],
+    "sop_runs_n": 3000,
+    "nsp_accuracy": 0.91,
+    "nsp_ci95": [0.90, 0.92],
+    "nsp_n": 2952,
+}
 
 
 def test_each_tab_gets_its_own_figure_and_chance() -> None:
@@ -64,9 +76,15 @@ def test_majority_class_is_read_from_the_counts() -> None:
     text = framing.sentiment_markdown(facts)
     assert "75.0%" in text and "(pos)" in text and "**80.0%**" in text
     assert "50.0% for a guess among 2 labels" in framing.sentiment_markdown(
-        framing.sentiment_facts("clf", {"dev_accuracy": 0.8}, 10, 2))
+        framing.sentiment_facts("clf", {"dev_accuracy": 0.8}, 10, 2)
+    )
 
 
 def test_percent_keeps_small_chances_readable() -> None:
     assert [framing.percent(x) for x in (0.2043, 0.5, 1 / 8000, 1 / 30000, 0)] == [
-        "20.4%", "50.0%", "0.0125%", "0.00333%", "0%"]
+        "20.4%",
+        "50.0%",
+        "0.0125%",
+        "0.00333%",
+        "0%",
+    ]

@@ -13,8 +13,10 @@ from test_pretrain import WORDS, write_corpus
 from albert import AlbertForPreTraining
 from scripts.gpu_pretrain import main, plan_steps
 
-TINY = ("--model.hidden-size 32 --model.num-hidden-layers 2 --model.num-attention-heads 2 "
-        "--model.intermediate-size 64 --model.embedding-size 16 --model.max-position-embeddings 64")
+TINY = (
+    "--model.hidden-size 32 --model.num-hidden-layers 2 --model.num-attention-heads 2 "
+    "--model.intermediate-size 64 --model.embedding-size 16 --model.max-position-embeddings 64"
+)
 
 
 def test_plan_steps_fills_the_budget_less_the_reserve() -> None:
@@ -26,16 +28,46 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
     train = write_corpus(tmp_path / "train.txt")
     rng = random.Random(0)
     valid = tmp_path / "valid.txt"
-    valid.write_text("\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12))
-                                 for _ in range(20)), encoding="utf-8")
+    valid.write_text(
+        "\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12)) for _ in range(20)),
+        encoding="utf-8",
+    )
     from albert.tokenizer import train_tokenizer
 
     train_tokenizer([train], tmp_path / "tokenizer", vocab_size=80)
     out = tmp_path / "out"
-    code = main(["--corpus", str(train), "--valid-corpus", str(valid), "--out", str(out), "--minutes", "0.4",
-                 "--tokenizer", str(tmp_path / "tokenizer"), "--cache-dir", str(tmp_path / "cache"),
-                 "--device", "cpu", "--precision", "fp32", "--batch-size", "8", "--seq-length", "48",
-                 "--calibration-steps", "3", "--reserve-seconds", "5", "--threads", "1", "--model-flags", TINY])
+    code = main(
+        [
+            "--corpus",
+            str(train),
+            "--valid-corpus",
+            str(valid),
+            "--out",
+            str(out),
+            "--minutes",
+            "0.4",
+            "--tokenizer",
+            str(tmp_path / "tokenizer"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--device",
+            "cpu",
+            "--precision",
+            "fp32",
+            "--batch-size",
+            "8",
+            "--seq-length",
+            "48",
+            "--calibration-steps",
+            "3",
+            "--reserve-seconds",
+            "5",
+            "--threads",
+            "1",
+            "--model-flags",
+            TINY,
+        ]
+    )
     assert code == 0
     files = sorted(p.name for p in out.iterdir())
     assert files == ["log.txt", "model.tar.gz", "summary.json"]  # the device brings back at most 8 files

@@ -33,8 +33,14 @@ CLASSES = {
 
 def head_outputs(out) -> dict[str, torch.Tensor]:
     """Every head's logits (or the encoder outputs), under ALBERT Lab's or transformers' names."""
-    names = {"last_hidden_state": "last_hidden_state", "pooler_output": "pooler_output",
-             "mlm_logits": "logits", "prediction_logits": "logits", "sop_logits": "sop_logits", "logits": "logits"}
+    names = {
+        "last_hidden_state": "last_hidden_state",
+        "pooler_output": "pooler_output",
+        "mlm_logits": "logits",
+        "prediction_logits": "logits",
+        "sop_logits": "sop_logits",
+        "logits": "logits",
+    }
     return {ours: getattr(out, name) for name, ours in names.items() if getattr(out, name, None) is not None}
 
 
@@ -57,8 +63,10 @@ def compare(ours: torch.nn.Module, theirs: torch.nn.Module, batch: dict[str, tor
     and transformers' default sdpa vs our SDPA path (outputs only)."""
     with torch.no_grad():
         theirs.config._attn_implementation = "eager"  # only eager returns attention maps
-        assert_same_outputs(ours(**batch, output_hidden_states=True, output_attentions=True),
-                            theirs(**batch, output_hidden_states=True, output_attentions=True))
+        assert_same_outputs(
+            ours(**batch, output_hidden_states=True, output_attentions=True),
+            theirs(**batch, output_hidden_states=True, output_attentions=True),
+        )
         theirs.config._attn_implementation = "sdpa"
         assert_same_outputs(ours(**batch), theirs(**batch), with_internals=False)
 

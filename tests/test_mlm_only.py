@@ -76,8 +76,11 @@ def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, 
 
 
 @pytest.mark.parametrize("objective", ["sop", "none"])
-def test_package_model_card_has_intervals_and_says_when_there_is_no_head(corpus, tmp_path: Path,  # noqa: F811
-                                                                         objective: str) -> None:
+def test_package_model_card_has_intervals_and_says_when_there_is_no_head(
+    corpus,  # noqa: F811
+    tmp_path: Path,
+    objective: str,
+) -> None:
     import csv
 
     from scripts.package_model import package
@@ -85,8 +88,10 @@ def test_package_model_card_has_intervals_and_says_when_there_is_no_head(corpus,
     run(pretrain_config(corpus, tmp_path / "run", "--data.objective", objective, "--max-steps", "4"))
     rng = random.Random(0)  # held-out text of short sentences, so that several fit in one pair
     valid = tmp_path / "valid.txt"
-    valid.write_text("\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12))
-                                 for _ in range(20)), encoding="utf-8")
+    valid.write_text(
+        "\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12)) for _ in range(20)),
+        encoding="utf-8",
+    )
     metrics = package(tmp_path / "run", "tiny", [str(valid)], tmp_path / "assets", notes="A tiny run.")
     card = (tmp_path / "assets" / "models" / "tiny" / "README.md").read_text()
     low, high = metrics["mlm_ci95"]

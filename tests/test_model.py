@@ -60,8 +60,11 @@ def test_padding_does_not_change_real_tokens(output_attentions):
     assert max_abs_diff(alone.pooler_output, padded.pooler_output) < 1e-5
     # and inside a batch next to a longer sequence
     other = torch.randint(5, V, (1, 12))
-    both = model(torch.cat([padded_ids, other]), torch.cat([mask, torch.ones(1, 12, dtype=torch.long)]),
-                 torch.cat([padded_types, torch.zeros(1, 12, dtype=torch.long)]))
+    both = model(
+        torch.cat([padded_ids, other]),
+        torch.cat([mask, torch.ones(1, 12, dtype=torch.long)]),
+        torch.cat([padded_types, torch.zeros(1, 12, dtype=torch.long)]),
+    )
     assert max_abs_diff(alone.last_hidden_state[0], both.last_hidden_state[0, :7]) < 1e-5
     # the padding really is masked: without the mask the real tokens change
     unmasked = model(padded_ids, token_type_ids=padded_types)
@@ -180,8 +183,9 @@ def test_groups_reuse_one_module_per_contiguous_block():
     assert ffn == module_ids([model.ffn_blocks[0]] * 2 + [model.ffn_blocks[1]] * 2)
 
 
-@pytest.mark.parametrize(("sharing", "distinct_attention", "distinct_ffn"), [
-    ("attention", 1, L), ("ffn", L, 1), ("none", L, L)])
+@pytest.mark.parametrize(
+    ("sharing", "distinct_attention", "distinct_ffn"), [("attention", 1, L), ("ffn", L, 1), ("none", L, L)]
+)
 def test_partial_sharing_shares_exactly_its_sublayer(sharing, distinct_attention, distinct_ffn):
     model = AlbertModel(tiny_config(sharing=sharing))
     passes = model.passes()
@@ -189,9 +193,16 @@ def test_partial_sharing_shares_exactly_its_sublayer(sharing, distinct_attention
     assert len(set(module_ids(f for _, f in passes))) == distinct_ffn == len(model.ffn_blocks)
 
 
-@pytest.mark.parametrize(("sharing", "groups", "attention_calls", "ffn_calls"), [
-    ("all", 1, [4], [4]), ("all", 2, [2, 2], [2, 2]), ("attention", 1, [4], [1, 1, 1, 1]),
-    ("ffn", 1, [1, 1, 1, 1], [4]), ("none", 4, [1, 1, 1, 1], [1, 1, 1, 1])])
+@pytest.mark.parametrize(
+    ("sharing", "groups", "attention_calls", "ffn_calls"),
+    [
+        ("all", 1, [4], [4]),
+        ("all", 2, [2, 2], [2, 2]),
+        ("attention", 1, [4], [1, 1, 1, 1]),
+        ("ffn", 1, [1, 1, 1, 1], [4]),
+        ("none", 4, [1, 1, 1, 1], [1, 1, 1, 1]),
+    ],
+)
 def test_forward_applies_each_block_as_often_as_it_is_shared(sharing, groups, attention_calls, ffn_calls):
     """Count real calls in a forward pass, not just the lookup table."""
     model = AlbertModel(tiny_config(sharing=sharing, num_hidden_groups=groups))
@@ -231,11 +242,13 @@ def test_bert_style_has_no_projection(batch):
 
 # ----- initialisation and dtypes -----------------------------------------------------------
 def test_initialisation_as_reference():
-    config = tiny_config(hidden_size=256, intermediate_size=512, vocab_size=500, embedding_size=64,
-                         initializer_range=0.02)
+    config = tiny_config(
+        hidden_size=256, intermediate_size=512, vocab_size=500, embedding_size=64, initializer_range=0.02
+    )
     model = AlbertForPreTraining(config)
-    weights = torch.cat([model.albert.ffn_blocks[0].up.weight.flatten(),
-                         model.albert.attention_blocks[0].query.weight.flatten()])
+    weights = torch.cat(
+        [model.albert.ffn_blocks[0].up.weight.flatten(), model.albert.attention_blocks[0].query.weight.flatten()]
+    )
     assert abs(weights.std().item() - 0.02) < 0.001 and abs(weights.mean().item()) < 0.001
     assert torch.count_nonzero(model.albert.embeddings.word_embeddings.weight[config.pad_token_id]) == 0
     assert torch.all(model.albert.attention_blocks[0].norm.weight == 1)

@@ -64,17 +64,62 @@ def test_calculator_panel_puts_our_exact_counts_beside_table_1_and_2() -> None:
     assert "表 6" in paper_views.calculator_markdown("zh")
 
 
-SUMMARY = pd.DataFrame([
-    {"run": "arm-all", "sharing": "all", "objective": "sop", "embedding_size": 64, "seed": 0, "parameters": 1000,
-     "tokens": 2e7, "mlm_accuracy": 0.15, "mlm_low": 0.14, "mlm_high": 0.16, "sop_accuracy": 0.5, "sop_low": 0.48,
-     "sop_high": 0.52},
-    {"run": "arm-none", "sharing": "none", "objective": "sop", "embedding_size": 64, "seed": 0, "parameters": 2500,
-     "tokens": 2e7, "mlm_accuracy": 0.18, "mlm_low": 0.17, "mlm_high": 0.19},
-    {"run": "big", "sharing": "all", "objective": "sop", "embedding_size": 128, "seed": 0, "parameters": 3000,
-     "tokens": 6e7, "mlm_accuracy": 0.2, "mlm_low": 0.19, "mlm_high": 0.21},
-    {"run": "arm-nsp", "sharing": "all", "objective": "nsp", "embedding_size": 64, "seed": 0, "parameters": 1000,
-     "tokens": 2e7, "mlm_accuracy": 0.14, "nsp_accuracy": 0.7, "nsp_low": 0.68, "nsp_high": 0.72},
-])
+SUMMARY = pd.DataFrame(
+    [
+        {
+            "run": "arm-all",
+            "sharing": "all",
+            "objective": "sop",
+            "embedding_size": 64,
+            "seed": 0,
+            "parameters": 1000,
+            "tokens": 2e7,
+            "mlm_accuracy": 0.15,
+            "mlm_low": 0.14,
+            "mlm_high": 0.16,
+            "sop_accuracy": 0.5,
+            "sop_low": 0.48,
+            "sop_high": 0.52,
+        },
+        {
+            "run": "arm-none",
+            "sharing": "none",
+            "objective": "sop",
+            "embedding_size": 64,
+            "seed": 0,
+            "parameters": 2500,
+            "tokens": 2e7,
+            "mlm_accuracy": 0.18,
+            "mlm_low": 0.17,
+            "mlm_high": 0.19,
+        },
+        {
+            "run": "big",
+            "sharing": "all",
+            "objective": "sop",
+            "embedding_size": 128,
+            "seed": 0,
+            "parameters": 3000,
+            "tokens": 6e7,
+            "mlm_accuracy": 0.2,
+            "mlm_low": 0.19,
+            "mlm_high": 0.21,
+        },
+        {
+            "run": "arm-nsp",
+            "sharing": "all",
+            "objective": "nsp",
+            "embedding_size": 64,
+            "seed": 0,
+            "parameters": 1000,
+            "tokens": 2e7,
+            "mlm_accuracy": 0.14,
+            "nsp_accuracy": 0.7,
+            "nsp_low": 0.68,
+            "nsp_high": 0.72,
+        },
+    ]
+)
 
 
 def test_sharing_panel_puts_our_arms_beside_table_4_and_says_whether_they_differ() -> None:
@@ -125,10 +170,43 @@ def test_misreadings_are_corrected_with_computed_figures_and_sources() -> None:
     assert len(re.findall(r"^\d\. ", zh, flags=re.M)) == 5 and "表 4" in zh and "出处" in zh
 
 
-ALLOWED_LATIN = {"ALBERT", "BERT", "ALBERT-base", "BERT-base", "BERT-large", "ALBERT-xxlarge", "SentencePiece",
-                 "WordPiece", "XLNet", "Kudo", "Richardson", "Devlin", "Lan", "pooler", "albert", "compute",
-                 "tokenizer", "py", "arXiv", "FLOPs", "Avg", "MLM", "NSP", "SOP", "SQuAD", "MNLI", "SST", "RACE",
-                 "BookCorpus", "README", "Ablations", "GLUE", "WNLI", "F1", "EM"}
+ALLOWED_LATIN = {
+    "ALBERT",
+    "BERT",
+    "ALBERT-base",
+    "BERT-base",
+    "BERT-large",
+    "ALBERT-xxlarge",
+    "SentencePiece",
+    "WordPiece",
+    "XLNet",
+    "Kudo",
+    "Richardson",
+    "Devlin",
+    "Lan",
+    "pooler",
+    "albert",
+    "compute",
+    "tokenizer",
+    "py",
+    "arXiv",
+    "FLOPs",
+    "Avg",
+    "MLM",
+    "NSP",
+    "SOP",
+    "SQuAD",
+    "MNLI",
+    "SST",
+    "RACE",
+    "BookCorpus",
+    "README",
+    "Ablations",
+    "GLUE",
+    "WNLI",
+    "F1",
+    "EM",
+}
 
 
 @pytest.mark.parametrize("which", ["calc", "sharing", "order", "downstream", "misreadings"])

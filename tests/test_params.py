@@ -70,21 +70,47 @@ def test_presets_equal_transformers_albert_model(name):
 
 
 GRID_SIZES = [
-    dict(vocab_size=57, embedding_size=8, hidden_size=24, num_attention_heads=3, intermediate_size=40,
-         num_hidden_layers=6, max_position_embeddings=20, type_vocab_size=3, num_labels=5),
-    dict(vocab_size=99, embedding_size=16, hidden_size=16, num_attention_heads=2, intermediate_size=64,
-         num_hidden_layers=4, max_position_embeddings=16, num_labels=1),
+    dict(
+        vocab_size=57,
+        embedding_size=8,
+        hidden_size=24,
+        num_attention_heads=3,
+        intermediate_size=40,
+        num_hidden_layers=6,
+        max_position_embeddings=20,
+        type_vocab_size=3,
+        num_labels=5,
+    ),
+    dict(
+        vocab_size=99,
+        embedding_size=16,
+        hidden_size=16,
+        num_attention_heads=2,
+        intermediate_size=64,
+        num_hidden_layers=4,
+        max_position_embeddings=16,
+        num_labels=1,
+    ),
 ]
 GRID_SHARING = [("all", 1), ("all", 2), ("all", "L"), ("attention", 1), ("ffn", 1), ("none", "L")]
 
 
-GRID = [(sizes, project, sharing, groups) for sizes in GRID_SIZES for sharing, groups in GRID_SHARING
-        for project in ((True, False) if sizes["embedding_size"] == sizes["hidden_size"] else (True,))]
+GRID = [
+    (sizes, project, sharing, groups)
+    for sizes in GRID_SIZES
+    for sharing, groups in GRID_SHARING
+    for project in ((True, False) if sizes["embedding_size"] == sizes["hidden_size"] else (True,))
+]
 
 
-@pytest.mark.parametrize(("sizes", "project", "sharing", "groups"), GRID, ids=[
-    f"L{z['num_hidden_layers']}-H{z['hidden_size']}-E{z['embedding_size']}-{'proj' if p else 'noproj'}-{s}-{g}"
-    for z, p, s, g in GRID])
+@pytest.mark.parametrize(
+    ("sizes", "project", "sharing", "groups"),
+    GRID,
+    ids=[
+        f"L{z['num_hidden_layers']}-H{z['hidden_size']}-E{z['embedding_size']}-{'proj' if p else 'noproj'}-{s}-{g}"
+        for z, p, s, g in GRID
+    ],
+)
 def test_grid_every_head_and_component_equals_instantiated_model(sizes, project, sharing, groups):
     groups = sizes["num_hidden_layers"] if groups == "L" else groups
     config = AlbertConfig(**sizes, sharing=sharing, num_hidden_groups=groups, project_embeddings=project)
@@ -106,8 +132,9 @@ def test_grid_every_head_and_component_equals_instantiated_model(sizes, project,
 
 
 @pytest.mark.parametrize(("sharing", "groups"), [("all", 1), ("all", 2), ("all", 4), ("none", 4)])
-@pytest.mark.parametrize("head", ["model", "pretraining", "masked_lm", "sequence_classification",
-                                  "token_classification"])
+@pytest.mark.parametrize(
+    "head", ["model", "pretraining", "masked_lm", "sequence_classification", "token_classification"]
+)
 def test_grid_equals_transformers_models(sharing, groups, head):
     # transformers sizes its SOP head by num_labels, so pretraining is compared at the usual 2
     config = tiny_config(sharing=sharing, num_hidden_groups=groups, num_labels=2 if head == "pretraining" else 3)
@@ -157,8 +184,15 @@ def test_factorization_arithmetic():
 
 
 def test_huge_configs_answer_instantly():
-    config = AlbertConfig(vocab_size=10**6, embedding_size=128, hidden_size=16384, num_attention_heads=128,
-                          intermediate_size=65536, num_hidden_layers=48, max_position_embeddings=512)
+    config = AlbertConfig(
+        vocab_size=10**6,
+        embedding_size=128,
+        hidden_size=16384,
+        num_attention_heads=128,
+        intermediate_size=65536,
+        num_hidden_layers=48,
+        max_position_embeddings=512,
+    )
     start = time.perf_counter()
     count = count_parameters(config, "pretraining")
     unshared = count_parameters(without_sharing(config))
@@ -230,8 +264,14 @@ def test_table4_sharing_modes(sharing, embedding_size):
 
 
 def test_table_figures_as_the_issue_lists_them():
-    assert PAPER_TABLE1 == {"bert-base": 108e6, "bert-large": 334e6, "albert-base": 12e6, "albert-large": 18e6,
-                            "albert-xlarge": 60e6, "albert-xxlarge": 235e6}
+    assert PAPER_TABLE1 == {
+        "bert-base": 108e6,
+        "bert-large": 334e6,
+        "albert-base": 12e6,
+        "albert-large": 18e6,
+        "albert-xlarge": 60e6,
+        "albert-xxlarge": 235e6,
+    }
     assert [PAPER_TABLE3[("none", e)] / 1e6 for e in (64, 128, 256, 768)] == [87, 89, 93, 108]
     assert [PAPER_TABLE3[("all", e)] / 1e6 for e in (64, 128, 256, 768)] == [10, 12, 16, 31]
     modes = ("all", "attention", "ffn", "none")

@@ -18,9 +18,20 @@ from albert import AlbertForPreTraining
 from albert.data.pretraining import PretrainingDataConfig
 from albert.pretrain import PretrainConfig, run
 
-TINY_MODEL = ["--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
-              "--model.intermediate-size", "64", "--model.embedding-size", "16",
-              "--model.max-position-embeddings", "64"]
+TINY_MODEL = [
+    "--model.hidden-size",
+    "32",
+    "--model.num-hidden-layers",
+    "2",
+    "--model.num-attention-heads",
+    "2",
+    "--model.intermediate-size",
+    "64",
+    "--model.embedding-size",
+    "16",
+    "--model.max-position-embeddings",
+    "64",
+]
 _SYLLABLES = "ka lo mi ren tu sa vel dor pi an et ro zu fen gar ly mo".split()
 WORDS = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "ter")})[::7]
 
@@ -33,7 +44,7 @@ def write_corpus(path: Path, documents: int = 12, sentences: int = 30, seed: int
         for s in range(sentences):
             words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
             lines.append(f"In chapter {d} the {words} number {s} was seen.")
-        blocks.append("\n".join(" ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)))
+        blocks.append("\n".join(" ".join(lines[i : i + 3]) for i in range(0, len(lines), 3)))
     path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
     return path
 
@@ -50,11 +61,38 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def arguments(corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:
-    return ["--corpus", str(corpus["train"]), "--valid-corpus", str(corpus["valid"]), "--output-dir", str(out),
-            "--tokenizer", str(corpus["tokenizer"]), "--cache-dir", str(corpus["root"] / "cache"),
-            "--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "12", "--log-every", "2",
-            "--eval-every", "6", "--eval-examples", "16", "--checkpoint-every", "100", "--threads", "1",
-            "--optim.learning-rate", "3e-3", *TINY_MODEL, *extra]
+    return [
+        "--corpus",
+        str(corpus["train"]),
+        "--valid-corpus",
+        str(corpus["valid"]),
+        "--output-dir",
+        str(out),
+        "--tokenizer",
+        str(corpus["tokenizer"]),
+        "--cache-dir",
+        str(corpus["root"] / "cache"),
+        "--data.max-seq-length",
+        "48",
+        "--batch-size",
+        "8",
+        "--max-steps",
+        "12",
+        "--log-every",
+        "2",
+        "--eval-every",
+        "6",
+        "--eval-examples",
+        "16",
+        "--checkpoint-every",
+        "100",
+        "--threads",
+        "1",
+        "--optim.learning-rate",
+        "3e-3",
+        *TINY_MODEL,
+        *extra,
+    ]
 
 
 def config(corpus: dict[str, Path], out: Path, *extra: str) -> PretrainConfig:
@@ -99,8 +137,9 @@ def test_final_directory_loads_in_ours_and_transformers(corpus: dict[str, Path],
 
 
 def test_lamb_and_nsp_run(corpus: dict[str, Path], tmp_path: Path) -> None:
-    result = run(config(corpus, tmp_path / "lamb", "--optim.optimizer", "lamb", "--data.objective", "nsp",
-                        "--max-steps", "3"))
+    result = run(
+        config(corpus, tmp_path / "lamb", "--optim.optimizer", "lamb", "--data.objective", "nsp", "--max-steps", "3")
+    )
     assert result.model.config.sentence_objective == "nsp"
     assert json.loads((tmp_path / "lamb" / "final" / "config.json").read_text())["sentence_objective"] == "nsp"
 
@@ -123,8 +162,13 @@ def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
     model = AlbertForPreTraining(dataclasses.replace(cfg)).train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
     for _ in range(150):
-        out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"],
-                    mlm_labels=batch["mlm_labels"], sentence_order_label=batch["sentence_order_label"])
+        out = model(
+            batch["input_ids"],
+            batch["attention_mask"],
+            batch["token_type_ids"],
+            mlm_labels=batch["mlm_labels"],
+            sentence_order_label=batch["sentence_order_label"],
+        )
         out.loss.backward()
         optimizer.step()
         optimizer.zero_grad()
@@ -134,9 +178,16 @@ def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
 def run_config_model(vocab_size: int):
     from albert import AlbertConfig
 
-    return AlbertConfig(vocab_size=vocab_size, embedding_size=32, hidden_size=64, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=128, max_position_embeddings=64,
-                        classifier_dropout_prob=0.0)
+    return AlbertConfig(
+        vocab_size=vocab_size,
+        embedding_size=32,
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=128,
+        max_position_embeddings=64,
+        classifier_dropout_prob=0.0,
+    )
 
 
 def _free_port() -> int:
@@ -148,26 +199,59 @@ def _free_port() -> int:
 def _ddp_worker(rank: int, world: int, port: int, argv: list[str], out: str) -> None:
     from albert.cli import parse_config
 
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world),
-                      LOCAL_RANK=str(rank))
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK=str(rank)
+    )
     torch.set_num_threads(1)
     result = run(parse_config(PretrainConfig, argv))
     torch.save(result.model.state_dict(), Path(out) / f"rank{rank}.pt")
 
 
 def test_two_gloo_processes_match_each_other_and_one_process(corpus: dict[str, Path], tmp_path: Path) -> None:
-    common = ["--corpus", str(corpus["train"]), "--tokenizer", str(corpus["tokenizer"]), "--cache-dir",
-              str(corpus["root"] / "cache"), "--data.max-seq-length", "48", "--max-steps", "6", "--log-every", "3",
-              "--checkpoint-every", "100", "--optim.learning-rate", "1e-3", "--threads", "1", *TINY_MODEL,
-              "--model.classifier-dropout-prob", "0"]  # dropout masks would differ between 1 and 2 processes
+    common = [
+        "--corpus",
+        str(corpus["train"]),
+        "--tokenizer",
+        str(corpus["tokenizer"]),
+        "--cache-dir",
+        str(corpus["root"] / "cache"),
+        "--data.max-seq-length",
+        "48",
+        "--max-steps",
+        "6",
+        "--log-every",
+        "3",
+        "--checkpoint-every",
+        "100",
+        "--optim.learning-rate",
+        "1e-3",
+        "--threads",
+        "1",
+        *TINY_MODEL,
+        "--model.classifier-dropout-prob",
+        "0",
+    ]  # dropout masks would differ between 1 and 2 processes
     two = [*common, "--output-dir", str(tmp_path / "ddp"), "--batch-size", "4"]
-    mp.start_processes(_ddp_worker, args=(2, _free_port(), two, str(tmp_path)), nprocs=2, join=True,
-                       start_method="spawn")
+    mp.start_processes(
+        _ddp_worker, args=(2, _free_port(), two, str(tmp_path)), nprocs=2, join=True, start_method="spawn"
+    )
     rank0, rank1 = (torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in (0, 1))
     for name in rank0:
         assert torch.equal(rank0[name], rank1[name]), f"{name} differs between ranks"
-    one = run(config(corpus, tmp_path / "one", "--batch-size", "8", "--max-steps", "6",
-                     "--optim.learning-rate", "1e-3", "--model.classifier-dropout-prob", "0")).model
+    one = run(
+        config(
+            corpus,
+            tmp_path / "one",
+            "--batch-size",
+            "8",
+            "--max-steps",
+            "6",
+            "--optim.learning-rate",
+            "1e-3",
+            "--model.classifier-dropout-prob",
+            "0",
+        )
+    ).model
     torch.manual_seed(0)
     initial = AlbertForPreTraining(one.config).state_dict()
     # Same global batch, same examples, MLM loss normalised over the global step: the same
@@ -179,12 +263,38 @@ def test_two_gloo_processes_match_each_other_and_one_process(corpus: dict[str, P
 
 
 def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
-    missing = subprocess.run([sys.executable, "-m", "albert.pretrain", "--corpus", str(tmp_path / "nope.txt"),
-                              "--output-dir", str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    missing = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "albert.pretrain",
+            "--corpus",
+            str(tmp_path / "nope.txt"),
+            "--output-dir",
+            str(tmp_path / "o"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     assert "nope.txt" in missing.stderr
-    bad_model = subprocess.run([sys.executable, "-m", "albert.pretrain", "--corpus", "x.txt", "--model.hidden-size",
-                                "100", "--model.num-attention-heads", "3"], capture_output=True, text=True, timeout=120)
+    bad_model = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "albert.pretrain",
+            "--corpus",
+            "x.txt",
+            "--model.hidden-size",
+            "100",
+            "--model.num-attention-heads",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad_model.returncode != 0 and "Traceback" not in bad_model.stderr
 
 
@@ -203,9 +313,29 @@ def test_max_minutes_counts_this_invocation_not_the_resumed_time(corpus: dict[st
 
 
 def _init_from_argv(source: Path, corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:
-    return ["--init-from", str(source), "--corpus", str(corpus["train"]), "--output-dir", str(out),
-            "--cache-dir", str(corpus["root"] / "cache"), "--data.max-seq-length", "48", "--batch-size", "8",
-            "--max-steps", "1", "--eval-every", "100", "--threads", "1", "--optim.weight-decay", "0", *extra]
+    return [
+        "--init-from",
+        str(source),
+        "--corpus",
+        str(corpus["train"]),
+        "--output-dir",
+        str(out),
+        "--cache-dir",
+        str(corpus["root"] / "cache"),
+        "--data.max-seq-length",
+        "48",
+        "--batch-size",
+        "8",
+        "--max-steps",
+        "1",
+        "--eval-every",
+        "100",
+        "--threads",
+        "1",
+        "--optim.weight-decay",
+        "0",
+        *extra,
+    ]
 
 
 def test_init_from_continues_from_the_given_weights_and_tokenizer(corpus: dict[str, Path], tmp_path: Path) -> None:
@@ -220,8 +350,9 @@ def test_init_from_continues_from_the_given_weights_and_tokenizer(corpus: dict[s
     for (name, a), b in zip(original.state_dict().items(), continued.state_dict().values(), strict=True):
         assert torch.allclose(a, b, atol=1e-6, rtol=0), name
     fresh = AlbertForPreTraining(original.config)  # what a run without --init-from would start from
-    assert (fresh.albert.embeddings.word_embeddings.weight
-            - original.albert.embeddings.word_embeddings.weight).abs().max() > 1e-3
+    assert (
+        fresh.albert.embeddings.word_embeddings.weight - original.albert.embeddings.word_embeddings.weight
+    ).abs().max() > 1e-3
     assert (tmp_path / "continued" / "final" / "spiece.model").read_bytes() == (source / "spiece.model").read_bytes()
     summary = json.loads((tmp_path / "continued" / "summary.json").read_text())
     assert summary["config"]["init_from"] == str(source)
@@ -235,8 +366,12 @@ def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], t
             parse_config(PretrainConfig, _init_from_argv(tmp_path, corpus, tmp_path / "o", *extra))
     with pytest.raises(ValueError, match="--init-from takes the model"):
         PretrainConfig(corpus=("x.txt",), init_from="somewhere", model="albert-base")
-    missing = subprocess.run([sys.executable, "-m", "albert.pretrain", *_init_from_argv(
-        tmp_path / "no-such-model", corpus, tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    missing = subprocess.run(
+        [sys.executable, "-m", "albert.pretrain", *_init_from_argv(tmp_path / "no-such-model", corpus, tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     assert "no-such-model" in missing.stderr and "not a model directory" in missing.stderr
 
@@ -250,15 +385,20 @@ def test_the_sentence_objective_is_given_once(corpus: dict[str, Path], tmp_path:
     assert "sentence_objective" not in config(corpus, tmp_path, "--model.sentence-objective", "nsp").model_overrides
     assert config(corpus, tmp_path, "--data.objective", "none").data.objective == "none"
     with pytest.raises(SystemExit):
-        parse_config(PretrainConfig, arguments(corpus, tmp_path, "--data.objective", "none",
-                                               "--model.sentence-objective", "nsp"))
+        parse_config(
+            PretrainConfig, arguments(corpus, tmp_path, "--data.objective", "none", "--model.sentence-objective", "nsp")
+        )
     with pytest.raises(ValueError, match="disagrees with --data.objective none"):
-        PretrainConfig(corpus=("x.txt",), model_overrides={"sentence_objective": "sop"},
-                       data=PretrainingDataConfig(objective="none"))
+        PretrainConfig(
+            corpus=("x.txt",),
+            model_overrides={"sentence_objective": "sop"},
+            data=PretrainingDataConfig(objective="none"),
+        )
 
 
-def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[str, Path], tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_held_out_masks_are_piece_level_even_for_whole_word_runs(
+    corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import albert.pretrain as pretrain
 
     seen = []
@@ -274,7 +414,8 @@ def test_held_out_masks_are_piece_level_even_for_whole_word_runs(corpus: dict[st
 
 
 def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_checkpoint(
-        corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 18: a diverged pretraining run exits non-zero with one sentence, before the NaN step changes the
     weights; the last checkpoint stays finite and resumable, and no final model is written."""
     import dataclasses
@@ -307,8 +448,9 @@ def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_c
     assert not (tmp_path / "final").exists() and not (tmp_path / "summary.json").exists()
 
 
-def test_a_training_row_holds_the_mean_loss_of_the_steps_since_the_last_row(corpus: dict[str, Path],
-                                                                             tmp_path: Path) -> None:
+def test_a_training_row_holds_the_mean_loss_of_the_steps_since_the_last_row(
+    corpus: dict[str, Path], tmp_path: Path
+) -> None:
     def train_rows(out: Path, log_every: str) -> list[dict]:
         run(config(corpus, out, "--max-steps", "6", "--log-every", log_every, "--eval-every", "100"))
         rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]

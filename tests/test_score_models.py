@@ -11,15 +11,23 @@ from app_support import tiny_assets
 
 from benchmarks.score_models import Score, main, sentence_run_pairs, split_sentences_independently
 
-BOOK = ("The ship left at dawn. Nobody waved. \"Where to?\" asked the boy.\n"
-        "The captain did not answer. He looked at the sea! Then he went below.\n")
+BOOK = (
+    'The ship left at dawn. Nobody waved. "Where to?" asked the boy.\n'
+    "The captain did not answer. He looked at the sea! Then he went below.\n"
+)
 
 
 def test_independent_splitter_english_and_chinese() -> None:
-    assert split_sentences_independently("The ship left at dawn. Nobody waved. \"Where to?\" asked the boy.") == \
-        ["The ship left at dawn.", "Nobody waved.", "\"Where to?\" asked the boy."]
-    assert split_sentences_independently("他说：“今天下雨了。”我们就没去。好吗？") == \
-        ["他说：“今天下雨了。”", "我们就没去。", "好吗？"]
+    assert split_sentences_independently('The ship left at dawn. Nobody waved. "Where to?" asked the boy.') == [
+        "The ship left at dawn.",
+        "Nobody waved.",
+        '"Where to?" asked the boy.',
+    ]
+    assert split_sentences_independently("他说：“今天下雨了。”我们就没去。好吗？") == [
+        "他说：“今天下雨了。”",
+        "我们就没去。",
+        "好吗？",
+    ]
 
 
 def test_sentence_run_pairs_are_whole_consecutive_sentences(tmp_path: Path) -> None:
@@ -52,8 +60,20 @@ def test_scores_a_model_and_checks_its_card(tmp_path: Path) -> None:
     valid = tmp_path / "valid.txt"
     valid.write_text("\n\n".join([BOOK] * 30), encoding="utf-8")
     out = tmp_path / "scores.json"
-    args = ["--valid-corpus", str(valid), "--examples", "40", "--run-pairs", "30", "--max-tokens", "40",
-            "--cache-dir", str(tmp_path / "cache"), "--output", str(out)]
+    args = [
+        "--valid-corpus",
+        str(valid),
+        "--examples",
+        "40",
+        "--run-pairs",
+        "30",
+        "--max-tokens",
+        "40",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--output",
+        str(out),
+    ]
     assert main([str(model), *args]) == 0
     scores = json.loads(out.read_text())["albert-lab-base"]
     assert set(scores) == {"mlm", "sop", "nsp", "sop_runs"} and scores["sop_runs"]["total"] == 30

@@ -21,10 +21,13 @@ def readme_ablations() -> str:
     """README's section "Ablations at CPU scale"."""
     text = (ASSETS.parent / "README.md").read_text(encoding="utf-8")
     start = text.index("## Ablations at CPU scale")
-    return text[start:text.index("\n## ", start + 1)]
+    return text[start : text.index("\n## ", start + 1)]
+
+
 MODELS = sorted(p.parent for p in (ASSETS / "models").glob("*/config.json"))
-PRETRAINED = [p for p in MODELS if json.loads((p / "config.json").read_text())["architectures"][0]
-              == "AlbertForPreTraining"]
+PRETRAINED = [
+    p for p in MODELS if json.loads((p / "config.json").read_text())["architectures"][0] == "AlbertForPreTraining"
+]
 EXPECTED_MODELS = {"albert-lab-base", "albert-lab-all", "albert-lab-none", "albert-lab-nsp"}
 """The default and the ablation arms trained so far (README, "Ablations at CPU scale"); the rest follow."""
 PLATEAU_LINE = 0.12

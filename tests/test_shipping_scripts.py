@@ -23,17 +23,26 @@ ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 def test_reproduce_command_parses_back_to_the_same_config() -> None:
     config = PretrainConfig(
-        corpus=("books.txt.xz",), valid_corpus=("valid.txt.xz",), output_dir="runs/x",
+        corpus=("books.txt.xz",),
+        valid_corpus=("valid.txt.xz",),
+        output_dir="runs/x",
         model_overrides={"hidden_size": 128, "num_hidden_layers": 6, "project_embeddings": False},
         data=PretrainingDataConfig(max_seq_length=64, whole_word_masking=True, dynamic_masking=False),
-        optim=OptimizerConfig(learning_rate=1e-3, warmup_fraction=0.03), batch_size=64, max_steps=7800,
-        max_minutes=100.0, stop_after_steps=5000, resume=True, compile=True)
+        optim=OptimizerConfig(learning_rate=1e-3, warmup_fraction=0.03),
+        batch_size=64,
+        max_steps=7800,
+        max_minutes=100.0,
+        stop_after_steps=5000,
+        resume=True,
+        compile=True,
+    )
     recorded = jsonable(dataclasses.asdict(config))
     argv = shlex.split(command_line(recorded).replace("\\\n", " "))[3:]
     assert argv[0] != "albert.pretrain" and "--no-data.dynamic-masking" in argv and "--compile" in argv
     # one uninterrupted run: how the recorded run was scheduled is not part of the recipe
-    assert parse_config(PretrainConfig, argv) == dataclasses.replace(config, max_minutes=None, stop_after_steps=None,
-                                                                     resume=False)
+    assert parse_config(PretrainConfig, argv) == dataclasses.replace(
+        config, max_minutes=None, stop_after_steps=None, resume=False
+    )
 
 
 def _results(pretrained: float, scratch: float | None) -> dict:
@@ -44,12 +53,15 @@ def _results(pretrained: float, scratch: float | None) -> dict:
     return results
 
 
-@pytest.mark.parametrize("pretrained, scratch, expected", [
-    (0.83, 0.79, "meeting both targets"),
-    (0.81, 0.79, "Not met: ≥ 3 points above from-scratch."),
-    (0.76, 0.79, "costs 3.0 points here. Not met: ≥ 80% dev accuracy and ≥ 3 points above from-scratch."),
-    (0.83, None, "No from-scratch baseline"),
-])
+@pytest.mark.parametrize(
+    "pretrained, scratch, expected",
+    [
+        (0.83, 0.79, "meeting both targets"),
+        (0.81, 0.79, "Not met: ≥ 3 points above from-scratch."),
+        (0.76, 0.79, "costs 3.0 points here. Not met: ≥ 80% dev accuracy and ≥ 3 points above from-scratch."),
+        (0.83, None, "No from-scratch baseline"),
+    ],
+)
 def test_sentiment_verdict_follows_the_numbers(pretrained: float, scratch: float | None, expected: str) -> None:
     assert expected in verdict(_results(pretrained, scratch), base_mlm_accuracy=0.25)
 
@@ -63,8 +75,9 @@ def test_sentiment_verdict_judges_the_gain_on_the_mean_over_seeds() -> None:
     assert "meeting both targets" in verdict(shipped, 0.25, replicates=[_results(0.835, 0.800)])
 
 
-@pytest.mark.parametrize("directory", sorted((ASSETS / "sentiment").glob("*/metrics.json")),
-                         ids=lambda p: p.parent.name)
+@pytest.mark.parametrize(
+    "directory", sorted((ASSETS / "sentiment").glob("*/metrics.json")), ids=lambda p: p.parent.name
+)
 def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
     from scripts.ship_sentiment_model import SENTIMENT_TASKS
 
@@ -76,9 +89,17 @@ def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
     base = json.loads((ASSETS / "models" / task.base_model / "metrics.json").read_text())
     written = (directory / "README.md").read_text()
     shipped = {"accuracy": metrics["shipped_dev_accuracy"], "quantized": metrics["shipped_quantized"]}
-    assert written == card(metrics[task.key], config, shipped, base["mlm_accuracy"], metrics["replicates"],
-                           metrics.get("learning_rate_choice"), task, metrics.get("ngram_baseline"),
-                           metrics.get("ngram_baseline_path"))
+    assert written == card(
+        metrics[task.key],
+        config,
+        shipped,
+        base["mlm_accuracy"],
+        metrics["replicates"],
+        metrics.get("learning_rate_choice"),
+        task,
+        metrics.get("ngram_baseline"),
+        metrics.get("ngram_baseline_path"),
+    )
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
     assert metrics[task.key]["budget"]["max_seq_length"] <= config["max_position_embeddings"]
 
@@ -88,8 +109,11 @@ def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) ->
 
     for name in ("train.tsv", "dev.tsv"):
         (tmp_path / name).write_text("sentence\tlabel\ngood\t1\n")
-    recorded = dataclasses.asdict(SST2Config(model="m", glue_dir=str(tmp_path), max_train_examples=0, seed=1,
-                                             learning_rate=2e-4, skip_scratch=True))
+    recorded = dataclasses.asdict(
+        SST2Config(
+            model="m", glue_dir=str(tmp_path), max_train_examples=0, seed=1, learning_rate=2e-4, skip_scratch=True
+        )
+    )
     command = command_for("benchmarks.sst2", SST2Config, recorded)
     assert command.startswith("python -m benchmarks.sst2 ") and "--epochs" not in command  # defaults left out
     assert dataclasses.asdict(parse_config(SST2Config, shlex.split(command)[3:])) == recorded
@@ -112,13 +136,22 @@ def test_packaging_takes_the_weights_of_the_last_recorded_step(tmp_path: Path) -
         weights_at_step(tmp_path, 14000)
 
 
-def _run_dir(root: Path, name: str, seed: int, pretrained: float, scratch: float | None = None,
-             model: str = "m", **budget: object) -> Path:
+def _run_dir(
+    root: Path,
+    name: str,
+    seed: int,
+    pretrained: float,
+    scratch: float | None = None,
+    model: str = "m",
+    **budget: object,
+) -> Path:
     directory = root / name
     directory.mkdir()
-    results = {"model": model,
-               "budget": {"seed": seed, "epochs": 1, "learning_rate": 2e-4, "output_dir": str(directory), **budget},
-               "pretrained": {"accuracy": pretrained}}
+    results = {
+        "model": model,
+        "budget": {"seed": seed, "epochs": 1, "learning_rate": 2e-4, "output_dir": str(directory), **budget},
+        "pretrained": {"accuracy": pretrained},
+    }
     if scratch is not None:
         results["from_scratch"] = {"accuracy": scratch}
         results["pretraining_gain_points"] = 100 * (pretrained - scratch)
@@ -131,10 +164,21 @@ def test_skip_scratch_runs_are_joined_with_their_baselines_and_judged_on_the_str
 
     adapted = tmp_path / "adapted-model"
     adapted.mkdir()
-    (adapted / "training_summary.json").write_text(json.dumps({
-        "steps": 1000, "tokens": 2_000_000, "held_out": {"mlm_accuracy": 0.25},
-        "config": {"init_from": "assets/models/albert-lab-base", "corpus": ["sst2-text.txt"], "batch_size": 128,
-                   "optim": {"learning_rate": 5e-4}}}))
+    (adapted / "training_summary.json").write_text(
+        json.dumps(
+            {
+                "steps": 1000,
+                "tokens": 2_000_000,
+                "held_out": {"mlm_accuracy": 0.25},
+                "config": {
+                    "init_from": "assets/models/albert-lab-base",
+                    "corpus": ["sst2-text.txt"],
+                    "batch_size": 128,
+                    "optim": {"learning_rate": 5e-4},
+                },
+            }
+        )
+    )
     runs = [_run_dir(tmp_path, f"tapt{s}", s, accuracy, model=str(adapted)) for s, accuracy in ((0, 0.858), (1, 0.84))]
     scratch = [_run_dir(tmp_path, f"plain{s}", s, 0.82, scratch) for s, scratch in ((1, 0.80), (0, 0.79))]
     control = [_run_dir(tmp_path, f"control{s}", s, accuracy) for s, accuracy in ((0, 0.83), (1, 0.80))]
@@ -156,27 +200,61 @@ def test_skip_scratch_runs_are_joined_with_their_baselines_and_judged_on_the_str
 def _quantized_report(accuracy: float, change: float) -> dict:
     """An INT8 report as `quantized_scores` writes it, with made-up sizes and latencies."""
     latency = {"fp32_ms": 10.0, "int8_ms": 8.0, "speedup": 1.25}
-    return {"accuracy": accuracy, "accuracy_change": change, "fp32_bytes": 5 << 20, "int8_bytes": 4 << 20,
-            "quantized_linear_layers": 9, "threads": 2, "latency_batch_1": latency, "latency_batch_64": latency}
+    return {
+        "accuracy": accuracy,
+        "accuracy_change": change,
+        "fp32_bytes": 5 << 20,
+        "int8_bytes": 4 << 20,
+        "quantized_linear_layers": 9,
+        "threads": 2,
+        "latency_batch_1": latency,
+        "latency_batch_64": latency,
+    }
 
 
 def _config(embedding_size: int, max_position_embeddings: int) -> dict:
-    return {"vocab_size": 8000, "embedding_size": embedding_size, "hidden_size": 128, "num_hidden_layers": 6,
-            "max_position_embeddings": max_position_embeddings}
+    return {
+        "vocab_size": 8000,
+        "embedding_size": embedding_size,
+        "hidden_size": 128,
+        "num_hidden_layers": 6,
+        "max_position_embeddings": max_position_embeddings,
+    }
 
 
 def test_card_describes_the_adaptation_and_the_control() -> None:
     from scripts.ship_sentiment_model import with_baselines
 
-    budget = {"seed": 0, "epochs": 1, "learning_rate": 2e-4, "output_dir": "runs/a", "model": "runs/tapt/final",
-              "max_train_examples": 0, "max_seq_length": 64, "batch_size": 32, "glue_dir": "glue"}
+    budget = {
+        "seed": 0,
+        "epochs": 1,
+        "learning_rate": 2e-4,
+        "output_dir": "runs/a",
+        "model": "runs/tapt/final",
+        "max_train_examples": 0,
+        "max_seq_length": 64,
+        "batch_size": 32,
+        "glue_dir": "glue",
+    }
     pretrained = {"accuracy": 0.85, "train_examples": 67349, "dev_examples": 872}
-    results = with_baselines({"model": "runs/tapt/final", "budget": budget, "pretrained": pretrained},
-                             scratch={"budget": {**budget, "output_dir": "runs/b"}, "from_scratch": {"accuracy": 0.80}},
-                             control={"model": "runs/control/final", "budget": {**budget, "output_dir": "runs/c"},
-                                      "pretrained": {"accuracy": 0.81}})
-    results["adaptation"] = {"init_from": "base", "corpus": ["t.txt"], "steps": 1000, "tokens": 2_000_000,
-                             "batch_size": 128, "learning_rate": 5e-4, "held_out": {"mlm_accuracy": 0.25}}
+    results = with_baselines(
+        {"model": "runs/tapt/final", "budget": budget, "pretrained": pretrained},
+        scratch={"budget": {**budget, "output_dir": "runs/b"}, "from_scratch": {"accuracy": 0.80}},
+        control={
+            "model": "runs/control/final",
+            "budget": {**budget, "output_dir": "runs/c"},
+            "pretrained": {"accuracy": 0.81},
+        },
+    )
+    results["adaptation"] = {
+        "init_from": "base",
+        "corpus": ["t.txt"],
+        "steps": 1000,
+        "tokens": 2_000_000,
+        "batch_size": 128,
+        "learning_rate": 5e-4,
+        "held_out": {"mlm_accuracy": 0.25},
+    }
     quantized = _quantized_report(0.849, -0.001)
     config = _config(embedding_size=128, max_position_embeddings=64)
     text = card(results, config, {"accuracy": 0.85, "quantized": quantized}, 0.195)
@@ -187,16 +265,32 @@ def test_card_describes_the_adaptation_and_the_control() -> None:
 
 
 def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
-    budget = {"seed": 0, "epochs": 1, "learning_rate": 5e-4, "scratch_learning_rate": 1e-4,
-              "output_dir": "/work/runs/lrsel/final-seed0", "model": "assets/models/albert-lab-base",
-              "max_train_examples": 0, "max_seq_length": 64, "batch_size": 32, "glue_dir": "glue"}
-    results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 3.5,
-               "pretrained": {"accuracy": 0.835, "train_examples": 67349, "dev_examples": 872},
-               "from_scratch": {"accuracy": 0.80}}
+    budget = {
+        "seed": 0,
+        "epochs": 1,
+        "learning_rate": 5e-4,
+        "scratch_learning_rate": 1e-4,
+        "output_dir": "/work/runs/lrsel/final-seed0",
+        "model": "assets/models/albert-lab-base",
+        "max_train_examples": 0,
+        "max_seq_length": 64,
+        "batch_size": 32,
+        "glue_dir": "glue",
+    }
+    results = {
+        "model": budget["model"],
+        "budget": budget,
+        "pretraining_gain_points": 3.5,
+        "pretrained": {"accuracy": 0.835, "train_examples": 67349, "dev_examples": 872},
+        "from_scratch": {"accuracy": 0.80},
+    }
     quantized = _quantized_report(0.83, -0.005)
     config = _config(embedding_size=128, max_position_embeddings=64)
-    choice = {"scores": {"pretrained": {"1e-4": 0.80, "5e-4": 0.84}, "scratch": {"1e-4": 0.79, "5e-4": 0.78}},
-              "chosen": {"pretrained": "5e-4", "scratch": "1e-4"}, "heldout_examples": 872}
+    choice = {
+        "scores": {"pretrained": {"1e-4": 0.80, "5e-4": 0.84}, "scratch": {"1e-4": 0.79, "5e-4": 0.78}},
+        "chosen": {"pretrained": "5e-4", "scratch": "1e-4"},
+        "heldout_examples": 872,
+    }
     text = card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195, rate_choice=choice)
     assert "peak learning rate 0.0005 (from scratch: 0.0001)" in text
     assert "chosen on 872 whole sentences held out of `train.tsv`" in text and "never on the dev set" in text
@@ -205,15 +299,23 @@ def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
     assert "held out of" not in card(results, config, {"accuracy": 0.835, "quantized": quantized}, 0.195)
 
 
-@pytest.mark.parametrize("pretrained, scratch, expected", [
-    (0.895, 0.84, "meeting all 3 targets set for this model (≥ 88%, above the n-gram baseline's 86.4% and above "
-                  "the same architecture trained from scratch"),
-    (0.87, 0.84, "Not met: ≥ 88% dev accuracy."),
-    (0.89, 0.90, "costs 1.0 points here. Not met: above from-scratch."),
-    (0.862, 0.84, "Not met: ≥ 88% dev accuracy and above the n-gram baseline (86.4%)."),
-])
-def test_chinese_sentiment_verdict_judges_the_n_gram_baseline_too(pretrained: float, scratch: float,
-                                                                  expected: str) -> None:
+@pytest.mark.parametrize(
+    "pretrained, scratch, expected",
+    [
+        (
+            0.895,
+            0.84,
+            "meeting all 3 targets set for this model (≥ 88%, above the n-gram baseline's 86.4% and above "
+            "the same architecture trained from scratch",
+        ),
+        (0.87, 0.84, "Not met: ≥ 88% dev accuracy."),
+        (0.89, 0.90, "costs 1.0 points here. Not met: above from-scratch."),
+        (0.862, 0.84, "Not met: ≥ 88% dev accuracy and above the n-gram baseline (86.4%)."),
+    ],
+)
+def test_chinese_sentiment_verdict_judges_the_n_gram_baseline_too(
+    pretrained: float, scratch: float, expected: str
+) -> None:
     from scripts.ship_sentiment_model import ZH_REVIEWS
 
     baseline = {"dev_accuracy": 0.8643}
@@ -223,24 +325,52 @@ def test_chinese_sentiment_verdict_judges_the_n_gram_baseline_too(pretrained: fl
 def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None:
     from scripts.ship_sentiment_model import ZH_REVIEWS
 
-    budget = {"seed": 0, "epochs": 3, "learning_rate": 2e-4, "output_dir": "runs/zh-sentiment",
-              "model": "assets/models/albert-lab-zh", "max_train_examples": 0, "max_seq_length": 128,
-              "batch_size": 32, "glue_dir": "../shared/glue/zh-reviews"}
-    results = {"model": budget["model"], "budget": budget, "pretraining_gain_points": 4.0,
-               "pretrained": {"accuracy": 0.89, "train_examples": 13853, "dev_examples": 1732},
-               "from_scratch": {"accuracy": 0.85}}
+    budget = {
+        "seed": 0,
+        "epochs": 3,
+        "learning_rate": 2e-4,
+        "output_dir": "runs/zh-sentiment",
+        "model": "assets/models/albert-lab-zh",
+        "max_train_examples": 0,
+        "max_seq_length": 128,
+        "batch_size": 32,
+        "glue_dir": "../shared/glue/zh-reviews",
+    }
+    results = {
+        "model": budget["model"],
+        "budget": budget,
+        "pretraining_gain_points": 4.0,
+        "pretrained": {"accuracy": 0.89, "train_examples": 13853, "dev_examples": 1732},
+        "from_scratch": {"accuracy": 0.85},
+    }
     quantized = _quantized_report(0.888, -0.002)
     config = _config(embedding_size=64, max_position_embeddings=128)
-    baseline = {"task_dir": "../shared/glue/zh-reviews", "analyzer": "char", "ngram_range": [1, 3], "chosen_c": 16.0,
-                "dev_accuracy": 0.8643}
-    text = card(results, config, {"accuracy": 0.89, "quantized": quantized}, 0.31, task=ZH_REVIEWS,
-                baseline=baseline, baseline_path="runs/zh/ngram_baseline.json")
+    baseline = {
+        "task_dir": "../shared/glue/zh-reviews",
+        "analyzer": "char",
+        "ngram_range": [1, 3],
+        "chosen_c": 16.0,
+        "dev_accuracy": 0.8643,
+    }
+    text = card(
+        results,
+        config,
+        {"accuracy": 0.89, "quantized": quantized},
+        0.31,
+        task=ZH_REVIEWS,
+        baseline=baseline,
+        baseline_path="runs/zh/ngram_baseline.json",
+    )
     assert text.startswith("---\nlanguage: zh\n") and "# albert-lab-zh-sentiment" in text
     assert "## zh-reviews dev accuracy (all 1732 dev reviews)" in text and "13,853 training reviews" in text
     assert "| pretrained `albert-lab-zh`, fine-tuned (this model) | 89.00% |" in text
-    assert "| char 1–3-gram TF-IDF + logistic regression (`benchmarks.ngram_baseline`, C 16 by 5-fold CV on train) " \
-           "| 86.43% |" in text
+    assert (
+        "| char 1–3-gram TF-IDF + logistic regression (`benchmarks.ngram_baseline`, C 16 by 5-fold CV on train) "
+        "| 86.43% |" in text
+    )
     assert "python -m benchmarks.ngram_baseline ../shared/glue/zh-reviews --output runs/zh/ngram_baseline.json" in text
-    assert "assets/sentiment/albert-lab-zh-sentiment --task zh-reviews --ngram-baseline runs/zh/ngram_baseline.json" \
+    assert (
+        "assets/sentiment/albert-lab-zh-sentiment --task zh-reviews --ngram-baseline runs/zh/ngram_baseline.json"
         in text
+    )
     assert "SST-2" not in text and "albert-lab-base" not in text

@@ -61,8 +61,7 @@ def test_asking_for_more_sentences_than_there_are_is_one_clear_error() -> None:
 def test_writes_a_glue_folder_the_finetuning_reader_accepts(tmp_path: Path) -> None:
     source = tmp_path / "train.tsv"
     source.write_text("sentence\tlabel\n" + "".join(f"{t}\t{label}\n" for t, label in phrase_rows()))
-    split = write_split(HoldoutConfig(source=str(source), output_dir=str(tmp_path / "out"), sentences=1,
-                                      min_words=5))
+    split = write_split(HoldoutConfig(source=str(source), output_dir=str(tmp_path / "out"), sentences=1, min_words=5))
     heldout = read_records(str(tmp_path / "out" / "dev.tsv"), task="classification")
     train = read_records(str(tmp_path / "out" / "train.tsv"), task="classification")
     assert [(r.text, r.label) for r in heldout] == split.heldout
@@ -71,8 +70,19 @@ def test_writes_a_glue_folder_the_finetuning_reader_accepts(tmp_path: Path) -> N
 
 def test_cli_bad_source_is_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "train.tsv").write_text("sentence\tlabel\n")
-    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_holdout", "--source", str(tmp_path / "train.tsv"),
-                           "--output-dir", str(tmp_path / "out")], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.sst2_holdout",
+            "--source",
+            str(tmp_path / "train.tsv"),
+            "--output-dir",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "holds no examples" in done.stderr
     assert not (tmp_path / "out" / "dev.tsv").exists()
@@ -93,8 +103,11 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
     assert choice.scores["scratch"] == {"1e-4": 0.79, "2e-4": 0.79, "5e-4": 0.78}
     assert choose({"5e-4": 0.9, "1e-3": 0.9}) == "5e-4"
 
-    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path),
-                           "--rates", "1e-4", "2e-4", "5e-4"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path), "--rates", "1e-4", "2e-4", "5e-4"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2e-4", "1e-4"]
     assert json.loads((tmp_path / "lr_choice.json").read_text())["chosen"] == choice.chosen
@@ -102,8 +115,11 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
 
 def test_a_missing_search_run_or_a_mixed_held_out_set_is_one_sentence(tmp_path: Path) -> None:
     write_search_run(tmp_path, "pretrained", "1e-4", 0.8)
-    done = subprocess.run([sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path),
-                           "--rates", "1e-4"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path), "--rates", "1e-4"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "search-scratch-lr1e-4/results.json is missing" in done.stderr
     write_search_run(tmp_path, "scratch", "1e-4", 0.8, examples=500)

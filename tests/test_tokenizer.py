@@ -16,17 +16,67 @@ from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, l
 
 VOCAB = 300
 
-SUBJECTS = ["the old sailor", "my sister", "a quiet village", "the committee", "Dr. Watson", "the river",
-            "our neighbour", "the café owner", "a naïve student", "the children", "Mrs. Dalloway", "the engine"]
-VERBS = ["walked along", "remembered", "painted", "counted", "forgot", "admired", "repaired", "described",
-         "followed", "measured", "visited", "carried"]
-OBJECTS = ["the narrow bridge", "seventeen lanterns", "an unusual garden", "the résumé", "three heavy boxes",
-           "the northern hills", "a broken clock", "the morning train", "her grandmother's letters",
-           "the crowded market", "forty-two pages", "the distant lighthouse"]
-ENDINGS = [".", "!", "?", "; nobody noticed.", ", and then it rained.", " in 1887.", " at 3.14 o'clock.",
-           " (twice).", " — quickly.", ' "again," she said.']
-EXTRA = ["東京 and 京都 are cities.", "日本語 text appears here.", "Smiles 😀 and hearts ❤ everywhere!",
-         "Prices rose 12% to $45.50 in 2023.", "Ünïcödé äccents: Zoë, Chloé, Renée, Noël."]
+SUBJECTS = [
+    "the old sailor",
+    "my sister",
+    "a quiet village",
+    "the committee",
+    "Dr. Watson",
+    "the river",
+    "our neighbour",
+    "the café owner",
+    "a naïve student",
+    "the children",
+    "Mrs. Dalloway",
+    "the engine",
+]
+VERBS = [
+    "walked along",
+    "remembered",
+    "painted",
+    "counted",
+    "forgot",
+    "admired",
+    "repaired",
+    "described",
+    "followed",
+    "measured",
+    "visited",
+    "carried",
+]
+OBJECTS = [
+    "the narrow bridge",
+    "seventeen lanterns",
+    "an unusual garden",
+    "the résumé",
+    "three heavy boxes",
+    "the northern hills",
+    "a broken clock",
+    "the morning train",
+    "her grandmother's letters",
+    "the crowded market",
+    "forty-two pages",
+    "the distant lighthouse",
+]
+ENDINGS = [
+    ".",
+    "!",
+    "?",
+    "; nobody noticed.",
+    ", and then it rained.",
+    " in 1887.",
+    " at 3.14 o'clock.",
+    " (twice).",
+    " — quickly.",
+    ' "again," she said.',
+]
+EXTRA = [
+    "東京 and 京都 are cities.",
+    "日本語 text appears here.",
+    "Smiles 😀 and hearts ❤ everywhere!",
+    "Prices rose 12% to $45.50 in 2023.",
+    "Ünïcödé äccents: Zoë, Chloé, Renée, Noël.",
+]
 
 TEXTS = [
     "Hello, World! It's 3.14 dollars -- isn't it?",
@@ -52,8 +102,10 @@ def _training_text(num_sentences: int = 400, seed: int = 0) -> str:
     places = [_name(rng) for _ in range(400)]
     lines = []
     for i in range(num_sentences):
-        sentence = (f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} near "
-                    f"{rng.choice(places)}{rng.choice(ENDINGS)}")
+        sentence = (
+            f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} near "
+            f"{rng.choice(places)}{rng.choice(ENDINGS)}"
+        )
         lines.append(sentence[0].upper() + sentence[1:] if rng.random() < 0.7 else sentence)
         if i % 40 == 39:
             lines.append("")  # a blank line: the next document starts
@@ -81,8 +133,13 @@ def test_writes_files_and_special_ids(tokenizer_dir: Path) -> None:
     tokenizer = load_tokenizer(tokenizer_dir)
     assert len(tokenizer) == VOCAB
     assert tokenizer.convert_tokens_to_ids(list(SPECIAL_PIECES)) == [0, 1, 2, 3, 4]
-    assert (tokenizer.pad_token_id, tokenizer.unk_token_id, tokenizer.cls_token_id, tokenizer.sep_token_id,
-            tokenizer.mask_token_id) == (0, 1, 2, 3, 4)
+    assert (
+        tokenizer.pad_token_id,
+        tokenizer.unk_token_id,
+        tokenizer.cls_token_id,
+        tokenizer.sep_token_id,
+        tokenizer.mask_token_id,
+    ) == (0, 1, 2, 3, 4)
     sp = spm.SentencePieceProcessor(model_file=str(tokenizer_dir / "spiece.model"))
     assert [sp.id_to_piece(i) for i in range(5)] == list(SPECIAL_PIECES)
     assert sp.get_piece_size() == VOCAB
@@ -153,14 +210,18 @@ def test_clear_errors(corpus_file: Path, tokenizer_dir: Path, tmp_path: Path) ->
         load_tokenizer(broken)
 
 
-@pytest.mark.parametrize("template", ["he saw the {}.", "the {}, and then it rained.", "our {}! nobody noticed",
-                                      "{} rose to 12%"])
+@pytest.mark.parametrize(
+    "template", ["he saw the {}.", "the {}, and then it rained.", "our {}! nobody noticed", "{} rose to 12%"]
+)
 def test_a_masked_word_is_encoded_as_the_pipeline_masks_it(tokenizer_dir: Path, template: str) -> None:
     """`[MASK]` in the text gives the ids the pipeline makes when it masks that word's piece: no word-start piece
     glued onto the punctuation after it (transformers' tokenizer alone gives "[MASK] ▁." and "[MASK] ▁ ,")."""
     tokenizer = load_tokenizer(tokenizer_dir)
-    words = [piece[1:] for piece in tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
-             if piece.startswith("▁") and piece[1:].isalpha() and len(piece) > 4]
+    words = [
+        piece[1:]
+        for piece in tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
+        if piece.startswith("▁") and piece[1:].isalpha() and len(piece) > 4
+    ]
     checked = 0
     for word in words[:20]:
         text = template.format(word)
@@ -169,7 +230,7 @@ def test_a_masked_word_is_encoded_as_the_pipeline_masks_it(tokenizer_dir: Path, 
         if "▁" + word not in pieces:
             continue  # split differently in this text
         position = pieces.index("▁" + word)
-        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1:]]
+        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1 :]]
         masked = template.format("[MASK]")
         assert encode_masked(tokenizer, masked) == expected, word
         assert encode_masked(tokenizer, text) == ids  # text without a mask: exactly the tokenizer's ids

@@ -55,8 +55,10 @@ def open_text(path: str | os.PathLike) -> TextIO:
     """Open a text file for reading as UTF-8, decompressing `.xz` and `.gz` on the fly."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"Corpus file {path} does not exist (expected a text file, .txt.xz or .txt.gz, "
-                                f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset).")
+        raise FileNotFoundError(
+            f"Corpus file {path} does not exist (expected a text file, .txt.xz or .txt.gz, "
+            f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset)."
+        )
     if path.suffix == ".xz":
         return lzma.open(path, "rt", encoding="utf-8")
     if path.suffix == ".gz":
@@ -81,9 +83,10 @@ def _documents_from_dataset(source: str) -> Iterator[list[str]]:
     try:
         import datasets  # optional: only needed for `hf:` sources
     except ImportError as error:
-        raise ImportError(f"Reading {source!r} needs the `datasets` package (pip install datasets), "
-                          "which is not installed.") from error
-    name, _, config = source[len(DATASET_PREFIX):].partition(":")
+        raise ImportError(
+            f"Reading {source!r} needs the `datasets` package (pip install datasets), which is not installed."
+        ) from error
+    name, _, config = source[len(DATASET_PREFIX) :].partition(":")
     # Streaming: the corpus may be far larger than the disk or memory of the machine.
     rows = datasets.load_dataset(name, config or None, split="train", streaming=True)
     for row in rows:
@@ -109,19 +112,22 @@ def read_documents(paths: Sequence[str | os.PathLike]) -> Iterator[list[str]]:
             try:
                 yield from _documents_from_lines(stream)
             except (lzma.LZMAError, gzip.BadGzipFile, EOFError, UnicodeDecodeError) as error:
-                raise ValueError(f"Could not read {source}: {error} (expected UTF-8 text, plain, .xz or .gz).") \
-                    from error
+                raise ValueError(
+                    f"Could not read {source}: {error} (expected UTF-8 text, plain, .xz or .gz)."
+                ) from error
 
 
 # --------------------------------------------------------------------------- sentences
 
 # Words that end with a period without ending a sentence. Kept short on purpose: "etc." and
 # "no." also end sentences, so they are not listed.
-ABBREVIATIONS = frozenset("""
+ABBREVIATIONS = frozenset(
+    """
     mr mrs ms mme mlle messrs dr prof rev hon st mt ft jr sr esq capt col gen lt sgt cpl maj gov pres
     vs cf viz approx dept univ inc ltd co corp fig figs vol vols ch chap pp ed eds jan feb mar apr jun
     jul aug sep sept oct nov dec
-""".split())
+""".split()
+)
 
 # Candidate boundary: terminal punctuation (. ! ? … and runs like "?!" or "..."), optional closing
 # quotes or brackets, whitespace, then (looking ahead) optional opening quotes and a character.
@@ -145,7 +151,7 @@ def _split_cjk(paragraph: str) -> list[str]:
         before = paragraph[match.start() - 1] if match.start() else ""
         if not (any(c in _CJK_TERMINALS for c in run) or (before and is_han(before))):
             continue  # English "?!" or "…": the English rule decides
-        pieces.append(paragraph[start:match.end(2)])
+        pieces.append(paragraph[start : match.end(2)])
         start = match.end()
     pieces.append(paragraph[start:])
     return pieces
@@ -183,11 +189,11 @@ def _split_english(paragraph: str) -> list[str]:
         if not (following.isupper() or following.isdigit()):
             continue
         if match.group(1) == "." and not match.group(2):
-            words = paragraph[start:match.start(1)].split()
+            words = paragraph[start : match.start(1)].split()
             word = words[-1].lstrip(_OPENING) if words else ""
             if word.lower() in ABBREVIATIONS or _INITIALS.fullmatch(word):
                 continue
-        sentence = paragraph[start:match.end(2)].strip()
+        sentence = paragraph[start : match.end(2)].strip()
         if sentence:
             sentences.append(sentence)
         start = match.end()
@@ -216,8 +222,10 @@ def _source_key(source: str | os.PathLike) -> list[Any]:
         return [source]
     path = Path(source).resolve()
     if not path.is_file():
-        raise FileNotFoundError(f"Corpus file {source} does not exist (expected a text file, .txt.xz or .txt.gz, "
-                                f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset).")
+        raise FileNotFoundError(
+            f"Corpus file {source} does not exist (expected a text file, .txt.xz or .txt.gz, "
+            f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset)."
+        )
     # The bytes, not the path or modification time: a corpus copied or re-downloaded unchanged
     # reuses its cache (hashing is ~1 s per GB; tokenizing takes minutes).
     with open(path, "rb") as stream:
@@ -239,9 +247,15 @@ class TokenizedCorpus:
     from word-segmented text, else None) is a boolean per token: the token starts a word.
     """
 
-    def __init__(self, tokens: np.ndarray, sentence_offsets: np.ndarray, document_offsets: np.ndarray,
-                 special_ids: SpecialIds, directory: Path | None = None,
-                 token_word_start: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        tokens: np.ndarray,
+        sentence_offsets: np.ndarray,
+        document_offsets: np.ndarray,
+        special_ids: SpecialIds,
+        directory: Path | None = None,
+        token_word_start: np.ndarray | None = None,
+    ) -> None:
         self.tokens = tokens
         self.sentence_offsets = sentence_offsets
         self.document_offsets = document_offsets
@@ -263,12 +277,14 @@ class TokenizedCorpus:
         return int(self.sentence_offsets[-1])
 
     def __repr__(self) -> str:
-        return (f"TokenizedCorpus({self.num_documents:,} documents, {self.num_sentences:,} sentences, "
-                f"{self.num_tokens:,} tokens, directory={str(self.directory) if self.directory else None})")
+        return (
+            f"TokenizedCorpus({self.num_documents:,} documents, {self.num_sentences:,} sentences, "
+            f"{self.num_tokens:,} tokens, directory={str(self.directory) if self.directory else None})"
+        )
 
     # -- access
     def sentence(self, index: int) -> np.ndarray:
-        return self.tokens[self.sentence_offsets[index]:self.sentence_offsets[index + 1]]
+        return self.tokens[self.sentence_offsets[index] : self.sentence_offsets[index + 1]]
 
     def document(self, index: int) -> list[np.ndarray]:
         """The sentences of document `index`, each an array of token ids."""
@@ -284,16 +300,20 @@ class TokenizedCorpus:
         sentence_offsets = np.concatenate([[0], np.cumsum([len(s) for s in sentences], dtype=np.int64)])
         document_offsets = np.concatenate([[0], np.cumsum([n for n in per_document if n], dtype=np.int64)])
         tokens = np.concatenate(sentences) if sentences else np.zeros(0, dtype=np.int64)
-        return cls(tokens.astype(np.int32), sentence_offsets.astype(np.int64), document_offsets.astype(np.int64),
-                   special_ids)
+        return cls(
+            tokens.astype(np.int32), sentence_offsets.astype(np.int64), document_offsets.astype(np.int64), special_ids
+        )
 
     @staticmethod
     def cache_key(paths: Sequence[str | os.PathLike], tokenizer: Any, word_segmented: bool = False) -> str:
         """Hash of (each file's size and contents; the tokenizer; the cache format; word segmentation)."""
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        payload: dict[str, Any] = {"sources": [_source_key(p) for p in paths],
-                                   "tokenizer": tokenizer_fingerprint(tokenizer), "format": CACHE_FORMAT_VERSION}
+        payload: dict[str, Any] = {
+            "sources": [_source_key(p) for p in paths],
+            "tokenizer": tokenizer_fingerprint(tokenizer),
+            "format": CACHE_FORMAT_VERSION,
+        }
         # Chinese sentence splitting, then dropping Chinese lines that are not running text (cjk-2), changed
         # what a tokenizer able to read Han keeps, so its older caches must not be reused; English keys stay
         # as they were.
@@ -304,8 +324,16 @@ class TokenizedCorpus:
         return hashlib.sha256(json.dumps(payload).encode("utf-8")).hexdigest()
 
     @classmethod
-    def build(cls, paths: Sequence[str | os.PathLike], tokenizer: Any, cache_dir: str | os.PathLike, *,
-              batch_size: int = 2000, progress: bool = True, word_segmented: bool = False) -> TokenizedCorpus:
+    def build(
+        cls,
+        paths: Sequence[str | os.PathLike],
+        tokenizer: Any,
+        cache_dir: str | os.PathLike,
+        *,
+        batch_size: int = 2000,
+        progress: bool = True,
+        word_segmented: bool = False,
+    ) -> TokenizedCorpus:
         """Tokenize `paths` once into `cache_dir/corpus-<key>/`; reuse that folder when it exists.
 
         The folder is written under a temporary name and renamed when complete, so an
@@ -332,12 +360,19 @@ class TokenizedCorpus:
             if counts["sentences"] == 0:
                 raise ValueError(f"No text found in {', '.join(map(str, paths))}: every document was empty.")
             _save_npy(temp / "word_start.npy", special_ids.word_start)
-            meta = {"format": CACHE_FORMAT_VERSION, "sources": [str(p) for p in paths], "key": key,
-                    "tokenizer": tokenizer_fingerprint(tokenizer), "dtype": np.dtype(dtype).name, **counts,
-                    "word_segmented": word_segmented,
-                    "special_ids": {f: getattr(special_ids, f) for f in
-                                    ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size",
-                                     "boundary_id")}}
+            meta = {
+                "format": CACHE_FORMAT_VERSION,
+                "sources": [str(p) for p in paths],
+                "key": key,
+                "tokenizer": tokenizer_fingerprint(tokenizer),
+                "dtype": np.dtype(dtype).name,
+                **counts,
+                "word_segmented": word_segmented,
+                "special_ids": {
+                    f: getattr(special_ids, f)
+                    for f in ("pad_id", "unk_id", "cls_id", "sep_id", "mask_id", "vocab_size", "boundary_id")
+                },
+            }
             (temp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
             try:
                 os.rename(temp, final)
@@ -360,8 +395,11 @@ class TokenizedCorpus:
         if not (directory / "meta.json").is_file():
             found = sorted(p for p in directory.glob("corpus-*") if (p / "meta.json").is_file())
             if len(found) != 1:
-                hint = f"; pass one of: {', '.join(map(str, found))}" if found else \
-                    "; build one with TokenizedCorpus.build(paths, tokenizer, cache_dir)"
+                hint = (
+                    f"; pass one of: {', '.join(map(str, found))}"
+                    if found
+                    else "; build one with TokenizedCorpus.build(paths, tokenizer, cache_dir)"
+                )
                 raise FileNotFoundError(f"{directory} holds {len(found)} tokenized corpora{hint}.")
             directory = found[0]
         try:
@@ -377,12 +415,17 @@ class TokenizedCorpus:
                 token_word_start = np.load(directory / "token_word_start.npy", mmap_mode="r")
                 if len(token_word_start) != len(tokens):
                     raise ValueError("token_word_start.npy and tokens.npy differ in length")
-            if (len(tokens), len(sentence_offsets) - 1, len(document_offsets) - 1) != \
-                    (meta["tokens"], meta["sentences"], meta["documents"]):
+            if (len(tokens), len(sentence_offsets) - 1, len(document_offsets) - 1) != (
+                meta["tokens"],
+                meta["sentences"],
+                meta["documents"],
+            ):
                 raise ValueError("array sizes do not match meta.json")
         except (OSError, ValueError, KeyError) as error:
-            raise ValueError(f"The tokenized corpus in {directory} is incomplete or corrupt ({error}); "
-                             "delete that folder and build it again.") from error
+            raise ValueError(
+                f"The tokenized corpus in {directory} is incomplete or corrupt ({error}); "
+                "delete that folder and build it again."
+            ) from error
         special_ids = SpecialIds(**meta["special_ids"], word_start=word_start)
         return cls(tokens, sentence_offsets, document_offsets, special_ids, directory, token_word_start)
 
@@ -399,11 +442,18 @@ class TokenizedCorpus:
         self.__dict__.update(state)
 
 
-def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: Any, dtype: type, batch_size: int,
-                 progress: bool, word_segmented: bool = False) -> dict[str, int]:
+def _tokenize_to(
+    folder: Path,
+    paths: Sequence[str | os.PathLike],
+    tokenizer: Any,
+    dtype: type,
+    batch_size: int,
+    progress: bool,
+    word_segmented: bool = False,
+) -> dict[str, int]:
     """Stream documents through the tokenizer in batches; write the arrays into `folder`."""
-    lengths: list[np.ndarray] = []   # tokens per kept sentence, one array per batch
-    owners: list[np.ndarray] = []    # document number of each kept sentence
+    lengths: list[np.ndarray] = []  # tokens per kept sentence, one array per batch
+    owners: list[np.ndarray] = []  # document number of each kept sentence
     pending: list[str] = []
     pending_owner: list[int] = []
     pending_starts: list[list[int]] = []  # word_segmented: each pending sentence's word starts
@@ -411,13 +461,21 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
     starts_raw = folder / "token_word_start.bin"
     num_tokens = 0
     if word_segmented and not getattr(tokenizer, "is_fast", False):
-        raise ValueError("A word-segmented corpus needs a fast tokenizer (character offsets); load it with "
-                         "albert.tokenizer.load_tokenizer.")
+        raise ValueError(
+            "A word-segmented corpus needs a fast tokenizer (character offsets); load it with "
+            "albert.tokenizer.load_tokenizer."
+        )
 
     def flush(stream: Any, starts_stream: Any) -> None:
         nonlocal num_tokens
-        encoded = tokenizer(pending, add_special_tokens=False, return_attention_mask=False,
-                            return_token_type_ids=False, return_offsets_mapping=word_segmented, verbose=False)
+        encoded = tokenizer(
+            pending,
+            add_special_tokens=False,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            return_offsets_mapping=word_segmented,
+            verbose=False,
+        )
         ids = encoded["input_ids"]
         sizes = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
         flat = np.fromiter(itertools.chain.from_iterable(ids), dtype=dtype, count=int(sizes.sum()))
@@ -425,7 +483,8 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
         if word_segmented:
             flags = itertools.chain.from_iterable(
                 token_word_starts(offsets, starts)
-                for offsets, starts in zip(encoded["offset_mapping"], pending_starts, strict=True))
+                for offsets, starts in zip(encoded["offset_mapping"], pending_starts, strict=True)
+            )
             starts_stream.write(np.fromiter(flags, dtype=bool, count=flat.size).tobytes())
             pending_starts.clear()
         keep = sizes > 0
@@ -439,8 +498,11 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
 
     # A tokenizer that reads Chinese keeps only running text: no headlines, bylines or captions (is_running_text).
     running_text_only = is_character_vocabulary(tokenizer.get_vocab())
-    with open(raw, "wb") as stream, open(starts_raw, "wb") as starts_stream, \
-            tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar:
+    with (
+        open(raw, "wb") as stream,
+        open(starts_raw, "wb") as starts_stream,
+        tqdm(desc="Tokenizing", unit=" sentences", disable=not progress) as bar,
+    ):
         for number, document in enumerate(read_documents(paths)):
             for paragraph in document:
                 if running_text_only and not is_running_text(paragraph):
@@ -463,8 +525,10 @@ def _tokenize_to(folder: Path, paths: Sequence[str | os.PathLike], tokenizer: An
     # A document starts where the owner changes; documents whose sentences all vanished are gone.
     starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]])) if owner.size else np.zeros(0, int)
     document_offsets = np.concatenate([starts, [owner.size]]).astype(np.int64)
-    _save_npy(folder / "tokens.npy", np.memmap(raw, dtype=dtype, mode="r", shape=(num_tokens,))
-              if num_tokens else np.zeros(0, dtype=dtype))
+    _save_npy(
+        folder / "tokens.npy",
+        np.memmap(raw, dtype=dtype, mode="r", shape=(num_tokens,)) if num_tokens else np.zeros(0, dtype=dtype),
+    )
     raw.unlink()
     if word_segmented:
         _save_npy(folder / "token_word_start.npy", np.fromfile(starts_raw, dtype=bool, count=num_tokens))

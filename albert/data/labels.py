@@ -40,8 +40,10 @@ def label_kind(value: str) -> str:
 def _refuse_non_finite(records: Sequence[Record]) -> None:
     for r in records:
         if label_kind(r.label) == "non-finite":  # type: ignore[arg-type]
-            raise DataError(f"{r.where}: label {r.label!r} is not a finite number; a label is a class name or a "
-                            "finite number, so fix or drop the line.")
+            raise DataError(
+                f"{r.where}: label {r.label!r} is not a finite number; a label is a class name or a "
+                "finite number, so fix or drop the line."
+            )
 
 
 def infer_task(records: Sequence[Record]) -> str:
@@ -61,10 +63,12 @@ def infer_task(records: Sequence[Record]) -> str:
         record = first[rare]
         others = sorted({r.label for r in records if label_kind(r.label) != rare})  # type: ignore[arg-type]
         other_kinds = " and ".join(_KINDS_WORDS[k] for k in kinds if k != rare)
-        raise DataError(f"{record.where}: label {record.label!r} is {_KIND_WORDS[rare]}, but the file's other "
-                        f"labels are {other_kinds} ({_listing(others)}); one task needs one kind of label, so "
-                        "fix the line, or pass --task regression (real-valued scores) or --task classification "
-                        "(every distinct value a class).")
+        raise DataError(
+            f"{record.where}: label {record.label!r} is {_KIND_WORDS[rare]}, but the file's other "
+            f"labels are {other_kinds} ({_listing(others)}); one task needs one kind of label, so "
+            "fix the line, or pass --task regression (real-valued scores) or --task classification "
+            "(every distinct value a class)."
+        )
     if "decimal" in kinds and any(not float(r.label).is_integer() for r in records):  # type: ignore[arg-type]
         return "regression"
     return "classification"
@@ -91,10 +95,12 @@ def check_labels(records: Sequence[Record], task: str, label_names: Sequence[str
     if stray is not None:
         classes = label_vocabulary(records)
         others = [c for c in classes if c != stray.label]
-        raise DataError(f"{stray.where}: label {stray.label!r} occurs on this line only, among {len(records)} "
-                        f"examples labelled {_listing(others)}; if it is a real class pass --label-names with a "
-                        f"name for each of the {len(classes)} classes ({_listing(classes)}), or --task "
-                        "regression for scores, otherwise fix the line.")
+        raise DataError(
+            f"{stray.where}: label {stray.label!r} occurs on this line only, among {len(records)} "
+            f"examples labelled {_listing(others)}; if it is a real class pass --label-names with a "
+            f"name for each of the {len(classes)} classes ({_listing(classes)}), or --task "
+            "regression for scores, otherwise fix the line."
+        )
     return task
 
 

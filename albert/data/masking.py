@@ -52,16 +52,23 @@ class SpecialIds:
         ids = {name: getattr(tokenizer, f"{name}_token_id", None) for name in ("pad", "unk", "cls", "sep", "mask")}
         missing = [name for name, value in ids.items() if value is None]
         if missing:
-            raise ValueError(f"The tokenizer has no {', '.join(missing)} token; pretraining needs "
-                             "<pad>, <unk>, [CLS], [SEP] and [MASK] (train one with albert.tokenizer).")
+            raise ValueError(
+                f"The tokenizer has no {', '.join(missing)} token; pretraining needs "
+                "<pad>, <unk>, [CLS], [SEP] and [MASK] (train one with albert.tokenizer)."
+            )
         vocab_size = len(tokenizer)
         pieces = tokenizer.convert_ids_to_tokens(list(range(vocab_size)))
         specials = set(getattr(tokenizer, "all_special_tokens", []))
         word_start = np.array([is_word_start(piece, specials) for piece in pieces], dtype=bool)
-        boundary_id = pieces.index(BOUNDARY_PIECE) if is_character_vocabulary(pieces) and \
-            BOUNDARY_PIECE in pieces else None
-        return cls(**{f"{name}_id": int(value) for name, value in ids.items()}, vocab_size=vocab_size,
-                   word_start=word_start, boundary_id=boundary_id)
+        boundary_id = (
+            pieces.index(BOUNDARY_PIECE) if is_character_vocabulary(pieces) and BOUNDARY_PIECE in pieces else None
+        )
+        return cls(
+            **{f"{name}_id": int(value) for name, value in ids.items()},
+            vocab_size=vocab_size,
+            word_start=word_start,
+            boundary_id=boundary_id,
+        )
 
     @property
     def special(self) -> tuple[int, ...]:
@@ -116,8 +123,14 @@ def _units(maskable: np.ndarray, word_start: np.ndarray | None) -> tuple[np.ndar
     return positions[starts], positions[ends - 1] + 1, run_ids
 
 
-def choose_mask_spans(maskable: np.ndarray, rng: np.random.Generator, *, num_to_predict: int, max_ngram: int,
-                      word_start: np.ndarray | None = None) -> list[tuple[int, int]]:
+def choose_mask_spans(
+    maskable: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    num_to_predict: int,
+    max_ngram: int,
+    word_start: np.ndarray | None = None,
+) -> list[tuple[int, int]]:
     """Pick non-overlapping n-gram spans covering at most `num_to_predict` positions.
 
     `maskable` is a boolean per position; `word_start`, if given, a boolean per position saying
@@ -161,9 +174,19 @@ def choose_mask_spans(maskable: np.ndarray, rng: np.random.Generator, *, num_to_
     return spans
 
 
-def mask_tokens(input_ids: np.ndarray, maskable: np.ndarray, rng: np.random.Generator, special: SpecialIds, *,
-                masked_lm_prob: float, max_predictions: int, max_ngram: int, whole_word: bool = False,
-                mask_all: bool = False, word_start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def mask_tokens(
+    input_ids: np.ndarray,
+    maskable: np.ndarray,
+    rng: np.random.Generator,
+    special: SpecialIds,
+    *,
+    masked_lm_prob: float,
+    max_predictions: int,
+    max_ngram: int,
+    whole_word: bool = False,
+    mask_all: bool = False,
+    word_start: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Mask one sequence. Returns (masked input ids, labels with IGNORE_INDEX where not predicted).
 
     `maskable` marks the positions that may be chosen ([CLS]/[SEP]/<pad> must be False).
@@ -179,16 +202,18 @@ def mask_tokens(input_ids: np.ndarray, maskable: np.ndarray, rng: np.random.Gene
         word_start = None
     elif word_start is not None:
         if word_start.shape != input_ids.shape:
-            raise ValueError(f"word_start has shape {word_start.shape}, the input ids {input_ids.shape}; "
-                             "give one flag per position.")
+            raise ValueError(
+                f"word_start has shape {word_start.shape}, the input ids {input_ids.shape}; give one flag per position."
+            )
         word_start = word_start.astype(bool, copy=False)
     else:
         if special.word_start is None:
-            raise ValueError("Whole-word masking needs the tokenizer's word starts; build SpecialIds with "
-                             "SpecialIds.from_tokenizer(tokenizer).")
+            raise ValueError(
+                "Whole-word masking needs the tokenizer's word starts; build SpecialIds with "
+                "SpecialIds.from_tokenizer(tokenizer)."
+            )
         word_start = special.word_start[input_ids]
-    spans = choose_mask_spans(maskable, rng, num_to_predict=num_to_predict, max_ngram=max_ngram,
-                              word_start=word_start)
+    spans = choose_mask_spans(maskable, rng, num_to_predict=num_to_predict, max_ngram=max_ngram, word_start=word_start)
     labels = np.full(input_ids.shape, IGNORE_INDEX, dtype=np.int64)
     masked = input_ids.astype(np.int64, copy=True)
     if not spans:

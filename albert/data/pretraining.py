@@ -90,8 +90,10 @@ class PretrainingDataConfig:
 
     def __post_init__(self) -> None:
         if self.max_seq_length < 5:
-            raise ConfigError(f"max_seq_length must be at least 5 ([CLS] A [SEP] B [SEP] with one token in each "
-                              f"segment), got {self.max_seq_length}.")
+            raise ConfigError(
+                f"max_seq_length must be at least 5 ([CLS] A [SEP] B [SEP] with one token in each "
+                f"segment), got {self.max_seq_length}."
+            )
         if not 0.0 <= self.short_seq_prob <= 1.0:
             raise ConfigError(f"short_seq_prob must be between 0 and 1, got {self.short_seq_prob}.")
         if self.objective not in SENTENCE_OBJECTIVES:
@@ -115,11 +117,18 @@ def _special_ids_for(corpus: TokenizedCorpus, given: Any) -> SpecialIds:
     if special.word_start is None and corpus.special_ids.word_start is not None:
         special = dataclasses.replace(special, word_start=corpus.special_ids.word_start)
     ours = (special.pad_id, special.cls_id, special.sep_id, special.mask_id, special.vocab_size)
-    theirs = (corpus.special_ids.pad_id, corpus.special_ids.cls_id, corpus.special_ids.sep_id,
-              corpus.special_ids.mask_id, corpus.special_ids.vocab_size)
+    theirs = (
+        corpus.special_ids.pad_id,
+        corpus.special_ids.cls_id,
+        corpus.special_ids.sep_id,
+        corpus.special_ids.mask_id,
+        corpus.special_ids.vocab_size,
+    )
     if ours != theirs:
-        raise ValueError(f"The corpus was tokenized with another tokenizer (pad, cls, sep, mask ids and vocabulary "
-                         f"size {theirs}, given {ours}); build the corpus with this tokenizer.")
+        raise ValueError(
+            f"The corpus was tokenized with another tokenizer (pad, cls, sep, mask ids and vocabulary "
+            f"size {theirs}, given {ours}); build the corpus with this tokenizer."
+        )
     return special
 
 
@@ -164,24 +173,35 @@ class PretrainingDataset(torch.utils.data.Dataset):
     `len()` may change from epoch to epoch with dynamic masking, since chunking is redrawn.
     """
 
-    def __init__(self, corpus: TokenizedCorpus, config: PretrainingDataConfig,
-                 tokenizer_special_ids: SpecialIds | Any | None = None, *, mask_all: bool = False) -> None:
+    def __init__(
+        self,
+        corpus: TokenizedCorpus,
+        config: PretrainingDataConfig,
+        tokenizer_special_ids: SpecialIds | Any | None = None,
+        *,
+        mask_all: bool = False,
+    ) -> None:
         self.corpus = corpus
         self.config = config
         self.special = _special_ids_for(corpus, tokenizer_special_ids)
         self.mask_all = mask_all
         if config.whole_word_masking and self.special.word_start is None and corpus.token_word_start is None:
-            raise ValueError("whole_word_masking needs the tokenizer's word starts: pass the tokenizer, or "
-                             "SpecialIds.from_tokenizer(tokenizer).")
+            raise ValueError(
+                "whole_word_masking needs the tokenizer's word starts: pass the tokenizer, or "
+                "SpecialIds.from_tokenizer(tokenizer)."
+            )
         if config.objective == "nsp" and corpus.num_documents < 2:
-            raise ValueError("The NSP objective needs at least two documents in the corpus, "
-                             f"this one has {corpus.num_documents}.")
+            raise ValueError(
+                f"The NSP objective needs at least two documents in the corpus, this one has {corpus.num_documents}."
+            )
         self.epoch = -1
         self.chunks = np.zeros((0, 4), dtype=np.int64)
         self.set_epoch(0)
         if len(self.chunks) == 0:
-            raise ValueError(f"The corpus yields no example (it has {corpus.num_tokens} tokens); "
-                             "it needs at least one sentence of two tokens or two sentences.")
+            raise ValueError(
+                f"The corpus yields no example (it has {corpus.num_tokens} tokens); "
+                "it needs at least one sentence of two tokens or two sentences."
+            )
 
     def __len__(self) -> int:
         return len(self.chunks)
@@ -296,22 +316,23 @@ class PretrainingDataset(torch.utils.data.Dataset):
         input_ids = np.concatenate([[special.cls_id], segment_a, [special.sep_id], segment_b, [special.sep_id]])
         input_ids = input_ids.astype(np.int64)
         token_type_ids = np.zeros(input_ids.size, dtype=np.int64)
-        token_type_ids[length_a + 2:] = 1
+        token_type_ids[length_a + 2 :] = 1
         maskable = np.ones(input_ids.size, dtype=bool)
         maskable[[0, length_a + 1, input_ids.size - 1]] = False
         return self._example(rng, input_ids, token_type_ids, maskable, label, self._word_starts(span_a, span_b))
 
     def _single_segment(self, rng: np.random.Generator, start: int, stop: int) -> dict[str, torch.Tensor]:
-        """"[CLS] text [SEP]" with no sentence-pair label: MLM-only data, or a chunk of one sentence."""
+        """ "[CLS] text [SEP]" with no sentence-pair label: MLM-only data, or a chunk of one sentence."""
         length = min(stop - start, self.config.max_seq_length - 2)
         front = int(rng.binomial(stop - start - length, 0.5))
-        segment = self.corpus.tokens[start + front:start + front + length]
+        segment = self.corpus.tokens[start + front : start + front + length]
         input_ids = np.concatenate([[self.special.cls_id], segment, [self.special.sep_id]]).astype(np.int64)
         maskable = np.ones(input_ids.size, dtype=bool)
         maskable[[0, input_ids.size - 1]] = False
         word_start = self._word_starts(slice(start + front, start + front + length))
-        return self._example(rng, input_ids, np.zeros(input_ids.size, dtype=np.int64), maskable, IGNORE_INDEX,
-                             word_start)
+        return self._example(
+            rng, input_ids, np.zeros(input_ids.size, dtype=np.int64), maskable, IGNORE_INDEX, word_start
+        )
 
     def _word_starts(self, *spans: slice) -> np.ndarray | None:
         """Per position of "[CLS] span [SEP] span [SEP]": the corpus's word starts (None without them)."""
@@ -322,13 +343,28 @@ class PretrainingDataset(torch.utils.data.Dataset):
             parts.extend([np.asarray(self.corpus.token_word_start[span], dtype=bool), np.ones(1, dtype=bool)])
         return np.concatenate(parts)
 
-    def _example(self, rng: np.random.Generator, input_ids: np.ndarray, token_type_ids: np.ndarray,
-                 maskable: np.ndarray, label: int, word_start: np.ndarray | None = None) -> dict[str, torch.Tensor]:
+    def _example(
+        self,
+        rng: np.random.Generator,
+        input_ids: np.ndarray,
+        token_type_ids: np.ndarray,
+        maskable: np.ndarray,
+        label: int,
+        word_start: np.ndarray | None = None,
+    ) -> dict[str, torch.Tensor]:
         config = self.config
-        masked, labels = mask_tokens(input_ids, maskable, rng, self.special, masked_lm_prob=config.masked_lm_prob,
-                                     max_predictions=config.max_predictions_per_seq, max_ngram=config.max_ngram,
-                                     whole_word=config.whole_word_masking, mask_all=self.mask_all,
-                                     word_start=word_start)
+        masked, labels = mask_tokens(
+            input_ids,
+            maskable,
+            rng,
+            self.special,
+            masked_lm_prob=config.masked_lm_prob,
+            max_predictions=config.max_predictions_per_seq,
+            max_ngram=config.max_ngram,
+            whole_word=config.whole_word_masking,
+            mask_all=self.mask_all,
+            word_start=word_start,
+        )
         return {
             "input_ids": torch.from_numpy(masked),
             "token_type_ids": torch.from_numpy(token_type_ids),
@@ -337,8 +373,9 @@ class PretrainingDataset(torch.utils.data.Dataset):
         }
 
 
-def collate_pretraining(examples: list[dict[str, torch.Tensor]], pad_id: int,
-                        pad_to: int | None = None) -> dict[str, torch.Tensor]:
+def collate_pretraining(
+    examples: list[dict[str, torch.Tensor]], pad_id: int, pad_to: int | None = None
+) -> dict[str, torch.Tensor]:
     """Stack examples, padding to the longest (or to `pad_to`, for fixed shapes under torch.compile)."""
     if not examples:
         raise ValueError("collate_pretraining needs at least one example.")
@@ -359,15 +396,23 @@ def collate_pretraining(examples: list[dict[str, torch.Tensor]], pad_id: int,
         token_type_ids[row, :n] = example["token_type_ids"]
         mlm_labels[row, :n] = example["mlm_labels"]
     return {
-        "input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids,
+        "input_ids": input_ids,
+        "attention_mask": attention_mask,
+        "token_type_ids": token_type_ids,
         "mlm_labels": mlm_labels,
         "sentence_order_label": torch.stack([e["sentence_order_label"].reshape(()) for e in examples]).long(),
     }
 
 
-def make_eval_batches(corpus: TokenizedCorpus, config: PretrainingDataConfig, pad_id: int, num_examples: int,
-                      batch_size: int, mask_all: bool = True,
-                      special_ids: SpecialIds | Any | None = None) -> list[dict[str, torch.Tensor]]:
+def make_eval_batches(
+    corpus: TokenizedCorpus,
+    config: PretrainingDataConfig,
+    pad_id: int,
+    num_examples: int,
+    batch_size: int,
+    mask_all: bool = True,
+    special_ids: SpecialIds | Any | None = None,
+) -> list[dict[str, torch.Tensor]]:
     """Fixed held-out batches: the same examples and masks on every call for the same inputs.
 
     With `mask_all` every chosen position is [MASK] (no 10% random, no 10% unchanged), so MLM
@@ -376,12 +421,15 @@ def make_eval_batches(corpus: TokenizedCorpus, config: PretrainingDataConfig, pa
     """
     if num_examples < 1 or batch_size < 1:
         raise ValueError(f"num_examples and batch_size must be at least 1, got {num_examples} and {batch_size}.")
-    dataset = PretrainingDataset(corpus, dataclasses.replace(config, dynamic_masking=False), special_ids,
-                                 mask_all=mask_all)
+    dataset = PretrainingDataset(
+        corpus, dataclasses.replace(config, dynamic_masking=False), special_ids, mask_all=mask_all
+    )
     count = min(num_examples, len(dataset))
     if count < num_examples:
         logger.warning("The evaluation corpus yields %d examples, fewer than the %d asked for.", count, num_examples)
     rng = np.random.default_rng([_EVAL_STREAM, config.seed, 0, 0])
     indices = np.sort(rng.choice(len(dataset), size=count, replace=False))
-    return [collate_pretraining([dataset[int(i)] for i in indices[j:j + batch_size]], pad_id)
-            for j in range(0, count, batch_size)]
+    return [
+        collate_pretraining([dataset[int(i)] for i in indices[j : j + batch_size]], pad_id)
+        for j in range(0, count, batch_size)
+    ]

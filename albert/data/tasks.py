@@ -38,8 +38,14 @@ logger = logging.getLogger(__name__)
 CONLL_SUFFIXES = (".conll", ".bio", ".iob", ".iob2", ".bioes")
 # (text, pair) column names tried in order, as GLUE and common datasets name them.
 KNOWN_TEXT_COLUMNS: tuple[tuple[str, str | None], ...] = (
-    ("sentence1", "sentence2"), ("question1", "question2"), ("question", "sentence"),
-    ("premise", "hypothesis"), ("#1 String", "#2 String"), ("sentence", None), ("text", None))
+    ("sentence1", "sentence2"),
+    ("question1", "question2"),
+    ("question", "sentence"),
+    ("premise", "hypothesis"),
+    ("#1 String", "#2 String"),
+    ("sentence", None),
+    ("text", None),
+)
 KNOWN_LABEL_COLUMNS = ("label", "labels", "score", "Quality", "gold_label")
 MAX_LINE_CHARS = 1_000_000
 """The longest line (and CSV field) a task file may hold: far above any sentence or document an
@@ -68,16 +74,21 @@ def is_conll(source: str) -> bool:
     return source.lower().endswith(CONLL_SUFFIXES)
 
 
-def read_records(source: str, task: str, text_column: str | None = None, pair_column: str | None = None,
-                 label_column: str | None = None, split: str = "train") -> list[Record]:
+def read_records(
+    source: str,
+    task: str,
+    text_column: str | None = None,
+    pair_column: str | None = None,
+    label_column: str | None = None,
+    split: str = "train",
+) -> list[Record]:
     """All examples of a file (or `hf:NAME[:CONFIG]` dataset `split`); errors name file and line."""
     if task == "token" or (task == "auto" and is_conll(source)):
         column = -1 if label_column is None else _column_number(label_column, source)
         records = _read_conll(Path(source), column)
     else:
         rows, columns = _rows(source, split)
-        text_column, pair_column, label_column = choose_columns(columns, text_column, pair_column,
-                                                                label_column, source)
+        text_column, pair_column, label_column = choose_columns(columns, text_column, pair_column, label_column, source)
         records = []
         for where, row in rows:
             text, label = row.get(text_column), row.get(label_column)
@@ -96,8 +107,9 @@ def read_records(source: str, task: str, text_column: str | None = None, pair_co
     return records
 
 
-def choose_columns(columns: Sequence[str], text: str | None, pair: str | None, label: str | None,
-                   source: str) -> tuple[str, str | None, str]:
+def choose_columns(
+    columns: Sequence[str], text: str | None, pair: str | None, label: str | None, source: str
+) -> tuple[str, str | None, str]:
     """The text, pair and label columns: the ones asked for (which must exist) or GLUE's names."""
     listed = ", ".join(repr(c) for c in columns)
     for name, flag in ((text, "--text-column"), (pair, "--text-pair-column"), (label, "--label-column")):
@@ -128,8 +140,10 @@ def _rows(source: str, split: str) -> tuple[Iterator[tuple[str, dict[str, Any]]]
         return _jsonl_rows(path)
     if suffix in (".tsv", ".csv"):
         return _delimited_rows(path, "\t" if suffix == ".tsv" else ",")
-    raise DataError(f"{source}: unsupported file type {suffix or '(none)'!r}; use .tsv (GLUE), .csv, .jsonl, "
-                    f"a CoNLL file ({', '.join(CONLL_SUFFIXES)}) or hf:NAME[:CONFIG].")
+    raise DataError(
+        f"{source}: unsupported file type {suffix or '(none)'!r}; use .tsv (GLUE), .csv, .jsonl, "
+        f"a CoNLL file ({', '.join(CONLL_SUFFIXES)}) or hf:NAME[:CONFIG]."
+    )
 
 
 def _open_text(path: Path):
@@ -146,8 +160,10 @@ def _lines(stream: Any, path: Path) -> Iterator[str]:
             return
         number += 1
         if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
-            raise DataError(f"{path}, line {number}: the line is longer than {MAX_LINE_CHARS:,} characters, the "
-                            "most one example may hold; shorten or split it (is this a text table?).")
+            raise DataError(
+                f"{path}, line {number}: the line is longer than {MAX_LINE_CHARS:,} characters, the "
+                "most one example may hold; shorten or split it (is this a text table?)."
+            )
         yield line
 
 
@@ -172,9 +188,11 @@ def _encoding_error(path: Path) -> DataError:
             try:
                 decoder.decode(piece, final=ends)
             except UnicodeDecodeError as error:
-                bad = error.object[error.start:error.end]
-                return DataError(f"{path}, line {number}: the bytes {bad!r} are not UTF-8; task files must be "
-                                 "UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8).")
+                bad = error.object[error.start : error.end]
+                return DataError(
+                    f"{path}, line {number}: the bytes {bad!r} are not UTF-8; task files must be "
+                    "UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)."
+                )
             if ends:
                 number, _ = number + 1, decoder.reset()
     return DataError(f"{path} ends in the middle of a UTF-8 character; task files must be UTF-8 text.")
@@ -203,14 +221,18 @@ def _delimited_rows(path: Path, delimiter: str) -> tuple[Iterator[tuple[str, dic
                 except StopIteration:
                     return
                 except csv.Error as error:  # a quoted field over the limit, or broken quoting
-                    raise DataError(f"{path}, line {line + 1}: the row could not be read ({error}); a field may hold "
-                                    f"at most {MAX_LINE_CHARS:,} characters and quotes must be closed.") from None
+                    raise DataError(
+                        f"{path}, line {line + 1}: the row could not be read ({error}); a field may hold "
+                        f"at most {MAX_LINE_CHARS:,} characters and quotes must be closed."
+                    ) from None
                 line, start = reader.line_num, line + 1
                 if not any(field.strip() for field in fields):
                     continue  # blank line
                 if len(fields) != len(header):
-                    raise DataError(f"{path}, line {start}: {len(fields)} fields, but the header has "
-                                    f"{len(header)} ({', '.join(header)}).")
+                    raise DataError(
+                        f"{path}, line {start}: {len(fields)} fields, but the header has "
+                        f"{len(header)} ({', '.join(header)})."
+                    )
                 yield f"{path}, line {start}", dict(zip(header, fields, strict=True))
 
     return rows(), header
@@ -235,8 +257,9 @@ def _jsonl_rows(path: Path) -> tuple[Iterator[tuple[str, dict[str, Any]]], list[
                 try:
                     row = json.loads(line)
                 except json.JSONDecodeError as error:
-                    raise DataError(f"{path}, line {number}: not valid JSON ({error.msg}); JSONL needs one "
-                                    "object per line.") from None
+                    raise DataError(
+                        f"{path}, line {number}: not valid JSON ({error.msg}); JSONL needs one object per line."
+                    ) from None
                 if not isinstance(row, dict):
                     raise DataError(f"{path}, line {number}: expected a JSON object, got {type(row).__name__}.")
                 yield f"{path}, line {number}", row
@@ -244,8 +267,9 @@ def _jsonl_rows(path: Path) -> tuple[Iterator[tuple[str, dict[str, Any]]], list[
     iterator = objects()
     first = next(iterator, None)
     if first is None:
-        raise DataError(f"{path} is empty; it needs one JSON object per line, e.g. "
-                        '{"sentence": "a fine film", "label": 1}.')
+        raise DataError(
+            f'{path} is empty; it needs one JSON object per line, e.g. {{"sentence": "a fine film", "label": 1}}.'
+        )
 
     def all_rows() -> Iterator[tuple[str, dict[str, Any]]]:
         yield first
@@ -258,9 +282,11 @@ def _dataset_rows(source: str, split: str) -> tuple[Iterator[tuple[str, dict[str
     try:
         import datasets  # optional: only needed for `hf:` sources
     except ImportError:
-        raise DataError(f"Reading {source!r} needs the `datasets` package, which is not installed "
-                        "(pip install datasets); or pass a .tsv, .csv or .jsonl file.") from None
-    name, _, config = source[len(DATASET_PREFIX):].partition(":")
+        raise DataError(
+            f"Reading {source!r} needs the `datasets` package, which is not installed "
+            "(pip install datasets); or pass a .tsv, .csv or .jsonl file."
+        ) from None
+    name, _, config = source[len(DATASET_PREFIX) :].partition(":")
     try:
         data = datasets.load_dataset(name, config or None, split=split)
     except Exception as error:  # network, unknown name or split: one sentence
@@ -273,8 +299,10 @@ def _column_number(label_column: str, source: str) -> int:
     try:
         return int(label_column)
     except ValueError:
-        raise DataError(f"{source}: for CoNLL files --label-column is a column number (0 = the word, "
-                        f"-1 = the last), got {label_column!r}.") from None
+        raise DataError(
+            f"{source}: for CoNLL files --label-column is a column number (0 = the word, "
+            f"-1 = the last), got {label_column!r}."
+        ) from None
 
 
 def _read_conll(path: Path, label_column: int) -> list[Record]:
@@ -294,8 +322,9 @@ def _read_conll(path: Path, label_column: int) -> list[Record]:
                 words, tags = [], []
                 continue
             if len(parts) < 2:
-                raise DataError(f"{path}, line {number}: expected a word and a tag separated by whitespace, "
-                                f"got {line.strip()!r}.")
+                raise DataError(
+                    f"{path}, line {number}: expected a word and a tag separated by whitespace, got {line.strip()!r}."
+                )
             if width is not None and len(parts) != width:
                 raise DataError(f"{path}, line {number}: {len(parts)} columns, but earlier lines have {width}.")
             if not -len(parts) <= label_column < len(parts) or label_column in (0, -len(parts)):
@@ -333,57 +362,78 @@ def _label_id(value: str, label2id: dict[str, int], where: str) -> int:
     return label2id[value]
 
 
-def encode(records: Sequence[Record], tokenizer: Any, task: str, max_length: int,
-           label2id: dict[str, int] | None = None) -> list[dict[str, Any]]:
+def encode(
+    records: Sequence[Record], tokenizer: Any, task: str, max_length: int, label2id: dict[str, int] | None = None
+) -> list[dict[str, Any]]:
     """Token ids, segment ids and label(s) of each record (truncated to `max_length` tokens)."""
     if task == "token":
         return _encode_tokens(records, tokenizer, max_length, label2id or {})
     examples: list[dict[str, Any]] = []
     for start in range(0, len(records), 2048):  # batched: the fast tokenizer runs in Rust
-        chunk = records[start:start + 2048]
+        chunk = records[start : start + 2048]
         pairs = [r.pair for r in chunk] if chunk[0].pair is not None else None
-        encoded = tokenizer([r.text for r in chunk], pairs, truncation=True, max_length=max_length,
-                            return_token_type_ids=True, return_attention_mask=False)
+        encoded = tokenizer(
+            [r.text for r in chunk],
+            pairs,
+            truncation=True,
+            max_length=max_length,
+            return_token_type_ids=True,
+            return_attention_mask=False,
+        )
         for i, record in enumerate(chunk):
             if task == "regression":
                 try:
                     label: float | int = float(record.label)  # type: ignore[arg-type]
                 except ValueError:
-                    raise DataError(f"{record.where}: label {record.label!r} is not a number "
-                                    "(the task is regression).") from None
+                    raise DataError(
+                        f"{record.where}: label {record.label!r} is not a number (the task is regression)."
+                    ) from None
                 if not math.isfinite(label):
-                    raise DataError(f"{record.where}: label {record.label!r} is not a finite number "
-                                    "(the task is regression); fix or drop the line.")
+                    raise DataError(
+                        f"{record.where}: label {record.label!r} is not a finite number "
+                        "(the task is regression); fix or drop the line."
+                    )
             else:
                 label = _label_id(record.label, label2id or {}, record.where)  # type: ignore[arg-type]
-            examples.append({"input_ids": encoded["input_ids"][i], "token_type_ids": encoded["token_type_ids"][i],
-                             "labels": label})
+            examples.append(
+                {"input_ids": encoded["input_ids"][i], "token_type_ids": encoded["token_type_ids"][i], "labels": label}
+            )
     return examples
 
 
-def _encode_tokens(records: Sequence[Record], tokenizer: Any, max_length: int,
-                   label2id: dict[str, int]) -> list[dict[str, Any]]:
+def _encode_tokens(
+    records: Sequence[Record], tokenizer: Any, max_length: int, label2id: dict[str, int]
+) -> list[dict[str, Any]]:
     """Each word's tag goes on its first sub-token; later sub-tokens and specials are ignored."""
     tag_ids = [[_label_id(tag, label2id, r.where) for tag in r.label] for r in records]  # check all first
-    encoded = tokenizer([r.text for r in records], is_split_into_words=True, truncation=True,
-                        max_length=max_length, return_token_type_ids=True, return_attention_mask=False)
+    encoded = tokenizer(
+        [r.text for r in records],
+        is_split_into_words=True,
+        truncation=True,
+        max_length=max_length,
+        return_token_type_ids=True,
+        return_attention_mask=False,
+    )
     examples = []
     for i in range(len(records)):
         labels, previous = [], None
         for word in encoded.word_ids(i):
             labels.append(IGNORE_INDEX if word is None or word == previous else tag_ids[i][word])
             previous = word
-        examples.append({"input_ids": encoded["input_ids"][i], "token_type_ids": encoded["token_type_ids"][i],
-                         "labels": labels})
+        examples.append(
+            {"input_ids": encoded["input_ids"][i], "token_type_ids": encoded["token_type_ids"][i], "labels": labels}
+        )
     return examples
 
 
 def collate(examples: Sequence[dict[str, Any]], pad_id: int) -> dict[str, torch.Tensor]:
     """Pad a list of encoded examples to the longest one: input_ids, attention_mask, token_type_ids, labels."""
     length = max(len(e["input_ids"]) for e in examples)
-    batch = {"input_ids": torch.full((len(examples), length), pad_id, dtype=torch.long),
-             "attention_mask": torch.zeros(len(examples), length, dtype=torch.long),
-             "token_type_ids": torch.zeros(len(examples), length, dtype=torch.long)}
+    batch = {
+        "input_ids": torch.full((len(examples), length), pad_id, dtype=torch.long),
+        "attention_mask": torch.zeros(len(examples), length, dtype=torch.long),
+        "token_type_ids": torch.zeros(len(examples), length, dtype=torch.long),
+    }
     for i, example in enumerate(examples):
         n = len(example["input_ids"])
         batch["input_ids"][i, :n] = torch.tensor(example["input_ids"])
@@ -393,9 +443,10 @@ def collate(examples: Sequence[dict[str, Any]], pad_id: int) -> dict[str, torch.
     if isinstance(first, list):
         labels = torch.full((len(examples), length), IGNORE_INDEX, dtype=torch.long)
         for i, example in enumerate(examples):
-            labels[i, :len(example["labels"])] = torch.tensor(example["labels"])
+            labels[i, : len(example["labels"])] = torch.tensor(example["labels"])
         batch["labels"] = labels
     else:
-        batch["labels"] = torch.tensor([e["labels"] for e in examples],
-                                       dtype=torch.float32 if isinstance(first, float) else torch.long)
+        batch["labels"] = torch.tensor(
+            [e["labels"] for e in examples], dtype=torch.float32 if isinstance(first, float) else torch.long
+        )
     return batch

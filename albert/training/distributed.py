@@ -71,8 +71,6 @@ def cleanup_distributed() -> None:
         torch_dist.destroy_process_group()
 
 
-
-
 def all_reduce_mean(values: dict[str, float], dist: Distributed, device: torch.device) -> dict[str, float]:
     """Average scalar metrics over processes (identity in a single process)."""
     if dist.world_size == 1 or not values:

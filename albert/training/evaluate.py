@@ -30,8 +30,9 @@ DEFAULT_METRIC = {"classification": "accuracy", "regression": "pearson", "token"
 LOWER_IS_BETTER = {"mse", "loss"}
 
 
-def task_metrics(task: str, predictions: np.ndarray, labels: np.ndarray,
-                 label_names: Sequence[str] = ()) -> dict[str, float]:
+def task_metrics(
+    task: str, predictions: np.ndarray, labels: np.ndarray, label_names: Sequence[str] = ()
+) -> dict[str, float]:
     """Metrics of `predictions` against `labels` (class ids, or numbers for regression).
 
     Token classification takes flat arrays of the labelled tokens only. A correlation of
@@ -59,8 +60,13 @@ def task_metrics(task: str, predictions: np.ndarray, labels: np.ndarray,
             f1 = f1_score(labels, predictions, labels=tagged, average="micro", zero_division=0)
         return {"accuracy": accuracy, "f1": float(f1)}
     binary = len(label_names) <= 2
-    f1 = f1_score(labels, predictions, average="binary" if binary else "macro",
-                  labels=None if binary else list(range(len(label_names))), zero_division=0)
+    f1 = f1_score(
+        labels,
+        predictions,
+        average="binary" if binary else "macro",
+        labels=None if binary else list(range(len(label_names))),
+        zero_division=0,
+    )
     return {"accuracy": accuracy, "f1": float(f1), "matthews": float(matthews_corrcoef(labels, predictions))}
 
 
@@ -76,14 +82,21 @@ def is_better(value: float, best: float | None, metric: str) -> bool:
 
 
 @torch.no_grad()
-def predict(model: torch.nn.Module, examples: list[dict[str, Any]], task: str, batch_size: int,
-            device: torch.device, precision: str = "fp32", pad_id: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+def predict(
+    model: torch.nn.Module,
+    examples: list[dict[str, Any]],
+    task: str,
+    batch_size: int,
+    device: torch.device,
+    precision: str = "fp32",
+    pad_id: int = 0,
+) -> tuple[np.ndarray, np.ndarray, float]:
     """Predictions, labels (token tasks: flattened labelled tokens) and mean loss over `examples`."""
     was_training = model.training
     model.eval()
     predictions, labels, loss_sum = [], [], 0.0
     for start in range(0, len(examples), batch_size):
-        batch = {k: v.to(device) for k, v in collate(examples[start:start + batch_size], pad_id).items()}
+        batch = {k: v.to(device) for k, v in collate(examples[start : start + batch_size], pad_id).items()}
         with autocast(device, precision):
             out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], labels=batch["labels"])
         logits = out.logits.float()
@@ -102,16 +115,31 @@ def predict(model: torch.nn.Module, examples: list[dict[str, Any]], task: str, b
     return torch.cat(predictions).numpy(), torch.cat(labels).numpy(), loss_sum / max(1, len(examples))
 
 
-def evaluate(model: torch.nn.Module, examples: list[dict[str, Any]], task: str, label_names: list[str],
-             batch_size: int, device: torch.device, precision: str = "fp32", pad_id: int = 0) -> dict[str, float]:
+def evaluate(
+    model: torch.nn.Module,
+    examples: list[dict[str, Any]],
+    task: str,
+    label_names: list[str],
+    batch_size: int,
+    device: torch.device,
+    precision: str = "fp32",
+    pad_id: int = 0,
+) -> dict[str, float]:
     """Task metrics (`task_metrics`) and the mean loss of `model` on `examples`."""
     predictions, labels, loss = predict(model, examples, task, batch_size, device, precision, pad_id)
     return {**task_metrics(task, predictions, labels, label_names), "loss": loss}
 
 
-def quantization_report(model: torch.nn.Module, examples: list[dict[str, Any]], task: str,
-                        label_names: list[str], fp32_metrics: dict[str, float], batch_size: int,
-                        pad_id: int, rounds: int) -> dict[str, Any]:
+def quantization_report(
+    model: torch.nn.Module,
+    examples: list[dict[str, Any]],
+    task: str,
+    label_names: list[str],
+    fp32_metrics: dict[str, float],
+    batch_size: int,
+    pad_id: int,
+    rounds: int,
+) -> dict[str, Any]:
     """Evaluate an INT8 dynamic-quantized copy on CPU: metrics and their change, size, latency vs fp32."""
     from albert.quantize import count_quantized_linears, measure_latency, model_size_bytes, quantize_model
 
@@ -120,30 +148,43 @@ def quantization_report(model: torch.nn.Module, examples: list[dict[str, Any]], 
     int8 = quantize_model(fp32)
     metrics = evaluate(int8, examples, task, label_names, batch_size, cpu, pad_id=pad_id)
     report: dict[str, Any] = {
-        "metrics": metrics, "change": {k: metrics[k] - fp32_metrics[k] for k in metrics if k in fp32_metrics},
+        "metrics": metrics,
+        "change": {k: metrics[k] - fp32_metrics[k] for k in metrics if k in fp32_metrics},
         "quantized_linear_layers": count_quantized_linears(int8),
-        "fp32_bytes": model_size_bytes(fp32), "int8_bytes": model_size_bytes(int8),
-        "torch_threads": torch.get_num_threads()}
+        "fp32_bytes": model_size_bytes(fp32),
+        "int8_bytes": model_size_bytes(int8),
+        "torch_threads": torch.get_num_threads(),
+    }
     for size in (1, min(batch_size, len(examples))):
         latency = measure_latency({"fp32": fp32, "int8": int8}, collate(examples[:size], pad_id), rounds=rounds)
-        report[f"latency_batch_{size}"] = {"fp32_ms": latency["fp32"] * 1e3, "int8_ms": latency["int8"] * 1e3,
-                                           "speedup": latency["fp32"] / latency["int8"]}
+        report[f"latency_batch_{size}"] = {
+            "fp32_ms": latency["fp32"] * 1e3,
+            "int8_ms": latency["int8"] * 1e3,
+            "speedup": latency["fp32"] / latency["int8"],
+        }
     return report
 
 
 def format_report(summary: dict[str, Any]) -> str:
     """The final lines a person reads: best dev metrics and, with --quantize, INT8 against fp32."""
     task, best = summary["task"], summary.get("best") or {}
-    lines = [f"{task}: dev " + ", ".join(f"{k} {best[k]:.4f}" for k in METRICS[task] if k in best)
-             + (f" (step {best['step']})" if "step" in best else "")]
+    lines = [
+        f"{task}: dev "
+        + ", ".join(f"{k} {best[k]:.4f}" for k in METRICS[task] if k in best)
+        + (f" (step {best['step']})" if "step" in best else "")
+    ]
     quantized = summary.get("quantized")
     if quantized:
         change = ", ".join(f"{k} {v:+.4f}" for k, v in quantized["change"].items() if k in METRICS[task])
-        lines.append(f"INT8 dynamic: {change}; size {quantized['fp32_bytes'] / 2**20:.2f} MiB → "
-                     f"{quantized['int8_bytes'] / 2**20:.2f} MiB "
-                     f"({quantized['quantized_linear_layers']} Linear layers quantized)")
+        lines.append(
+            f"INT8 dynamic: {change}; size {quantized['fp32_bytes'] / 2**20:.2f} MiB → "
+            f"{quantized['int8_bytes'] / 2**20:.2f} MiB "
+            f"({quantized['quantized_linear_layers']} Linear layers quantized)"
+        )
         for key in (k for k in quantized if k.startswith("latency_batch_")):
             t = quantized[key]
-            lines.append(f"  latency, batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, "
-                         f"int8 {t['int8_ms']:.1f} ms ({t['speedup']:.2f}×, {quantized['torch_threads']} threads)")
+            lines.append(
+                f"  latency, batch {key.rsplit('_', 1)[1]}: fp32 {t['fp32_ms']:.1f} ms, "
+                f"int8 {t['int8_ms']:.1f} ms ({t['speedup']:.2f}×, {quantized['torch_threads']} threads)"
+            )
     return "\n".join(lines)

@@ -156,8 +156,11 @@ class Task:
 
     def divergence_note(self, checkpoint_step: int | None) -> tuple[str, str]:
         """(what is kept, what to do) for the one-sentence message of a diverged run."""
-        kept = (f"the last checkpoint, step {checkpoint_step}, is kept in {self.run.out / 'checkpoint'}"
-                if checkpoint_step is not None else "no checkpoint had been saved yet")
+        kept = (
+            f"the last checkpoint, step {checkpoint_step}, is kept in {self.run.out / 'checkpoint'}"
+            if checkpoint_step is not None
+            else "no checkpoint had been saved yet"
+        )
         return kept, "run again with a lower --optim.learning-rate (e.g. a tenth)"
 
     def finish(self, step: int, reason: str) -> dict[str, Any]:
@@ -184,14 +187,25 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
         step = checkpoint_step = state["step"]
         task.restore(state)
         run.started -= state["elapsed_seconds"]
-    run.metrics = metrics = MetricsLog(out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0,
-                                       columns=task.metrics_columns)
+    run.metrics = metrics = MetricsLog(
+        out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0, columns=task.metrics_columns
+    )
 
     def checkpoint() -> None:
         if dist.is_main:
-            save_training_state(checkpoint_dir, model, {
-                "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(),
-                "step": step, **task.state(), "elapsed_seconds": run.elapsed()}, tokenizer=task.tokenizer)
+            save_training_state(
+                checkpoint_dir,
+                model,
+                {
+                    "optimizer": optimizer.state_dict(),
+                    "scheduler": scheduler.state_dict(),
+                    "rng": rng_state(),
+                    "step": step,
+                    **task.state(),
+                    "elapsed_seconds": run.elapsed(),
+                },
+                tokenizer=task.tokenizer,
+            )
         dist.barrier()
 
     stop_at = min(task.total_steps, cfg.stop_after_steps or task.total_steps)
@@ -210,8 +224,9 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
         optimizer.zero_grad(set_to_none=True)
         step += 1
         if step % cfg.log_every == 0 or step == stop_at:
-            row = task.train_row(step, lr=max(scheduler.get_last_lr()), grad_norm=grad_norm,
-                                 seconds=time.time() - window_start)
+            row = task.train_row(
+                step, lr=max(scheduler.get_last_lr()), grad_norm=grad_norm, seconds=time.time() - window_start
+            )
             metrics.write({"step": step, **row, "elapsed_seconds": run.elapsed()})
             window_start, progress.loss = time.time(), f"{row['loss']:.3f}"
         stop_reason = task.evaluate(step)
@@ -225,9 +240,15 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
             reason = _stop_reason(stop_reason, step, task.total_steps, out_of_time, cfg.max_minutes)
             break
     progress.bar.close()
-    summary = {"steps": step, "planned_steps": task.total_steps, **task.finish(step, reason),
-               "wall_seconds": round(run.elapsed(), 1), "world_size": dist.world_size, "device": str(device),
-               "config": jsonable(dataclasses.asdict(cfg))}
+    summary = {
+        "steps": step,
+        "planned_steps": task.total_steps,
+        **task.finish(step, reason),
+        "wall_seconds": round(run.elapsed(), 1),
+        "world_size": dist.world_size,
+        "device": str(device),
+        "config": jsonable(dataclasses.asdict(cfg)),
+    }
     if dist.is_main:
         task.complete(step, summary)
         (out / task.summary_name).write_text(json.dumps(jsonable(summary), indent=2) + "\n")
@@ -257,7 +278,8 @@ def _wrap(model: nn.Module, dist: Distributed, compile_model: bool) -> nn.Module
     wrapped = model
     if dist.world_size > 1:
         wrapped = torch.nn.parallel.DistributedDataParallel(
-            model, device_ids=[dist.local_rank] if dist.device.type == "cuda" else None)
+            model, device_ids=[dist.local_rank] if dist.device.type == "cuda" else None
+        )
     return torch.compile(wrapped) if compile_model else wrapped
 
 
@@ -268,16 +290,19 @@ def _gradient_norm(model: nn.Module, max_norm: float) -> float:
     return float(torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None]))
 
 
-def _refuse_divergence(loss: float, grad_norm: float, step: int, lr: float, dist: Distributed, task: Task,
-                       checkpoint_step: int | None) -> None:
+def _refuse_divergence(
+    loss: float, grad_norm: float, step: int, lr: float, dist: Distributed, task: Task, checkpoint_step: int | None
+) -> None:
     """Stop with one sentence when any process's loss or gradient norm is NaN or infinite: checked before
     the optimizer step, so the weights (and every checkpoint) keep their last finite values."""
     diverged = torch.tensor([float(not (math.isfinite(loss) and math.isfinite(grad_norm)))])
     if all_reduce_sum(diverged, dist, dist.device).item():
         kept, advice = task.divergence_note(checkpoint_step)
-        raise DivergedError(f"the training loss became {loss:.4g} (gradient norm {grad_norm:.4g}) at step {step + 1} "
-                            f"with learning rate {lr:.3g}, so the run stopped before that step changed the weights "
-                            f"({kept}); {advice}.")
+        raise DivergedError(
+            f"the training loss became {loss:.4g} (gradient norm {grad_norm:.4g}) at step {step + 1} "
+            f"with learning rate {lr:.3g}, so the run stopped before that step changed the weights "
+            f"({kept}); {advice}."
+        )
 
 
 def _stop_reason(task_reason: str | None, step: int, total: int, out_of_time: bool, max_minutes: float | None) -> str:

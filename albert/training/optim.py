@@ -48,10 +48,9 @@ class OptimizerConfig:
             raise ValueError("beta1 and beta2 must be in [0, 1).")
 
 
-
-
-def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.device,
-                    lr_scale: Callable[[str], float] | None = None) -> torch.optim.Optimizer:
+def build_optimizer(
+    model: nn.Module, config: OptimizerConfig, device: torch.device, lr_scale: Callable[[str], float] | None = None
+) -> torch.optim.Optimizer:
     """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT).
 
     `lr_scale(name)` multiplies the learning rate of parameter `name` (layer-wise decay when
@@ -66,20 +65,26 @@ def build_optimizer(model: nn.Module, config: OptimizerConfig, device: torch.dev
         grouped.setdefault((no_decay, lr_scale(name) if lr_scale else 1.0), []).append(parameter)
     if lr_scale is None:
         grouped = {(False, 1.0): grouped.get((False, 1.0), []), (True, 1.0): grouped.get((True, 1.0), [])}
-    groups = [{"params": params, "weight_decay": 0.0 if no_decay else config.weight_decay,
-               "lr": config.learning_rate * scale, "lr_scale": scale}
-              for (no_decay, scale), params in sorted(grouped.items(), key=lambda item: item[0][0])]
+    groups = [
+        {
+            "params": params,
+            "weight_decay": 0.0 if no_decay else config.weight_decay,
+            "lr": config.learning_rate * scale,
+            "lr_scale": scale,
+        }
+        for (no_decay, scale), params in sorted(grouped.items(), key=lambda item: item[0][0])
+    ]
     betas = (config.beta1, config.beta2)
     if config.optimizer == "lamb":
         import torch_optimizer
 
         return torch_optimizer.Lamb(groups, lr=config.learning_rate, betas=betas, eps=config.eps)
-    return torch.optim.AdamW(groups, lr=config.learning_rate, betas=betas, eps=config.eps,
-                             fused=device.type == "cuda")
+    return torch.optim.AdamW(groups, lr=config.learning_rate, betas=betas, eps=config.eps, fused=device.type == "cuda")
 
 
-def build_scheduler(optimizer: torch.optim.Optimizer, config: OptimizerConfig,
-                    total_steps: int) -> torch.optim.lr_scheduler.LambdaLR:
+def build_scheduler(
+    optimizer: torch.optim.Optimizer, config: OptimizerConfig, total_steps: int
+) -> torch.optim.lr_scheduler.LambdaLR:
     """Linear warm-up to the peak, then linear/cosine decay to zero at `total_steps`."""
     warmup = config.warmup_steps or int(config.warmup_fraction * total_steps)
 

@@ -42,11 +42,30 @@ class TrainingStateError(ValueError):
 class MetricsLog:
     """Appends metric rows to `metrics.jsonl` and `metrics.csv` (rank 0 only)."""
 
-    COLUMNS = ("step", "tokens", "split", "loss", "mlm_loss", "sop_loss", "mlm_accuracy", "sop_accuracy",
-               "nsp_accuracy", "accuracy", "lr", "tokens_per_second", "grad_norm", "elapsed_seconds")
+    COLUMNS = (
+        "step",
+        "tokens",
+        "split",
+        "loss",
+        "mlm_loss",
+        "sop_loss",
+        "mlm_accuracy",
+        "sop_accuracy",
+        "nsp_accuracy",
+        "accuracy",
+        "lr",
+        "tokens_per_second",
+        "grad_norm",
+        "elapsed_seconds",
+    )
 
-    def __init__(self, directory: Path, enabled: bool = True, truncate_after_step: int | None = None,
-                 columns: Sequence[str] = COLUMNS):
+    def __init__(
+        self,
+        directory: Path,
+        enabled: bool = True,
+        truncate_after_step: int | None = None,
+        columns: Sequence[str] = COLUMNS,
+    ):
         self.jsonl, self.csv = directory / "metrics.jsonl", directory / "metrics.csv"
         self.enabled, self.columns = enabled, tuple(columns)
         if enabled and truncate_after_step is not None:
@@ -65,8 +84,12 @@ class MetricsLog:
             if isinstance(row, dict):
                 rows.append(row)
             elif row is not None:  # a crash in the middle of a write leaves a partial last line
-                logger.warning("%s, line %d: dropped an unreadable metrics row (a write cut short?): %.60r",
-                               self.jsonl, number, line)
+                logger.warning(
+                    "%s, line %d: dropped an unreadable metrics row (a write cut short?): %.60r",
+                    self.jsonl,
+                    number,
+                    line,
+                )
         kept = [row for row in rows if row.get("step", 0) <= step]
         atomic_write(self.jsonl, lambda temp: temp.write_text("".join(json.dumps(r) + "\n" for r in kept)))
         self.csv.unlink(missing_ok=True)
@@ -91,8 +114,10 @@ class MetricsLog:
             self._append_csv(row)
         except OSError as error:
             reason = "the disk is full" if error.errno == errno.ENOSPC else (error.strerror or str(error))
-            raise TrainingStateError(f"{self.jsonl} could not be appended to ({reason}); the last checkpoint is "
-                                     "kept, so free some space and run again with --resume.") from error
+            raise TrainingStateError(
+                f"{self.jsonl} could not be appended to ({reason}); the last checkpoint is "
+                "kept, so free some space and run again with --resume."
+            ) from error
 
 
 def replace_directory(directory: Path, write: Callable[[Path], None]) -> Path:
@@ -110,9 +135,11 @@ def replace_directory(directory: Path, write: Callable[[Path], None]) -> Path:
         shutil.rmtree(temp, ignore_errors=True)
         reason = "the disk is full" if error.errno == errno.ENOSPC else (error.strerror or str(error))
         kept = f"{directory} is still the current one" if directory.exists() else "none was kept"
-        raise TrainingStateError(f"{directory} could not be written ({reason}); the partial copy was removed and "
-                                 f"{kept}; free some space (or fix the cause) and run again (a training run "
-                                 "continues from its checkpoint with --resume).") from error
+        raise TrainingStateError(
+            f"{directory} could not be written ({reason}); the partial copy was removed and "
+            f"{kept}; free some space (or fix the cause) and run again (a training run "
+            "continues from its checkpoint with --resume)."
+        ) from error
     if directory.exists():
         shutil.rmtree(old, ignore_errors=True)
         directory.rename(old)
@@ -143,22 +170,30 @@ def verify_checksums(directory: Path) -> bool:
     warning) when there is no manifest; a damaged or missing file raises `TrainingStateError`."""
     manifest = directory / CHECKSUMS_NAME
     if not manifest.is_file():
-        logger.warning("%s carries no checksums (written before ALBERT Lab recorded them): resuming without "
-                       "verifying its files", directory)
+        logger.warning(
+            "%s carries no checksums (written before ALBERT Lab recorded them): resuming without verifying its files",
+            directory,
+        )
         return False
     for number, line in enumerate(manifest.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
         expected, _, name = line.partition("  ")
         if len(expected) != 64 or not name or Path(name).is_absolute() or ".." in Path(name).parts:
-            raise TrainingStateError(f"{manifest}, line {number} is not a 'sha256  file' line: the checksum "
-                                     "manifest is damaged, so the checkpoint cannot be trusted; start again without "
-                                     "--resume or restore the checkpoint from a copy.")
+            raise TrainingStateError(
+                f"{manifest}, line {number} is not a 'sha256  file' line: the checksum "
+                "manifest is damaged, so the checkpoint cannot be trusted; start again without "
+                "--resume or restore the checkpoint from a copy."
+            )
         path = directory / name
         if not path.is_file():
-            raise TrainingStateError(f"{path} is missing from the checkpoint (listed in {CHECKSUMS_NAME}); restore "
-                                     "it from a copy or start again without --resume.")
+            raise TrainingStateError(
+                f"{path} is missing from the checkpoint (listed in {CHECKSUMS_NAME}); restore "
+                "it from a copy or start again without --resume."
+            )
         if file_sha256(path) != expected:
-            raise TrainingStateError(f"{path} is damaged: its SHA-256 differs from the one recorded when the "
-                                     "checkpoint was written; restore it from a copy or start again without --resume.")
+            raise TrainingStateError(
+                f"{path} is damaged: its SHA-256 differs from the one recorded when the "
+                "checkpoint was written; restore it from a copy or start again without --resume."
+            )
     return True
 
 
@@ -203,7 +238,8 @@ def recover_checkpoint(directory: Path) -> None:
     # renamed (replace_directory renames only after writing), with or without a manifest.
     checks: tuple[tuple[Path, Callable[[], bool]], ...] = (
         (temp, lambda: _complete(temp)),
-        (old, lambda: (old / STATE_NAME).is_file() and (not (old / CHECKSUMS_NAME).exists() or _complete(old))))
+        (old, lambda: (old / STATE_NAME).is_file() and (not (old / CHECKSUMS_NAME).exists() or _complete(old))),
+    )
     for candidate, whole in checks:
         if whole():
             candidate.rename(directory)
@@ -214,13 +250,17 @@ def recover_checkpoint(directory: Path) -> None:
 def _config_differences(saved: Any, current: Any) -> str:
     if not (dataclasses.is_dataclass(saved) and dataclasses.is_dataclass(current)):
         return ""
-    pairs = [(f.name, getattr(saved, f.name), getattr(current, f.name)) for f in dataclasses.fields(saved)
-             if f.name != "extra" and hasattr(current, f.name)]
+    pairs = [
+        (f.name, getattr(saved, f.name), getattr(current, f.name))
+        for f in dataclasses.fields(saved)
+        if f.name != "extra" and hasattr(current, f.name)
+    ]
     return ", ".join(f"{name} {a} in the checkpoint but {b} now" for name, a, b in pairs if a != b)
 
 
-def resume_training_state(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer,
-                          scheduler: torch.optim.lr_scheduler.LRScheduler) -> dict[str, Any]:
+def resume_training_state(
+    directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, scheduler: torch.optim.lr_scheduler.LRScheduler
+) -> dict[str, Any]:
     """Restore weights, optimizer, schedule and RNG from a checkpoint written by
     `save_training_state` (verified against its checksums); returns the rest of its state
     (step, data position, …)."""
@@ -236,9 +276,10 @@ def resume_training_state(directory: Path, model: nn.Module, optimizer: torch.op
     except (RuntimeError, ValueError, KeyError) as error:
         differences = _config_differences(saved.config, getattr(model, "config", None))
         reason = differences or str(error).strip().splitlines()[0][:200]
-        raise TrainingStateError(f"{directory} was written by a different model or optimizer setup ({reason}); "
-                                 "resume with the options the run was started with, or start a new --output-dir."
-                                 ) from None
+        raise TrainingStateError(
+            f"{directory} was written by a different model or optimizer setup ({reason}); "
+            "resume with the options the run was started with, or start a new --output-dir."
+        ) from None
     scheduler.load_state_dict(state["scheduler"])
     restore_rng_state(state["rng"])
     logger.info("resumed from %s at step %d", directory, state["step"])
@@ -256,5 +297,3 @@ def restore_rng_state(state: dict[str, Any]) -> None:
     torch.set_rng_state(state["torch"])
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state["cuda"])
-
-

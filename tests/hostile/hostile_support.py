@@ -27,9 +27,29 @@ def write_table(path: Path, labels: list[str], header: str = "sentence\tlabel") 
 
 
 def finetune_argv(models: dict[str, Path], out: Path, *extra: str, model: str = "narrow") -> list[str]:
-    return ["--model", str(models[model]), "--train-file", str(models["train"]), "--dev-file", str(models["dev"]),
-            "--output-dir", str(out), "--max-seq-length", "16", "--batch-size", "8", "--epochs", "2",
-            "--eval-every", "2", "--threads", "1", "--log-every", "2", *extra]
+    return [
+        "--model",
+        str(models[model]),
+        "--train-file",
+        str(models["train"]),
+        "--dev-file",
+        str(models["dev"]),
+        "--output-dir",
+        str(out),
+        "--max-seq-length",
+        "16",
+        "--batch-size",
+        "8",
+        "--epochs",
+        "2",
+        "--eval-every",
+        "2",
+        "--threads",
+        "1",
+        "--log-every",
+        "2",
+        *extra,
+    ]
 
 
 @pytest.fixture(scope="session")
@@ -38,13 +58,21 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
     root = tmp_path_factory.mktemp("hostile")
     rng = random.Random(0)
-    (root / "corpus.txt").write_text("\n".join(" ".join(rng.choice(WORDS) for _ in range(8))
-                                               for _ in range(200)) + "\n")
+    (root / "corpus.txt").write_text(
+        "\n".join(" ".join(rng.choice(WORDS) for _ in range(8)) for _ in range(200)) + "\n"
+    )
     tokenizer = train_tokenizer([root / "corpus.txt"], root / "tokenizer", vocab_size=40)
     out = {"root": root}
     for name, hidden in (("narrow", 32), ("wide", 48)):
-        config = AlbertConfig(vocab_size=len(tokenizer), embedding_size=16, hidden_size=hidden, num_hidden_layers=2,
-                              num_attention_heads=4, intermediate_size=64, max_position_embeddings=64)
+        config = AlbertConfig(
+            vocab_size=len(tokenizer),
+            embedding_size=16,
+            hidden_size=hidden,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=64,
+            max_position_embeddings=64,
+        )
         torch.manual_seed(0)
         out[name] = AlbertForPreTraining(config).save_pretrained(root / name, tokenizer=tokenizer)
     labels = [str(i % 2) for i in range(48)]

@@ -56,19 +56,31 @@ def _fill(choice: str, lang: str = "en") -> str:
 
 
 # ----- resource bombs through the model picker ----------------------------------------------------
-@pytest.mark.parametrize("change, fragment", [
-    (dict(num_hidden_layers=10_000_000), "num_hidden_layers = 10,000,000"),
-    (dict(vocab_size=10_000_000), "vocab_size = 10,000,000"),
-    (dict(max_position_embeddings=10_000_000), "max_position_embeddings = 10,000,000"),
-    (dict(hidden_size=8192, num_attention_heads=4), "hidden_size = 8,192"),
-    (dict(num_hidden_layers=48, hidden_size=4096, intermediate_size=16384, num_attention_heads=64),
-     "multiply-adds per token"),
-    (dict(vocab_size=200), "implies"),  # within the limits, but the weights hold another vocabulary
-    (dict(hidden_size=64), "implies"),
-], ids=["layers-1e7", "vocab-1e7", "positions-1e7", "hidden-8192", "too-much-work", "vocab-mismatch",
-        "width-mismatch"])
-def test_oversized_or_mismatched_config_is_refused_before_allocating(tmp_path, change, fragment,
-                                                                     no_tracebacks) -> None:
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (dict(num_hidden_layers=10_000_000), "num_hidden_layers = 10,000,000"),
+        (dict(vocab_size=10_000_000), "vocab_size = 10,000,000"),
+        (dict(max_position_embeddings=10_000_000), "max_position_embeddings = 10,000,000"),
+        (dict(hidden_size=8192, num_attention_heads=4), "hidden_size = 8,192"),
+        (
+            dict(num_hidden_layers=48, hidden_size=4096, intermediate_size=16384, num_attention_heads=64),
+            "multiply-adds per token",
+        ),
+        (dict(vocab_size=200), "implies"),  # within the limits, but the weights hold another vocabulary
+        (dict(hidden_size=64), "implies"),
+    ],
+    ids=[
+        "layers-1e7",
+        "vocab-1e7",
+        "positions-1e7",
+        "hidden-8192",
+        "too-much-work",
+        "vocab-mismatch",
+        "width-mismatch",
+    ],
+)
+def test_oversized_or_mismatched_config_is_refused_before_allocating(tmp_path, change, fragment, no_tracebacks) -> None:
     import resource
 
     folder = _copy_model(tmp_path, **change)
@@ -104,9 +116,12 @@ def test_weights_header_is_read_without_loading_and_checked(tmp_path) -> None:
     assert shapes and all(isinstance(s, tuple) for s in shapes.values())
     weights = folder / "model.safetensors"
     data = bytearray(weights.read_bytes())
-    for label, payload in (("huge header length", (2**62).to_bytes(8, "little") + bytes(data[8:])),
-                           ("short", bytes(data[:5])), ("not json", bytes(data[:8]) + b"x" * (len(data) - 8)),
-                           ("cut data", bytes(data[:-100]))):
+    for label, payload in (
+        ("huge header length", (2**62).to_bytes(8, "little") + bytes(data[8:])),
+        ("short", bytes(data[:5])),
+        ("not json", bytes(data[:8]) + b"x" * (len(data) - 8)),
+        ("cut data", bytes(data[:-100])),
+    ):
         weights.write_bytes(payload)
         with pytest.raises(ModelError) as caught:
             safetensors_shapes(weights, "crafted", "en")
@@ -129,8 +144,9 @@ def test_missing_and_existing_folders_get_the_same_sentence(tmp_path, no_traceba
 
 @pytest.mark.parametrize("which", ["config.json", "model.safetensors", "tokenizer.json"])
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
-def test_fifos_devices_and_folders_in_place_of_files_never_block(tmp_path, which: str, kind: str,
-                                                                  no_tracebacks) -> None:
+def test_fifos_devices_and_folders_in_place_of_files_never_block(
+    tmp_path, which: str, kind: str, no_tracebacks
+) -> None:
     folder = _copy_model(tmp_path)
     target = folder / which
     target.unlink()
@@ -171,9 +187,13 @@ def test_a_library_error_names_no_folder(tmp_path, no_tracebacks) -> None:
 
 
 def test_absurd_model_names(no_tracebacks) -> None:
-    for choice, fragment in (("x" * 10_000, "10,000 characters"), ("a" * 200 + "/" + "b" * 90, "neither"),
-                             ("bad\x00name", "neither"), ("~nobody-here/x", "not a model folder"),
-                             ("/" + "d/" * 140, "not a model folder")):
+    for choice, fragment in (
+        ("x" * 10_000, "10,000 characters"),
+        ("a" * 200 + "/" + "b" * 90, "neither"),
+        ("bad\x00name", "neither"),
+        ("~nobody-here/x", "not a model folder"),
+        ("/" + "d/" * 140, "not a model folder"),
+    ):
         message = _fill(choice)
         assert fragment in message, (choice[:20], message)
         _one_sentence(message)
@@ -276,11 +296,18 @@ def test_wrong_typed_texts_models_and_languages(value, no_tracebacks) -> None:
     from app.sentiment_views import sentiment_view
     from app.views import parameters_view, preset_view
 
-    answers = [fill_mask_view(value, 5, "", "en"), fill_mask_view("the [MASK]", 5, value, "en"),
-               sentence_order_view("a", value, "", "en"), attention_view(value, "", 1, 16, "", "", "en"),
-               attention_view("a b", "", 1, 16, "", value, "en"), layer_transitions_view(value, "", "", "en"),
-               sharing_modes_view(value, "en"), sentiment_view(value, "en"), preset_view(value, "en")[10:],
-               parameters_view(30000, 128, 768, 12, 12, 3072, "all", 1, value if value is not True else "yes", 512)]
+    answers = [
+        fill_mask_view(value, 5, "", "en"),
+        fill_mask_view("the [MASK]", 5, value, "en"),
+        sentence_order_view("a", value, "", "en"),
+        attention_view(value, "", 1, 16, "", "", "en"),
+        attention_view("a b", "", 1, 16, "", value, "en"),
+        layer_transitions_view(value, "", "", "en"),
+        sharing_modes_view(value, "en"),
+        sentiment_view(value, "en"),
+        preset_view(value, "en")[10:],
+        parameters_view(30000, 128, 768, 12, 12, 3072, "all", 1, value if value is not True else "yes", 512),
+    ]
     for out in answers:
         assert "error" in out[0], out[0]
         _one_sentence(out[0]["error"])

@@ -28,8 +28,9 @@ def http():
 
 def _call(http, url: str, endpoint: str, body: str) -> tuple[int, str]:
     """POST a raw body to /gradio_api/call/<endpoint>; (status, result stream or error body)."""
-    response = http.post(f"{url}/gradio_api/call/{endpoint}", content=body,
-                         headers={"content-type": "application/json"})
+    response = http.post(
+        f"{url}/gradio_api/call/{endpoint}", content=body, headers={"content-type": "application/json"}
+    )
     if response.status_code != 200:
         return response.status_code, response.text
     event = response.json()["event_id"]
@@ -41,22 +42,30 @@ def _result(stream: str) -> object:
     return json.loads(line.removeprefix("data:"))
 
 
-@pytest.mark.parametrize("endpoint, data, fragment", [
-    ("fill_mask", ["the [MASK]", "abc", "", "en"], "whole number from 1 to 20"),
-    ("fill_mask", ["the [MASK]", 1e308, "", "en"], "from 1 to 20"),
-    ("fill_mask", [["a list"], 5, "", "en"], "must be text"),
-    ("fill_mask", ["the [MASK]", 5, "x" * 10_000, "en"], "10,000 characters"),
-    ("attention", ["a b", "", "NaN", 16, "", "", "en"], "finite whole number"),
-    ("attention", ["a b", "", 1, -5, "", "", "en"], "from 8 to 128"),
-    ("split_paragraph", ["One. Two.", {"k": 1}, "", "en"], "whole number"),
-    ("mask_word", ["the old sailor", 2.5, 5, "", "en"], "whole number"),
-    ("parameters", [10**7, 10**7, 10**7, 10**7, 1, 10**7, "none", 10**7, True, 10**7, "en"], "1,000,000,000,000,000"),
-    ("parameters", [30000, 128, 768, 12, 12, 3072, "all", 1, "yes", 512, "en"], "true or false"),
-    ("preset", ["albert-gigantic", "en"], "albert-gigantic"),
-    ("sharing_modes", [12, "en"], "must be text"),
-    ("sentiment", [{"text": "hi"}, "en"], "must be text"),
-    ("layer_transitions", ["a b", 7, "", "en"], "model must be given as text"),
-], ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None)
+@pytest.mark.parametrize(
+    "endpoint, data, fragment",
+    [
+        ("fill_mask", ["the [MASK]", "abc", "", "en"], "whole number from 1 to 20"),
+        ("fill_mask", ["the [MASK]", 1e308, "", "en"], "from 1 to 20"),
+        ("fill_mask", [["a list"], 5, "", "en"], "must be text"),
+        ("fill_mask", ["the [MASK]", 5, "x" * 10_000, "en"], "10,000 characters"),
+        ("attention", ["a b", "", "NaN", 16, "", "", "en"], "finite whole number"),
+        ("attention", ["a b", "", 1, -5, "", "", "en"], "from 8 to 128"),
+        ("split_paragraph", ["One. Two.", {"k": 1}, "", "en"], "whole number"),
+        ("mask_word", ["the old sailor", 2.5, 5, "", "en"], "whole number"),
+        (
+            "parameters",
+            [10**7, 10**7, 10**7, 10**7, 1, 10**7, "none", 10**7, True, 10**7, "en"],
+            "1,000,000,000,000,000",
+        ),
+        ("parameters", [30000, 128, 768, 12, 12, 3072, "all", 1, "yes", 512, "en"], "true or false"),
+        ("preset", ["albert-gigantic", "en"], "albert-gigantic"),
+        ("sharing_modes", [12, "en"], "must be text"),
+        ("sentiment", [{"text": "hi"}, "en"], "must be text"),
+        ("layer_transitions", ["a b", 7, "", "en"], "model must be given as text"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None,
+)
 def test_wrong_values_over_raw_http_get_the_apps_sentence(http, url: str, endpoint, data, fragment) -> None:
     status, stream = _call(http, url, endpoint, json.dumps({"data": data}))
     assert status == 200 and "event: complete" in stream, stream[:300]
@@ -65,8 +74,20 @@ def test_wrong_values_over_raw_http_get_the_apps_sentence(http, url: str, endpoi
     assert fragment in error and "Traceback" not in error and "\n" not in error, error
 
 
-@pytest.mark.parametrize("body", ['{"data": ["the [MASK]"]}', '{"data": []}', '{"data": "x"}', "{}", "not json",
-                                  "[1, 2]", '{"data": null}', '{"data": [1, 2', '{"data": {"a": 1}}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"data": ["the [MASK]"]}',
+        '{"data": []}',
+        '{"data": "x"}',
+        "{}",
+        "not json",
+        "[1, 2]",
+        '{"data": null}',
+        '{"data": [1, 2',
+        '{"data": {"a": 1}}',
+    ],
+)
 def test_malformed_bodies_never_come_back_as_a_null_error(http, url: str, body: str) -> None:
     status, text = _call(http, url, "fill_mask", body)
     assert '{"error": null}' not in text and '"error":null' not in text, text[:300]

@@ -25,8 +25,15 @@ from albert.training.state import (
     save_training_state,
 )
 
-CONFIG = dict(vocab_size=99, embedding_size=16, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-              intermediate_size=37, max_position_embeddings=64)
+CONFIG = dict(
+    vocab_size=99,
+    embedding_size=16,
+    hidden_size=32,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    intermediate_size=37,
+    max_position_embeddings=64,
+)
 
 
 def trained(step: int, hidden_size: int = 32) -> tuple[torch.nn.Module, torch.optim.Optimizer, object]:
@@ -46,8 +53,11 @@ def trained(step: int, hidden_size: int = 32) -> tuple[torch.nn.Module, torch.op
 
 def save(directory: Path, step: int) -> torch.nn.Module:
     model, optimizer, scheduler = trained(step)
-    save_training_state(directory, model, {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
-                                           "rng": rng_state(), "step": step})
+    save_training_state(
+        directory,
+        model,
+        {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state(), "step": step},
+    )
     return model
 
 
@@ -74,15 +84,14 @@ def test_flipped_bytes_name_the_damaged_file(tmp_path: Path, name: str) -> None:
     path = tmp_path / "checkpoint" / name
     data = bytearray(path.read_bytes())
     middle = len(data) // 2 if name != "config.json" else data.index(b'"hidden_act"')
-    data[middle:middle + 1] = bytes([data[middle] ^ 0x01])  # one bit: still a readable file
+    data[middle : middle + 1] = bytes([data[middle] ^ 0x01])  # one bit: still a readable file
     path.write_bytes(bytes(data))
     with pytest.raises(TrainingStateError) as error:
         resume(tmp_path / "checkpoint")
     assert f"{path} is damaged: its SHA-256 differs" in str(error.value) and "--resume" in str(error.value)
 
 
-def test_a_checkpoint_without_checksums_still_resumes_exactly(tmp_path: Path,
-                                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_a_checkpoint_without_checksums_still_resumes_exactly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     saved = save(tmp_path / "checkpoint", 3)
     (tmp_path / "checkpoint" / CHECKSUMS_NAME).unlink()  # as the code before checksums wrote it
     with caplog.at_level(logging.WARNING, logger="albert.training"):
@@ -120,8 +129,9 @@ def crash_at_second_rename(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("damage_tmp", [False, True])
-def test_resume_recovers_from_old_and_tmp_left_between_renames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                               damage_tmp: bool) -> None:
+def test_resume_recovers_from_old_and_tmp_left_between_renames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage_tmp: bool
+) -> None:
     directory = tmp_path / "checkpoint"
     save(directory, 1)
     with monkeypatch.context() as patch:
@@ -178,8 +188,9 @@ def test_a_full_disk_keeps_the_previous_checkpoint_current(tmp_path: Path, monke
     assert resume(directory)[0]["step"] == 1
 
 
-def test_command_line_full_disk_is_one_sentence(models: dict[str, Path], tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_command_line_full_disk_is_one_sentence(
+    models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     full_disk(monkeypatch)
     with pytest.raises(SystemExit) as error:
         main(finetune_argv(models, tmp_path))
@@ -197,11 +208,38 @@ def test_pretrain_resume_with_another_hidden_size_is_one_sentence(models: dict[s
     words = "alpha beta gamma delta film story plot music scene actor".split()
     documents = ["\n".join(" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(8)) for _ in range(6)]
     (tmp_path / "corpus.txt").write_text("\n\n".join(documents) + "\n")
-    argv = ["--corpus", str(tmp_path / "corpus.txt"), "--tokenizer", str(models["root"] / "tokenizer"),
-            "--output-dir", str(tmp_path / "run"), "--cache-dir", str(tmp_path / "cache"), "--data.max-seq-length",
-            "32", "--batch-size", "4", "--max-steps", "4", "--eval-every", "100", "--threads", "1",
-            "--model.hidden-size", "32", "--model.num-hidden-layers", "2", "--model.num-attention-heads", "2",
-            "--model.intermediate-size", "64", "--model.embedding-size", "16", "--model.max-position-embeddings", "64"]
+    argv = [
+        "--corpus",
+        str(tmp_path / "corpus.txt"),
+        "--tokenizer",
+        str(models["root"] / "tokenizer"),
+        "--output-dir",
+        str(tmp_path / "run"),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--data.max-seq-length",
+        "32",
+        "--batch-size",
+        "4",
+        "--max-steps",
+        "4",
+        "--eval-every",
+        "100",
+        "--threads",
+        "1",
+        "--model.hidden-size",
+        "32",
+        "--model.num-hidden-layers",
+        "2",
+        "--model.num-attention-heads",
+        "2",
+        "--model.intermediate-size",
+        "64",
+        "--model.embedding-size",
+        "16",
+        "--model.max-position-embeddings",
+        "64",
+    ]
     pretrain([*argv, "--stop-after-steps", "2"])
     assert (tmp_path / "run" / "checkpoint" / CHECKSUMS_NAME).is_file()
     argv[argv.index("--model.hidden-size") + 1] = "48"

@@ -22,13 +22,17 @@ def labels_error(path: Path, task: str = "auto", label_names: tuple[str, ...] = 
     return str(error.value)
 
 
-@pytest.mark.parametrize(("stray", "words"), [
-    ("0.5", ["is a decimal number", "whole numbers", "--task regression"]),
-    ("pos", ["is a class name", "whole numbers", "--task classification"]),
-    ("1.0", ["is a decimal number", "one kind of label"]),
-])
-def test_one_label_of_another_kind_is_refused_with_file_line_and_value(tmp_path: Path, stray: str,
-                                                                       words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("stray", "words"),
+    [
+        ("0.5", ["is a decimal number", "whole numbers", "--task regression"]),
+        ("pos", ["is a class name", "whole numbers", "--task classification"]),
+        ("1.0", ["is a decimal number", "one kind of label"]),
+    ],
+)
+def test_one_label_of_another_kind_is_refused_with_file_line_and_value(
+    tmp_path: Path, stray: str, words: list[str]
+) -> None:
     path = write_table(tmp_path / "train.tsv", ZERO_ONE[:7] + [stray] + ZERO_ONE[7:])
     message = labels_error(path)
     assert f"{path}, line 9: label {stray!r}" in message  # header is line 1, the stray the 8th example
@@ -60,16 +64,19 @@ def test_a_stray_class_is_refused_unless_label_names_ask_for_it(tmp_path: Path, 
     assert check_labels(read_records(str(path), "auto"), "auto", ("a", "b", "c")) == "classification"
 
 
-@pytest.mark.parametrize(("labels", "task", "expected"), [
-    (ZERO_ONE, "auto", "classification"),
-    (["entailment", "neutral", "contradiction"] * 10, "auto", "classification"),
-    (["5.000", "3.800", "0.000", "2.400", "4.000"] * 5, "auto", "regression"),  # STS-B's way
-    (["0.25", "0.75", "1.25"], "auto", "regression"),
-    (["0.0", "1.0"] * 15, "auto", "classification"),
-    (["1", "2", "3.5", "4", "5"] * 5, "regression", "regression"),  # asked for: integers are scores too
-    (["1", "2", "other"] * 10, "classification", "classification"),
-    (["10", "2"], "auto", "classification"),  # too few examples to call one a stray
-])
+@pytest.mark.parametrize(
+    ("labels", "task", "expected"),
+    [
+        (ZERO_ONE, "auto", "classification"),
+        (["entailment", "neutral", "contradiction"] * 10, "auto", "classification"),
+        (["5.000", "3.800", "0.000", "2.400", "4.000"] * 5, "auto", "regression"),  # STS-B's way
+        (["0.25", "0.75", "1.25"], "auto", "regression"),
+        (["0.0", "1.0"] * 15, "auto", "classification"),
+        (["1", "2", "3.5", "4", "5"] * 5, "regression", "regression"),  # asked for: integers are scores too
+        (["1", "2", "other"] * 10, "classification", "classification"),
+        (["10", "2"], "auto", "classification"),  # too few examples to call one a stray
+    ],
+)
 def test_files_of_one_kind_keep_working(tmp_path: Path, labels: list[str], task: str, expected: str) -> None:
     path = write_table(tmp_path / "train.tsv", labels)
     assert check_labels(read_records(str(path), task), task) == expected
@@ -89,11 +96,16 @@ def test_command_line_refuses_a_nan_label_with_one_sentence(models: dict[str, Pa
 
 @pytest.mark.parametrize("suffix", [".tsv", ".csv", ".jsonl", ".conll"])
 def test_bytes_that_are_not_utf8_name_file_and_line(tmp_path: Path, suffix: str) -> None:
-    rows = {".tsv": ["sentence\tlabel", "fine\t1", "caf\xe9 noir\t0", "ok\t1"],
-            ".csv": ["sentence,label", "fine,1", "caf\xe9 noir,0", "ok,1"],
-            ".jsonl": ['{"sentence": "fine", "label": 1}', '{"sentence": "x", "label": 0}',
-                       '{"sentence": "caf\xe9", "label": 0}'],
-            ".conll": ["the O", "film O", "caf\xe9 B-X"]}[suffix]
+    rows = {
+        ".tsv": ["sentence\tlabel", "fine\t1", "caf\xe9 noir\t0", "ok\t1"],
+        ".csv": ["sentence,label", "fine,1", "caf\xe9 noir,0", "ok,1"],
+        ".jsonl": [
+            '{"sentence": "fine", "label": 1}',
+            '{"sentence": "x", "label": 0}',
+            '{"sentence": "caf\xe9", "label": 0}',
+        ],
+        ".conll": ["the O", "film O", "caf\xe9 B-X"],
+    }[suffix]
     path = tmp_path / f"data{suffix}"
     # the bad byte comes after 20,000 good lines, beyond the first block the decoder reads
     good = {".tsv": "fine\t1\n", ".csv": "fine,1\n", ".jsonl": rows[1] + "\n", ".conll": "the O\n"}[suffix]
@@ -115,9 +127,12 @@ def test_a_field_above_csvs_default_limit_reads(tmp_path: Path) -> None:
 @pytest.mark.parametrize("suffix", [".tsv", ".csv", ".jsonl", ".conll"])
 def test_a_line_over_the_bound_names_file_and_line(tmp_path: Path, suffix: str) -> None:
     long = "w" * (task_data.MAX_LINE_CHARS + 1)
-    text = {".tsv": f"sentence\tlabel\nfine\t1\n{long}\t1\n", ".csv": f"sentence,label\nfine,1\n{long},1\n",
-            ".jsonl": f'{{"sentence": "fine", "label": 1}}\n{{"sentence": "{long}", "label": 1}}\n',
-            ".conll": f"the O\n{long} O\n"}[suffix]
+    text = {
+        ".tsv": f"sentence\tlabel\nfine\t1\n{long}\t1\n",
+        ".csv": f"sentence,label\nfine,1\n{long},1\n",
+        ".jsonl": f'{{"sentence": "fine", "label": 1}}\n{{"sentence": "{long}", "label": 1}}\n',
+        ".conll": f"the O\n{long} O\n",
+    }[suffix]
     path = tmp_path / f"data{suffix}"
     path.write_text(text)
     line = 2 if suffix in (".jsonl", ".conll") else 3

@@ -17,7 +17,8 @@ from albert.finetune import main
 
 
 def test_a_loss_that_becomes_nan_stops_the_run_and_keeps_the_best_checkpoint(
-        models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     forward = AlbertForSequenceClassification.forward
     calls = {"train": 0}
 
@@ -44,8 +45,9 @@ def test_a_loss_that_becomes_nan_stops_the_run_and_keeps_the_best_checkpoint(
     assert not (tmp_path / "results.json").exists()
 
 
-def test_unscaled_regression_targets_overflow_to_an_infinite_loss_and_stop(models: dict[str, Path],
-                                                                          tmp_path: Path) -> None:
+def test_unscaled_regression_targets_overflow_to_an_infinite_loss_and_stop(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
     train = write_table(tmp_path / "train.tsv", ["1.5e30", "2.5e30", "3.5e30", "0.5e30"] * 4)
     argv = finetune_argv(models, tmp_path / "out", "--task", "regression")
     argv[argv.index("--train-file") + 1] = argv[argv.index("--dev-file") + 1] = str(train)

@@ -25,7 +25,7 @@ from albert import AlbertForPreTraining, count_parameters
 from albert.cli import option
 from albert.io import atomic_write_text
 from albert.tokenizer import load_tokenizer
-from albert.training.state import STATE_NAME, load_training_state
+from albert.training.state import STATE_NAME, MetricsLog, load_training_state
 
 logger = logging.getLogger("scripts.package_model")
 EVAL_EXAMPLES = 3000
@@ -44,20 +44,8 @@ whole sentences from the held-out text, cut by a splitter of their own, tokenize
 transformers (`benchmarks/score_models.py`, which re-checks these figures)."""
 
 
-CURVE_COLUMNS = (
-    "step",
-    "tokens",
-    "split",
-    "loss",
-    "mlm_loss",
-    "sop_loss",
-    "mlm_accuracy",
-    "sop_accuracy",
-    "nsp_accuracy",
-    "lr",
-    "tokens_per_second",
-    "elapsed_seconds",
-)
+CURVE_COLUMNS = tuple(c for c in MetricsLog.COLUMNS if c not in {"accuracy", "grad_norm"})
+"""A pretraining run's metrics.csv columns as shipped in assets/runs (no fine-tuning accuracy, no gradient norm)."""
 SUMMARY_COLUMNS = (
     "run",
     "sharing",

@@ -7,7 +7,9 @@ For every model tab (its event found by `api_name` once the tab is built), `keep
   for text that is no longer there would be read as the answer for the new text;
 - **moving a control** (top-k, head, token limit, compared model) runs the event again;
 - **another model in the picker** runs again every tab that shows a result;
-- **another language** (after the labels, `app.layout`) draws again every result on screen, in that language.
+- **another language** (after the labels, `app.layout`) draws again every result on screen, in that language;
+- **typing** also cancels every run of the tab still on its way (`cancel_on_typing`): a result for the old text
+  landing after the text changed would otherwise undo the clearing.
 
 "Shown" is read from the event's first output, its JSON result: empty until a result (or a refusal) came.
 The wrappers never raise: the events they wrap are `app.model_views.guarded`.
@@ -169,3 +171,26 @@ def rerun_events(events: list[ModelEvent], after: Callable[[str], Any]) -> None:
             api_visibility="undocumented",
             **queues.MODEL,
         )
+
+
+RUN_SUFFIXES = ("", "_example", "_on_open", "_again", "_new_model", "_in_language")
+"""The api_name suffixes of the events that run a tab's model event: its button, an example click, opening the tab,
+a control, the model picker, the language switch."""
+
+
+def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:
+    """Typing in a tab's text box cancels that tab's runs in flight (call inside the Blocks, after every event is
+    wired). Cancelling happens in the page (Gradio's frontend), so typing sends nothing when nothing runs."""
+    for event in events:
+        names = {event.api_name + suffix for suffix in RUN_SUFFIXES}
+        runs = [fn.get_config() for fn in demo.fns.values() if fn.api_name in names]
+        for component in event.inputs:
+            if isinstance(component, gr.Textbox):
+                component.input(
+                    None,
+                    cancels=runs,
+                    api_name=f"{event.api_name}_cancel",
+                    api_visibility="private",
+                    queue=False,
+                    show_progress="hidden",
+                )

@@ -158,6 +158,7 @@ def build_app() -> gr.Blocks:
             )
         # Then each result on screen, after its tab's example has followed the language.
         freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event))
+        freshness.cancel_on_typing(demo, events)
     return demo
 
 

@@ -206,3 +206,35 @@ def test_script_payload_never_runs(session: Session) -> None:
         assert frame.evaluate("window.__pwned") is None
     assert session.dialogs == []
     assert session.outside == []
+
+
+def test_typing_cancels_a_result_still_on_its_way(session: Session) -> None:
+    """A run still waiting in the queue when the text changes never lands: the cleared result stays cleared
+    (issue 17, item 2). The queue is made busy as a class makes it: other clients' attention requests ahead."""
+    from gradio_client import Client
+    from playwright.sync_api import expect
+
+    page = session.page
+    session.open_tab("Masked words")
+    box = page.locator("#mask-text textarea")
+    box.fill("the old sailor walked along the [MASK] near the village .")
+    page.locator("#mask-button").click()
+    expect(page.locator("#mask-filled textarea")).not_to_have_value("")
+    client = Client(session.url, verbose=False, analytics_enabled=False)
+    ahead = [
+        client.submit("the old sailor walked " * 8, "along the river " * 8, 2, 64, "", "", "en", api_name="/attention")
+        for _ in range(80)
+    ]
+    page.wait_for_timeout(300)  # they are queued before the page's run
+    box.fill("the young sailor walked along the [MASK] near the river .")
+    with page.expect_response("**/queue/join*"):  # the run is in the queue, with its id: it can be cancelled
+        page.locator("#mask-button").click()
+    box.press("End")
+    box.type(" x")  # typed while that run waits behind the others: its result is for text that is gone
+    expect(page.locator("#mask-status")).to_contain_text("Predict")
+    assert not all(job.done() for job in ahead)  # the page's run was still waiting when the text changed
+    for job in ahead:
+        job.result(timeout=120)
+    page.wait_for_timeout(3000)  # the page's run, had it not been cancelled, has been answered by now
+    expect(page.locator("#mask-filled textarea")).to_have_value("")
+    expect(page.locator("#mask-status")).to_contain_text("Predict")

@@ -173,9 +173,9 @@ def rerun_events(events: list[ModelEvent], after: Callable[[str], Any]) -> None:
         )
 
 
-RUN_SUFFIXES = ("", "_example", "_on_open", "_again", "_new_model", "_in_language")
-"""The api_name suffixes of the events that run a tab's model event: its button, an example click, opening the tab,
-a control, the model picker, the language switch."""
+RUN_SUFFIXES = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language")
+"""The api_name suffixes of the events that run a tab's model event: its button, a click in either example table,
+opening the tab, a control, the model picker, the language switch."""
 
 
 def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:

@@ -207,5 +207,20 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     assert {"fill_mask_example", "sentence_order_example", "sentiment_example"} <= names
     heads = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "attention-head")
     assert heads.maximum == 4  # the tiny default model's heads, not 64
+    # Typing in any of a tab's text boxes cancels every run of that tab still on its way (app.freshness).
+    by_id = {d["id"]: d for d in demo.config["dependencies"]}
+    for api, _ in MODEL_EVENTS.values():
+        kinds = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language")
+        runs = {api + kind for kind in kinds} & names
+        event = next(fn for fn in demo.fns.values() if fn.api_name == api)
+        boxes = [c._id for c in event.inputs if isinstance(c, gr.Textbox)]
+        assert boxes, api
+        for box in boxes:
+            cancelling = [
+                d for d in by_id.values() if [box, "input"] in [list(t) for t in d["targets"]] and d["cancels"]
+            ]
+            assert len(cancelling) == 1, (api, box)
+            assert {by_id[i]["api_name"] for i in cancelling[0]["cancels"]} == runs, api
+    assert {"fill_mask_fails_example", "sentence_order_fails_example"} <= names
     language = next(fn for fn in demo.fns.values() if fn.api_name == "set_language")
     assert language.queue is False  # the labels do not wait behind model requests

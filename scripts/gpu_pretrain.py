@@ -16,6 +16,16 @@ writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrain
 weights, tokenizer, metrics.json with the held-out scores of `benchmarks/score_models.py`, the training
 log, summary.json), `summary.json` and `log.txt`. On a CPU the same command is a dry run
 (`--device cpu --precision fp32`, tests/test_gpu_pretrain.py).
+
+The Chinese model (issue 16) takes the same run with its character vocabulary and single-character masks
+(the zh corpus is 3 MB; the tokenizer is `runs/zh/tokenizer`, made by scripts/train_zh_model.sh):
+
+    mkdir -p runs/gpu-zh && cp ../shared/corpus/zh/peoples-daily-199801-*[nd].txt.xz runs/gpu-zh/ \
+        && cp -r runs/zh/tokenizer runs/gpu-zh/tokenizer
+    # device tool: carry ["runs/gpu-zh"], timeout_s 560
+    python -m scripts.gpu_pretrain --corpus runs/gpu-zh/peoples-daily-199801-train.txt.xz \
+        --valid-corpus runs/gpu-zh/peoples-daily-199801-valid.txt.xz --tokenizer runs/gpu-zh/tokenizer \
+        --pretrain-flags "--data.max-ngram 1" --minutes 8 --out "$OUT"
 """
 
 from __future__ import annotations
@@ -66,6 +76,7 @@ def _pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, e
         "--output-dir",
         str(output_dir),
         *(shlex.split(args.model_flags) if args.model_flags else MODEL),
+        *shlex.split(args.pretrain_flags),
         "--data.max-seq-length",
         str(args.seq_length),
         "--batch-size",
@@ -120,6 +131,11 @@ def main(argv: list[str] | None = None) -> int:
         "--model-flags",
         default=None,
         help='pretrain --model.* flags in one string (default: MODEL), e.g. "--model.hidden-size 256"',
+    )
+    parser.add_argument(
+        "--pretrain-flags",
+        default="",
+        help='more pretrain flags in one string, e.g. "--data.max-ngram 1" (single-character masks, Chinese)',
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")

@@ -189,7 +189,7 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
     if key in ("mask", "attention"):
         parts.append(t("frame.chance.word", lang, V=f"{f.vocab_size:,}", p=percent(1 / f.vocab_size)))
     else:
-        parts.append(t("frame.chance.order", lang))
+        parts.append(t("frame.chance.next" if objective == "nsp" else "frame.chance.order", lang))
         if f.held_out and all(h.verdict != "above" for h in f.held_out):
             parts.append(t("frame.order.at_chance", lang))  # nothing shows it learned the order: say so
     return _JOINER[normalize_lang(lang)].join(parts)

@@ -35,6 +35,10 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
         "随机水平：在它的 {V} 个词元中随便猜，猜对的概率是 {p}。",
     ),
     "frame.chance.order": ("Chance: 50% (there are two orders).", "随机水平：50%（只有两种顺序）。"),
+    "frame.chance.next": (
+        "Chance: 50% (half the pairs are real, half random).",
+        "随机水平：50%（一半是真实的下一句，一半是随机的句子）。",
+    ),
     "frame.order.at_chance": (
         "**That is no better than chance: this model has not learned sentence order, so any one answer here is "
         "a coin toss.**",

@@ -34,6 +34,12 @@ def test_each_tab_gets_its_own_figure_and_chance() -> None:
     assert [h.key for h in order.held_out] == ["sop", "sop_runs"] and {h.chance for h in order.held_out} == {0.5}
     nsp = framing.facts("m", METRICS, 8000, 1, "order", objective="nsp")
     assert [h.key for h in nsp.held_out] == ["nsp"]
+    for lang, said in (
+        ("en", "half the pairs are real"),
+        ("zh", "一半是真实的下一句"),
+    ):  # NSP's chance, not "two orders"
+        line = framing.framing_markdown(nsp, "order", lang, objective="nsp")
+        assert said in line and "two orders" not in line and "两种顺序" not in line
 
 
 @pytest.mark.parametrize("low,high,verdict", [(0.6, 0.64, "above"), (0.47, 0.51, "chance"), (0.41, 0.45, "below")])

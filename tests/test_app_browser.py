@@ -218,6 +218,8 @@ def test_typing_cancels_a_result_still_on_its_way(session: Session) -> None:
     page.locator("#language label").filter(has_text="English").click()  # an earlier test may have left 中文
     expect(page.get_by_role("tab", name="Parameter calculator")).to_be_visible()
     session.open_tab("Masked words")
+    expect(page.locator("#mask-filled textarea")).not_to_have_value("")  # the tab's own first run has answered
+    page.wait_for_function("() => !/processing|queue:/.test(document.body.innerText)")
     box = page.locator("#mask-text textarea")
     box.fill("the old sailor walked along the [MASK] near the village .")
     page.locator("#mask-button").click()
@@ -226,12 +228,13 @@ def test_typing_cancels_a_result_still_on_its_way(session: Session) -> None:
     client = Client(session.url, verbose=False, analytics_enabled=False)
     ahead = [
         client.submit("the old sailor walked " * 8, "along the river " * 8, 2, 64, "", "", "en", api_name="/attention")
-        for _ in range(80)
+        for _ in range(40)
     ]
     page.wait_for_timeout(300)  # they are queued before the page's run
     box.fill("the young sailor walked along the [MASK] near the river .")
     with page.expect_response("**/queue/join*"):  # the run is in the queue, with its id: it can be cancelled
         page.locator("#mask-button").click()
+    page.wait_for_timeout(250)  # a person types later still; by then the page holds the run's queue id
     box.press("End")
     box.type(" x")  # typed while that run waits behind the others: its result is for text that is gone
     expect(page.locator("#mask-status")).to_contain_text("Predict")

@@ -72,16 +72,28 @@ def split_sentences_independently(paragraph: str) -> list[str]:
     return [piece for a, b in zip(cuts, cuts[1:], strict=False) if (piece := paragraph[a:b].strip())]
 
 
+_CHINESE_SENTENCE_END = re.compile(r"[。！？；…][”’」』）》]*$")
+
+
+def is_chinese_headline(paragraph: str) -> bool:
+    """A Chinese line that does not end a sentence: a headline, byline or dateline. It always opens its
+    article, so a pair holding it would give the order away; the pairs leave such lines out."""
+    text = paragraph.strip()
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text) and not _CHINESE_SENTENCE_END.search(text)
+
+
 def sentence_run_pairs(
     corpus: Path, tokenizer: Any, max_tokens: int, count: int, seed: int = 0
 ) -> list[tuple[str, str, int]]:
     """(first, second, label) pairs: label 1 = swapped. Runs of whole sentences, consecutive in one book,
-    A and B together within `max_tokens` pieces; one pair per window of text, windows drawn at random."""
+    A and B together within `max_tokens` pieces; one pair per window of text, windows drawn at random.
+    Chinese headlines are left out (`is_chinese_headline`)."""
     with lzma.open(corpus, "rt", encoding="utf-8") if corpus.suffix == ".xz" else open(corpus, encoding="utf-8") as f:
         books = [block.splitlines() for block in f.read().split("\n\n") if block.strip()]
     candidates = []
     for book in books:
-        sentences = [s for paragraph in book for s in split_sentences_independently(paragraph)]
+        body = [paragraph for paragraph in book if not is_chinese_headline(paragraph)]
+        sentences = [s for paragraph in body for s in split_sentences_independently(paragraph)]
         lengths = [len(tokenizer.tokenize(s)) for s in sentences]
         start = 0
         while start < len(sentences) - 1:
@@ -155,7 +167,7 @@ def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: 
     tokenizer = load_tokenizer(directory)
     model = AlbertForPreTraining.from_pretrained(directory)
     corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir, progress=False)
-    length = min(64, model.config.max_position_embeddings)
+    length = model.config.max_position_embeddings  # every shipped model trained at its full position count
     scores: dict[str, Score] = {}
     for objective in ("sop", "nsp"):
         data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1)
@@ -176,19 +188,24 @@ def score_model(
     examples: int,
     run_pairs: int,
     cache_dir: Path,
-    max_tokens: int = 61,
+    max_tokens: int | None = None,
     pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None,
 ) -> dict[str, Score]:
     """Every measure of one folder: the pipeline's (MLM, SOP, NSP) and, with a sentence head, the
-    independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given."""
+    independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given. Pipeline examples
+    are as long as the model's positions; A and B of a sentence-run pair hold `max_tokens` pieces together
+    (default: the positions less the three special tokens)."""
     import hashlib
 
     from transformers import AutoTokenizer
 
     scores = score_pipeline(directory, valid, examples, cache_dir)
     if "sop" in scores:  # a model with a sentence head
+        if max_tokens is None:
+            max_tokens = json.loads((directory / "config.json").read_text())["max_position_embeddings"] - 3
         vocabulary = directory / "spiece.model"
-        key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
+        vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
+        key = f"{vocabulary_key}:{max_tokens}"
         cache = pairs_cache if pairs_cache is not None else {}
         if key not in cache:
             tokenizer = AutoTokenizer.from_pretrained(str(directory))
@@ -224,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         "--examples", type=int, default=3000, help="pipeline examples per task (≥ 20,000 MLM positions at 64 tokens)"
     )
     parser.add_argument("--run-pairs", type=int, default=3000, help="independent sentence-run pairs")
-    parser.add_argument("--max-tokens", type=int, default=61, help="pieces in A and B together (64 − 3 specials)")
+    parser.add_argument(
+        "--max-tokens", type=int, help="pieces in A and B together (default: the model's positions − 3 specials)"
+    )
     parser.add_argument("--cache-dir", type=Path, default=Path("runs/cache/valid"))
     parser.add_argument("--output", type=Path, help="write every score as JSON here")
     parser.add_argument("--check-cards", action="store_true", help="exit 1 if a metrics.json disagrees")

@@ -86,3 +86,23 @@ def test_scores_a_model_and_checks_its_card(tmp_path: Path) -> None:
     assert main([str(card), *args, "--check-cards"]) == 1  # the card overstates MLM by 20 points
     (card / "metrics.json").write_text(json.dumps({"mlm_accuracy": scores["mlm"]["accuracy"]}))
     assert main([str(card), *args, "--check-cards"]) == 0
+
+
+def test_chinese_headlines_are_left_out_of_the_independent_pairs(tmp_path: Path) -> None:
+    """A line without a sentence end (headline, dateline) opens its article: a pair holding it would give the
+    order away, so the independent pairs never hold one."""
+    from transformers import AutoTokenizer
+
+    from benchmarks.score_models import is_chinese_headline
+
+    assert is_chinese_headline("居民生活如常事业蒸蒸日上") and is_chinese_headline("（附图片）")
+    assert not is_chinese_headline("他说：“今天下雨了。”") and not is_chinese_headline("The ship left at dawn")
+    article = (
+        "香港特区政府发表回归半年大事录\n报告长达二十页。文中说，香港顺利回归。\n报告说，经济仍然跨步前进。好吗？\n"
+    )
+    path = tmp_path / "valid.txt"
+    path.write_text("\n\n".join([article] * 30), encoding="utf-8")
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_assets().tokenizer))
+    pairs = sentence_run_pairs(path, tokenizer, max_tokens=200, count=30, seed=1)
+    assert len(pairs) == 30
+    assert not any("大事录" in a or "大事录" in b for a, b, _ in pairs)

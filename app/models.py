@@ -46,9 +46,11 @@ _PREFERRED_ORDER = (
     DEFAULT_MODEL,
     NOT_SHARED_MODEL,
     ZH_MODEL,
+    "albert-lab-all",
     "albert-lab-attention",
     "albert-lab-ffn",
     "albert-lab-nsp",
+    "albert-lab-mlm",
 )
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4

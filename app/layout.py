@@ -212,12 +212,15 @@ def launch_options() -> dict[str, Any]:
     }
 
 
-def bound_queue(demo: gr.Blocks) -> gr.Blocks:
-    """Queue at most `queues.MAX_QUEUED` requests, answer a full queue with our "busy" sentence, drop answers
-    left unread (UNREAD_SECONDS) and name the count of values an endpoint takes. The last three adjust
-    Gradio's queue object, which has no option for them; each is skipped (with a warning) if a Gradio
-    version lays it out differently."""
-    demo.queue(max_size=queues.MAX_QUEUED, default_concurrency_limit=2)
+def bound_queue(
+    demo: gr.Blocks, max_queued: int = queues.MAX_QUEUED, unread_seconds: float = UNREAD_SECONDS
+) -> gr.Blocks:
+    """Queue at most `max_queued` requests, answer a full queue with our "busy" sentence, drop answers
+    left unread (swept every `unread_seconds`) and name the count of values an endpoint takes. The last three
+    adjust Gradio's queue object, which has no option for them; each is skipped (with a warning) if a Gradio
+    version lays it out differently. `app.py` keeps the defaults; the two bounds are arguments so that a test
+    can fill a small queue and watch a quick sweep on a launched app."""
+    demo.queue(max_size=max_queued, default_concurrency_limit=2)
     queue = getattr(demo, "_queue", None)
     _clear_arity_errors(demo)
     push = getattr(queue, "push", None)
@@ -229,10 +232,10 @@ def bound_queue(demo: gr.Blocks) -> gr.Blocks:
 
     async def push_or_busy(*args: Any, **kwargs: Any) -> Any:
         if not sweeper:  # the first request: now there is a running event loop to sweep in
-            sweeper.append(asyncio.get_running_loop().create_task(drop_unread_results(queue)))
+            sweeper.append(asyncio.get_running_loop().create_task(drop_unread_results(queue, unread_seconds)))
         success, detail, state = await push(*args, **kwargs)
         if state == "queue_full":
-            detail = t("app.busy", "en", n=queues.MAX_QUEUED)
+            detail = t("app.busy", "en", n=max_queued)
         return success, detail, state
 
     queue.push = push_or_busy
@@ -268,7 +271,12 @@ def _clear_arity_errors(demo: gr.Blocks) -> None:
 async def drop_unread_results(queue: Any, every: float = UNREAD_SECONDS) -> None:
     """Every `every` seconds, drop the messages of sessions whose waiting messages nobody read since the last
     sweep. A listening page or client empties its session's messages within milliseconds (heartbeats
-    included), so only answers of requests sent and never collected stay unchanged that long."""
+    included), so only answers of requests sent and never collected stay unchanged that long.
+
+    A session with a request still queued or running is kept until that request has finished: Gradio sends
+    its next message to the session without checking that it still exists, and the KeyError stopped the
+    queue's processing loop, so that no request of anyone was answered again (seen with a launched app,
+    `tests/hostile/test_hostile_app_server.py`)."""
     pending, events = (
         getattr(queue, "pending_messages_per_session", None),
         getattr(queue, "pending_event_ids_session", None),
@@ -276,13 +284,16 @@ async def drop_unread_results(queue: Any, every: float = UNREAD_SECONDS) -> None
     if not isinstance(pending, dict) or not isinstance(events, dict):
         logger.warning("this Gradio keeps unread answers its own way; abandoned answers are not dropped")
         return
+    live = getattr(queue, "event_ids_to_events", None)
+    live = live if isinstance(live, dict) else {}
     last: dict[str, int] = {}
     while True:
         await asyncio.sleep(every)
         waiting, dropped = {}, 0
         for session, messages in list(pending.items()):
             size = messages.qsize() if hasattr(messages, "qsize") else 0
-            if size and last.get(session) == size:
+            unfinished = any(event in live for event in events.get(session) or ())
+            if size and last.get(session) == size and not unfinished:
                 pending.pop(session, None)
                 events.pop(session, None)
                 dropped += 1

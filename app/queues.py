@@ -5,7 +5,8 @@ parallel makes all of them slow and grows memory with every thread; so model inf
 requests at a time (one torch thread each, `app.models.configure_torch_threads`: one per core) and the
 formula-only views two at a time. Measured on 2 busy cores (benchmarks/load_check.py, README): two
 model workers against one, p95 of 32 clients' mixed requests 4.4 s against 4.9 s, of 40 clients on
-/attention 7.6 s against 10.2 s. The queue absorbs bursts, up to MAX_QUEUED requests.
+/attention 7.6 s against 10.2 s. The queue absorbs bursts, up to MAX_QUEUED requests. Gradio's batch=True is
+not used: a padded batch saves ~5 ms of CPU per /fill_mask request of ~52 ms (benchmarks/batching.py, README).
 
 Every event runs with `preprocess=False`: the functions receive exactly what was sent and check it
 themselves (`app.inputs`), so a wrong-typed or out-of-range value gets one sentence in the user's

@@ -94,6 +94,88 @@ def test_oversized_or_mismatched_config_is_refused_before_allocating(tmp_path, c
     assert grown_mb < 200, f"peak memory grew {grown_mb:.0f} MB"
 
 
+def _sparse(path: Path, size: int) -> None:
+    """`path` grown to `size` bytes without writing them (a sparse file: no disk, no time)."""
+    os.truncate(path, size)
+
+
+SMALL_WIDTHS = dict(
+    hidden_size=32,
+    intermediate_size=64,
+    num_attention_heads=4,
+    num_hidden_layers=4,
+    max_position_embeddings=64,
+    type_vocab_size=2,
+    sharing="all",
+)
+
+
+@pytest.mark.parametrize(
+    "change, grow, message",
+    [
+        (  # V·E = 100,000 × 4,096 = 409.6M, though V ≤ 256,000 and E ≤ 4,096
+            dict(SMALL_WIDTHS, vocab_size=100_000, embedding_size=4096),
+            None,
+            "“crafted” would have 410,262,658 parameters; this app loads at most 350,000,000.",
+        ),
+        (  # 48 unshared passes of H 1,024 (twice BERT-large's depth): every size and the work per token within bounds
+            dict(
+                SMALL_WIDTHS,
+                vocab_size=8000,
+                embedding_size=128,
+                hidden_size=1024,
+                intermediate_size=4096,
+                num_attention_heads=16,
+                num_hidden_layers=48,
+                sharing="none",
+            ),
+            None,
+            "“crafted” would have 606,974,658 parameters; this app loads at most 350,000,000.",
+        ),
+        (
+            {},
+            ("model.safetensors", 1_500_000_001),
+            "“crafted”: model.safetensors has 1,500,000,001 bytes, more than this app reads (1,500,000,000).",
+        ),
+        (
+            {},
+            ("tokenizer.json", 64 * 1024 * 1024 + 1),
+            "“crafted”: tokenizer.json has 67,108,865 bytes, more than this app reads (67,108,864).",
+        ),
+    ],
+    ids=["parameters-embeddings", "parameters-depth", "weights-1.5GB", "tokenizer-64MiB"],
+)
+def test_a_model_past_the_parameter_or_file_bounds_is_refused_before_allocating(
+    tmp_path, monkeypatch, change, grow, message, no_tracebacks
+) -> None:
+    import resource
+
+    from albert import AlbertForPreTraining
+    from app import models
+
+    folder = _copy_model(tmp_path, **change)
+    if grow is not None:
+        _sparse(folder / grow[0], grow[1])
+    built: list[str] = []
+    original = AlbertForPreTraining.from_pretrained.__func__
+
+    def recording(cls, *args, **kwargs):
+        built.append("model")
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(AlbertForPreTraining, "from_pretrained", classmethod(recording))
+    monkeypatch.setattr(models, "load_tokenizer", lambda *a, **k: built.append("tokenizer"))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    answer = _fill(str(folder))
+    assert time.perf_counter() - start < 5
+    assert answer == message
+    _one_sentence(answer, str(tmp_path))
+    assert built == [], "the model was built or its tokenizer read before the refusal"
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 200, f"peak memory grew {grown_mb:.0f} MB"
+
+
 def test_limits_admit_every_shipped_model_and_the_paper_presets() -> None:
     from albert import PRESETS
     from app.model_files import check_sizes

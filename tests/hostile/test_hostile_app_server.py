@@ -1,16 +1,26 @@
 """Hostile requests to a launched app (issue 18): raw HTTP bodies of wrong types, too few or malformed, an
-oversized upload, a full queue, and what the page and /config show of the machine's folders."""
+oversized upload, a full queue, abandoned requests, and what the page and /config show of the machine's folders.
+
+Most tests share `python app.py` started once (`app_support.running_app`); the queue tests launch the app in
+this process instead (`gated_app`), with a small queue, a quick sweep and /fill_mask held at a gate, so that
+they can fill the queue at will and read what the server still holds."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
-from app_support import REPO, running_app, tiny_assets
+from app_support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
 
 
 @pytest.fixture(scope="module")
@@ -122,26 +132,142 @@ def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
     assert "gradio_api/file=cache/app-static/README-" in card
 
 
-def test_a_full_queue_answers_busy_try_again() -> None:
-    from app import bound_queue, build_app, queues
+@dataclass
+class GatedApp:
+    """The app launched in this process with /fill_mask held at a gate: requests that stay as long as a test
+    wants (the tiny models answer in milliseconds), then pass on to the real view."""
 
-    demo = bound_queue(build_app())
-    queue = demo._queue
-    assert queue.max_size == queues.MAX_QUEUED
-    queue.max_size = 0
-    success, detail, state = asyncio.run(queue.push(SimpleNamespace(fn_index=0), None, None))
-    assert (success, state) == (False, "queue_full") and "busy" in detail and "try again" in detail
+    url: str
+    demo: Any
+    gate: threading.Event
+    entered: threading.Semaphore
+
+
+@pytest.fixture
+def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedApp]]:
+    """`gated_app(max_queued=…, unread_seconds=…)`: the app with those queue bounds (`app.bound_queue`), one
+    model worker, served on a free loopback port until the test ends."""
+    from app import bound_queue, build_app, launch_options, model_views, queues
+
+    use_tiny_assets(monkeypatch)
+    launched: list[GatedApp] = []
+
+    def launch(**bounds: Any) -> GatedApp:
+        gate, entered = threading.Event(), threading.Semaphore(0)
+        view = model_views.fill_mask_view
+
+        @functools.wraps(view)
+        def held(*args: Any) -> tuple:
+            entered.release()
+            gate.wait(300)
+            return view(*args)
+
+        monkeypatch.setattr(model_views, "fill_mask_view", held)
+        monkeypatch.setitem(queues.MODEL, "concurrency_limit", 1)
+        demo = bound_queue(build_app(), **bounds)
+        port = free_port()
+        # _frontend=False skips Gradio's own reachability probe (5 tries in ~17 s), which fails on a machine
+        # whose cores are busy with other work; the page is awaited below with a longer patience instead.
+        options = {**launch_options(), "server_port": port, "prevent_thread_lock": True, "quiet": True}
+        demo.launch(**options, _frontend=False)
+        launched.append(GatedApp(f"http://127.0.0.1:{port}", demo, gate, entered))
+        _wait_for_config(launched[-1].url)
+        return launched[-1]
+
+    yield launch
+    for app in launched:
+        app.gate.set()
+        app.demo.close()
+
+
+def _wait_for_config(url: str, timeout: float = 120.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{url}/config", timeout=10).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"the app launched in this process did not serve {url}"
+        time.sleep(0.2)
+
+
+def _post(http, url: str, text: str = "the old [MASK] walked") -> Any:
+    return http.post(f"{url}/gradio_api/call/fill_mask", json={"data": [text, 5, "", "en"]})
+
+
+def _answer(http, url: str, event_id: str) -> dict:
+    """The /fill_mask result of `event_id`, read from its stream; its first output (the JSON)."""
+    stream = http.get(f"{url}/gradio_api/call/fill_mask/{event_id}").text
+    assert "event: complete" in stream, stream[:300]
+    return _result(stream)[0]
+
+
+def test_a_full_queue_answers_busy_try_again_over_http(http, gated_app) -> None:
+    app = gated_app(max_queued=2)
+    running = _post(http, app.url)
+    assert running.status_code == 200, running.text
+    assert app.entered.acquire(timeout=120), "the first request never started"
+    waiting = [_post(http, app.url) for _ in range(2)]
+    assert [r.status_code for r in waiting] == [200, 200], [r.text for r in waiting]
+    refused = _post(http, app.url)
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["detail"] == "ALBERT Lab is busy (2 requests are waiting); try again in a few seconds."
+    app.gate.set()
+    for response in (running, *waiting):
+        answer = _answer(http, app.url, response.json()["event_id"])
+        assert "error" not in answer and answer["masks"], answer
+    again = _post(http, app.url, "she opened the [MASK]")
+    assert again.status_code == 200, again.text
+    answer = _answer(http, app.url, again.json()["event_id"])
+    assert "error" not in answer and answer["masks"], answer
+
+
+def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_delivered(http, gated_app, capfd) -> None:
+    every = 0.5
+    app = gated_app(unread_seconds=every)
+    queue = app.demo._queue
+    app.gate.set()
+    warm = _post(http, app.url)  # loads the model: later runs take milliseconds
+    assert "error" not in _answer(http, app.url, warm.json()["event_id"])
+    app.gate.clear()
+    listened: list[dict] = []
+    held = _post(http, app.url, "she opened the [MASK]").json()["event_id"]
+    reader = threading.Thread(target=lambda: listened.append(_answer(http, app.url, held)), daemon=True)
+    reader.start()
+    assert app.entered.acquire(timeout=120), "the read request never started"
+    abandoned = [_post(http, app.url).json()["event_id"] for _ in range(3)]  # sent, queued, never read
+    held_now = set(queue.pending_messages_per_session)
+    assert set(abandoned) <= held_now and set(abandoned) <= set(queue.pending_event_ids_session)
+    time.sleep(4 * every)  # sweeps pass while one request is read and three wait unread behind it
+    assert set(abandoned) <= set(queue.pending_messages_per_session), "dropped before they ran"
+    app.gate.set()
+    reader.join(120)
+    assert listened and "error" not in listened[0] and listened[0]["masks"], listened
+    deadline = time.monotonic() + 120  # seconds here; far less on an idle machine
+    while time.monotonic() < deadline and set(abandoned) & set(queue.pending_messages_per_session):
+        time.sleep(every / 5)
+    for held_results in (queue.pending_messages_per_session, queue.pending_event_ids_session):
+        assert not set(abandoned) & set(held_results), "the unread answers are still held"
+    assert not set(abandoned) & set(queue.event_ids_to_events)
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
     from app.layout import drop_unread_results
 
     async def scenario() -> tuple[set, set]:
-        queue = SimpleNamespace(pending_messages_per_session={}, pending_event_ids_session={})
-        for session in ("abandoned", "listening", "idle-client"):
+        queue = SimpleNamespace(
+            pending_messages_per_session={}, pending_event_ids_session={}, event_ids_to_events={"waiting": object()}
+        )
+        for session in ("abandoned", "listening", "idle-client", "queued"):
             queue.pending_messages_per_session[session] = asyncio.Queue()
             queue.pending_event_ids_session[session] = {"event"}
         queue.pending_messages_per_session["abandoned"].put_nowait("process_completed")
+        queue.pending_messages_per_session["queued"].put_nowait("estimation")  # unread, but its request still waits
+        queue.pending_event_ids_session["queued"] = {"waiting"}
         sweeper = asyncio.create_task(drop_unread_results(queue, every=0.05))
         for _ in range(10):  # the listening page gets a message and reads it within a millisecond, as a stream does
             queue.pending_messages_per_session["listening"].put_nowait("heartbeat")
@@ -152,4 +278,4 @@ def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
         return set(queue.pending_messages_per_session), set(queue.pending_event_ids_session)
 
     messages, events = asyncio.run(scenario())
-    assert messages == events == {"listening", "idle-client"}
+    assert messages == events == {"listening", "idle-client", "queued"}

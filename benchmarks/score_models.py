@@ -131,9 +131,9 @@ def _scorer(directory: Path) -> tuple[Any, str]:
 
 @torch.no_grad()
 def score_run_pairs(directory: Path, pairs: list[tuple[str, str, int]], batch_size: int = 64) -> Score:
-    from transformers import AutoTokenizer
+    from transformers import AlbertTokenizerFast
 
-    tokenizer = AutoTokenizer.from_pretrained(str(directory))
+    tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))  # not AutoTokenizer: see score_model
     model, kind = _scorer(directory)
     correct = 0
     for i in range(0, len(pairs), batch_size):
@@ -197,7 +197,7 @@ def score_model(
     (default: the positions less the three special tokens)."""
     import hashlib
 
-    from transformers import AutoTokenizer
+    from transformers import AlbertTokenizerFast
 
     scores = score_pipeline(directory, valid, examples, cache_dir)
     if "sop" in scores:  # a model with a sentence head
@@ -208,7 +208,9 @@ def score_model(
         key = f"{vocabulary_key}:{max_tokens}"
         cache = pairs_cache if pairs_cache is not None else {}
         if key not in cache:
-            tokenizer = AutoTokenizer.from_pretrained(str(directory))
+            # transformers' own ALBERT tokenizer, named: AutoTokenizer reads config.json, which transformers
+            # refuses for the attention- and ffn-shared folders it cannot hold
+            tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
             cache[key] = sentence_run_pairs(Path(valid[0]), tokenizer, max_tokens, run_pairs)
         scores["sop_runs"] = score_run_pairs(directory, cache[key])
     return scores

@@ -106,3 +106,25 @@ def test_chinese_headlines_are_left_out_of_the_independent_pairs(tmp_path: Path)
     pairs = sentence_run_pairs(path, tokenizer, max_tokens=200, count=30, seed=1)
     assert len(pairs) == 30
     assert not any("大事录" in a or "大事录" in b for a, b, _ in pairs)
+
+
+def test_an_attention_shared_model_is_scored_on_the_independent_pairs(tmp_path: Path) -> None:
+    """transformers cannot hold attention-only sharing and refuses its config.json; the pairs are still built with
+    transformers' tokenizer and scored by ALBERT Lab's model (an arm of Table 4)."""
+    import dataclasses
+
+    from albert import AlbertForPreTraining
+    from albert.tokenizer import load_tokenizer
+
+    base = tiny_assets().models / "albert-lab-base"
+    shipped = AlbertForPreTraining.from_pretrained(base)
+    folder = tmp_path / "albert-lab-attention"
+    config = dataclasses.replace(shipped.config, sharing="attention")
+    AlbertForPreTraining(config).save_pretrained(folder, tokenizer=load_tokenizer(base))
+    valid = tmp_path / "valid.txt"
+    valid.write_text("\n\n".join([BOOK] * 30), encoding="utf-8")
+    out = tmp_path / "scores.json"
+    args = ["--valid-corpus", str(valid), "--examples", "40", "--run-pairs", "30", "--max-tokens", "40"]
+    assert main([str(folder), *args, "--cache-dir", str(tmp_path / "cache"), "--output", str(out)]) == 0
+    scores = json.loads(out.read_text())["albert-lab-attention"]
+    assert set(scores) == {"mlm", "sop", "nsp", "sop_runs"} and scores["sop_runs"]["total"] == 30

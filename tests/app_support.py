@@ -268,8 +268,10 @@ class AppServer:
         self.log.close()
 
 
-def start_app(log_path: Path, chinese: ChineseAssets | None = None) -> AppServer:
-    """`python app.py` on the tiny models (and `chinese`'s, when given) on a free loopback port, once it serves."""
+def start_app(log_path: Path, chinese: ChineseAssets | None = None, timeout: float = 600.0) -> AppServer:
+    """`python app.py` on the tiny models (and `chinese`'s, when given) on a free loopback port, once it serves
+    (within `timeout` seconds: on a loaded 2-core machine, at nice 19, importing torch and Gradio alone takes
+    minutes)."""
     port = free_port()
     log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 — closed by AppServer.stop
     process = subprocess.Popen(
@@ -281,7 +283,7 @@ def start_app(log_path: Path, chinese: ChineseAssets | None = None) -> AppServer
     )
     server = AppServer(f"http://127.0.0.1:{port}/", process, log)
     try:
-        wait_for_page(server.url, process)
+        wait_for_page(server.url, process, timeout)
     except RuntimeError as error:
         server.stop()
         raise RuntimeError(f"{error}\n{log_path.read_text(encoding='utf-8')[-3000:]}") from None

@@ -1,7 +1,8 @@
 """Tiny models, a tiny tokenizer and recorded runs for the app tests, built once per test session.
 
 The app finds them through ALBERT_LAB_MODELS / ALBERT_LAB_RUNS, exactly as it finds shipped
-models in assets/. Nothing here downloads anything.
+models in assets/. Nothing here downloads anything. `tiny_chinese_assets` adds a tiny random
+albert-lab-zh and albert-lab-zh-sentiment (a Han-character tokenizer) beside copies of the English ones.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import IO, Any
 
 WORDS = (
     "the old sailor walked along the river and remembered the narrow bridge near the quiet village . "
@@ -138,6 +140,66 @@ def tiny_assets() -> TinyAssets:
     return TinyAssets(root, root / "models", root / "runs", root / "tokenizer", sentiment)
 
 
+SENTENCES_ZH = [
+    "我爱自然语言处理。",
+    "这部电影很精彩。",
+    "今天下了一场大雨。",
+    "路上到处都是积水。",
+    "孩子们穿着雨靴去上学。",
+    "今天天气很好，我们去公园散步吧。",
+    "北京是中国的首都。",
+    "他每天早上都要喝一杯茶。",
+    "他每天都认真学习。",
+    "所以这次考试他考得很好。",
+    "我们到了车站。",
+    "火车已经开走了。",
+    "我还想再看一遍。",
+    "剧情很无聊，我看到一半就走了。",
+    "质量太差了，用了两天就坏了。",
+    "这本书写得很感人，值得一读。",
+    "2019年发布了ALBERT模型。",
+    "the model learns from data and the network reads every token。",
+    "python server memory paper vision learning hello world。",
+]
+"""The Chinese tokenizer's corpus: every character of the app's Chinese examples, some digits and Latin words."""
+
+
+@dataclass(frozen=True)
+class ChineseAssets:
+    models: Path
+    """The tiny English models (copies) and a tiny random albert-lab-zh, as ALBERT_LAB_MODELS finds them."""
+    sentiment: Path
+    """A tiny random albert-lab-zh-sentiment, as ALBERT_LAB_SENTIMENT_ZH finds it."""
+    tokenizer: Any
+    """The Han-character tokenizer both Chinese models use."""
+
+
+def tiny_chinese_assets(root: Path) -> ChineseAssets:
+    """Under `root`: a models folder with the tiny English models and a tiny random albert-lab-zh (a character
+    tokenizer trained on SENTENCES_ZH), and a tiny random Chinese classifier."""
+    import torch
+
+    from albert import AlbertConfig, AlbertForPreTraining
+    from albert.tokenizer import train_tokenizer
+    from app.models import ZH_MODEL
+    from app.sentiment import ZH_SENTIMENT_MODEL
+
+    english = tiny_assets()
+    for name in ("albert-lab-base", "albert-lab-none"):
+        shutil.copytree(english.models / name, root / "models" / name)
+    rng = random.Random(0)
+    documents = ["\n".join("".join(rng.sample(SENTENCES_ZH, 3)) for _ in range(3)) for _ in range(40)]
+    corpus = root / "zh.txt"
+    corpus.write_text("\n\n".join(documents) + "\n", encoding="utf-8")
+    distinct = len({c for c in "".join(SENTENCES_ZH) if not c.isascii()})
+    tokenizer = train_tokenizer([corpus], root / "tokenizer", vocab_size=distinct + 48, han_characters=True)
+    torch.manual_seed(0)
+    config = AlbertConfig(vocab_size=len(tokenizer), sharing="all", **TINY_SIZES)
+    AlbertForPreTraining(config).save_pretrained(root / "models" / ZH_MODEL, tokenizer=tokenizer)
+    sentiment = save_tiny_classifier(root / "sentiment" / ZH_SENTIMENT_MODEL, tokenizer)
+    return ChineseAssets(root / "models", sentiment, tokenizer)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -153,13 +215,16 @@ def use_tiny_assets(monkeypatch, assets: TinyAssets | None = None) -> TinyAssets
     return assets
 
 
-def app_env(assets: TinyAssets, port: int) -> dict[str, str]:
-    """Environment for `python app.py` serving the tiny models on loopback, offline."""
+def app_env(assets: TinyAssets, port: int, chinese: ChineseAssets | None = None) -> dict[str, str]:
+    """Environment for `python app.py` serving the tiny models on loopback, offline; with `chinese`, the models
+    folder that holds albert-lab-zh and the Chinese sentiment model too."""
+    extra = {} if chinese is None else {"ALBERT_LAB_SENTIMENT_ZH": str(chinese.sentiment)}
     return {
         **os.environ,
-        "ALBERT_LAB_MODELS": str(assets.models),
+        "ALBERT_LAB_MODELS": str(assets.models if chinese is None else chinese.models),
         "ALBERT_LAB_RUNS": str(assets.runs),
         "ALBERT_LAB_SENTIMENT": str(assets.sentiment),
+        **extra,
         "GRADIO_SERVER_NAME": "127.0.0.1",
         "GRADIO_SERVER_PORT": str(port),
         "HF_HUB_OFFLINE": "1",
@@ -184,29 +249,50 @@ def wait_for_page(url: str, process: subprocess.Popen, timeout: float = 120.0) -
     raise RuntimeError(f"the app did not serve {url} within {timeout:.0f} s")
 
 
+@dataclass
+class AppServer:
+    """`python app.py` serving on loopback; `stop()` ends it (and may be called more than once)."""
+
+    url: str
+    process: subprocess.Popen
+    log: IO[str] = field(repr=False)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def start_app(log_path: Path, chinese: ChineseAssets | None = None, timeout: float = 600.0) -> AppServer:
+    """`python app.py` on the tiny models (and `chinese`'s, when given) on a free loopback port, once it serves
+    (within `timeout` seconds: on a loaded 2-core machine, at nice 19, importing torch and Gradio alone takes
+    minutes)."""
+    port = free_port()
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 — closed by AppServer.stop
+    process = subprocess.Popen(
+        [sys.executable, "app.py"],
+        cwd=REPO,
+        env=app_env(tiny_assets(), port, chinese),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    server = AppServer(f"http://127.0.0.1:{port}/", process, log)
+    try:
+        wait_for_page(server.url, process, timeout)
+    except RuntimeError as error:
+        server.stop()
+        raise RuntimeError(f"{error}\n{log_path.read_text(encoding='utf-8')[-3000:]}") from None
+    return server
+
+
 @lru_cache(maxsize=1)
 def running_app() -> str:
     """`python app.py` started once for the test session on a free loopback port; its URL."""
-    assets = tiny_assets()
-    port = free_port()
-    log = open(assets.root / "server.log", "w", encoding="utf-8")  # noqa: SIM115 — closed with the process
-    process = subprocess.Popen(
-        [sys.executable, "app.py"], cwd=REPO, env=app_env(assets, port), stdout=log, stderr=subprocess.STDOUT
-    )
-
-    def stop() -> None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-
-    atexit.register(stop)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_page(url, process)
-    except RuntimeError as error:
-        log.flush()
-        raise RuntimeError(f"{error}\n{(assets.root / 'server.log').read_text(encoding='utf-8')[-3000:]}") from None
-    return url
+    server = start_app(tiny_assets().root / "server.log")
+    atexit.register(server.stop)
+    return server.url

@@ -2,42 +2,18 @@
 result, the Chinese models picked for Chinese text or the 中文 interface, and the Chinese examples.
 
 The English models are the tiny ones of app_support; the Chinese ones (albert-lab-zh, albert-lab-zh-sentiment)
-are made here with a Han-character tokenizer (`train_tokenizer(..., han_characters=True)`) and put next to
-copies of the English ones in a tmp folder named by ALBERT_LAB_MODELS / ALBERT_LAB_SENTIMENT_ZH.
+are app_support's `tiny_chinese_assets`: a Han-character tokenizer (`train_tokenizer(..., han_characters=True)`),
+the models put next to copies of the English ones in a tmp folder named by ALBERT_LAB_MODELS /
+ALBERT_LAB_SENTIMENT_ZH.
 """
 
 from __future__ import annotations
 
-import random
-import shutil
-from types import SimpleNamespace
-
 import pytest
-from app_support import TINY_SIZES, save_tiny_classifier, tiny_assets, use_tiny_assets
+from app_support import ChineseAssets, tiny_assets, tiny_chinese_assets, use_tiny_assets
 
 CHINESE = ["我爱自然语言处理", "这部电影很精彩。"]
 """The issue's two sentences: ['▁', '<unk>'] for the English models."""
-SENTENCES_ZH = [
-    "我爱自然语言处理。",
-    "这部电影很精彩。",
-    "今天下了一场大雨。",
-    "路上到处都是积水。",
-    "孩子们穿着雨靴去上学。",
-    "今天天气很好，我们去公园散步吧。",
-    "北京是中国的首都。",
-    "他每天早上都要喝一杯茶。",
-    "他每天都认真学习。",
-    "所以这次考试他考得很好。",
-    "我们到了车站。",
-    "火车已经开走了。",
-    "我还想再看一遍。",
-    "剧情很无聊，我看到一半就走了。",
-    "质量太差了，用了两天就坏了。",
-    "这本书写得很感人，值得一读。",
-    "2019年发布了ALBERT模型。",
-    "the model learns from data and the network reads every token。",
-    "python server memory paper vision learning hello world。",
-]
 
 
 @pytest.fixture(autouse=True)
@@ -49,34 +25,13 @@ def _english_only(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture(scope="module")
-def zh_assets(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
+def zh_assets(tmp_path_factory: pytest.TempPathFactory) -> ChineseAssets:
     """A models folder with the tiny English models and a tiny random albert-lab-zh; a tiny Chinese classifier."""
-    import torch
-
-    from albert import AlbertConfig, AlbertForPreTraining
-    from albert.tokenizer import train_tokenizer
-    from app.models import ZH_MODEL
-    from app.sentiment import ZH_SENTIMENT_MODEL
-
-    root = tmp_path_factory.mktemp("albert-lab-zh-app")
-    english = tiny_assets()
-    for name in ("albert-lab-base", "albert-lab-none"):
-        shutil.copytree(english.models / name, root / "models" / name)
-    rng = random.Random(0)
-    documents = ["\n".join("".join(rng.sample(SENTENCES_ZH, 3)) for _ in range(3)) for _ in range(40)]
-    corpus = root / "zh.txt"
-    corpus.write_text("\n\n".join(documents) + "\n", encoding="utf-8")
-    distinct = len({c for c in "".join(SENTENCES_ZH) if not c.isascii()})
-    tokenizer = train_tokenizer([corpus], root / "tokenizer", vocab_size=distinct + 48, han_characters=True)
-    torch.manual_seed(0)
-    config = AlbertConfig(vocab_size=len(tokenizer), sharing="all", **TINY_SIZES)
-    AlbertForPreTraining(config).save_pretrained(root / "models" / ZH_MODEL, tokenizer=tokenizer)
-    sentiment = save_tiny_classifier(root / "sentiment" / ZH_SENTIMENT_MODEL, tokenizer)
-    return SimpleNamespace(models=root / "models", sentiment=sentiment, tokenizer=tokenizer)
+    return tiny_chinese_assets(tmp_path_factory.mktemp("albert-lab-zh-app"))
 
 
 @pytest.fixture
-def chinese_shipped(zh_assets: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
+def chinese_shipped(zh_assets: ChineseAssets, monkeypatch: pytest.MonkeyPatch) -> ChineseAssets:
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(zh_assets.models))
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT_ZH", str(zh_assets.sentiment))
     return zh_assets
@@ -209,7 +164,7 @@ def test_results_say_how_many_tokens_were_unknown() -> None:
 
 
 # ----- the Chinese models, when shipped ---------------------------------------------------------------
-def test_the_picker_and_model_for_pick_the_chinese_model(chinese_shipped: SimpleNamespace) -> None:
+def test_the_picker_and_model_for_pick_the_chinese_model(chinese_shipped: ChineseAssets) -> None:
     from app.layout import picker_choices
     from app.models import AUTO_MODEL, DEFAULT_MODEL, ZH_MODEL, language_models, model_for, shipped_models
 
@@ -231,7 +186,7 @@ def test_without_the_chinese_model_the_picker_is_as_before() -> None:
     assert [value for _, value in picker_choices(shipped_models())] == shipped_models()
 
 
-def test_model_tabs_use_the_chinese_model_for_chinese(chinese_shipped: SimpleNamespace) -> None:
+def test_model_tabs_use_the_chinese_model_for_chinese(chinese_shipped: ChineseAssets) -> None:
     from app.model_views import attention_view, fill_mask_view, layer_transitions_view, sentence_order_view
     from app.sentiment_views import sentiment_view
 
@@ -253,7 +208,7 @@ def test_model_tabs_use_the_chinese_model_for_chinese(chinese_shipped: SimpleNam
     assert raw["model"] == "albert-lab-sst2"  # English text in the 中文 interface: the English classifier
 
 
-def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: SimpleNamespace) -> None:
+def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: ChineseAssets) -> None:
     from app.model_views import fill_mask_view
 
     raw, *_ = fill_mask_view("我爱自然语言[MASK][MASK]。", 3, "albert-lab-base", "en")
@@ -265,7 +220,7 @@ def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: Simpl
 
 # ----- examples -------------------------------------------------------------------------------------------
 def test_chinese_examples_only_when_the_chinese_models_are_shipped(
-    zh_assets: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+    zh_assets: ChineseAssets, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app import tab_attention, tab_masked, tab_order, tab_sentiment
 
@@ -292,7 +247,7 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(
     assert not isinstance(kept, str)  # gr.skip(): the box keeps its text
 
 
-def test_every_chinese_example_is_read_without_unknown_tokens(chinese_shipped: SimpleNamespace) -> None:
+def test_every_chinese_example_is_read_without_unknown_tokens(chinese_shipped: ChineseAssets) -> None:
     from app import tab_attention, tab_masked, tab_order, tab_sentiment
     from app.languages import count_unknown
 
@@ -308,7 +263,7 @@ def test_every_chinese_example_is_read_without_unknown_tokens(chinese_shipped: S
         assert count_unknown(tokenizer, text, tokenizer.all_special_ids).unknown == 0, text
 
 
-def test_the_app_builds_with_the_chinese_models(chinese_shipped: SimpleNamespace) -> None:
+def test_the_app_builds_with_the_chinese_models(chinese_shipped: ChineseAssets) -> None:
     from app.layout import build_app
 
     demo = build_app()

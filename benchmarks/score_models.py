@@ -41,6 +41,8 @@ logger = logging.getLogger("benchmarks.score_models")
 # or at 。！？； (then closing quotes) in Chinese text; deliberately simpler than albert.data.corpus's rule.
 _SENTENCE_END = re.compile(r"""[.!?]+["')\]’”]*(?=\s+["'(“‘]?[A-Z])|[。！？；]+[”’」』）》]*""")
 CARD_TOLERANCE = 0.005
+DEFAULT_MLM_MAX_NGRAM = 3
+"""Held-out MLM masks spans of up to this many pieces (the pipeline's n-gram masking) unless a folder says otherwise."""
 """A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
 
 
@@ -156,8 +158,19 @@ def score_run_pairs(directory: Path, pairs: list[tuple[str, str, int]], batch_si
     return Score(correct, len(pairs))
 
 
-def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: Path) -> dict[str, Score]:
-    """MLM (on the SOP set) and the pair accuracies on the pipeline's own held-out examples."""
+def mlm_max_ngram(directory: Path) -> int:
+    """How a folder's held-out MLM is scored: the span length its metrics.json recorded (`mlm_max_ngram`; a
+    Chinese model is scored on single characters, as issue 16 asks), else n-gram spans of up to 3 pieces."""
+    path = directory / "metrics.json"
+    metrics = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return int(metrics.get("mlm_max_ngram", DEFAULT_MLM_MAX_NGRAM))
+
+
+def score_pipeline(
+    directory: Path, valid: list[str], examples: int, cache_dir: Path, max_ngram: int = DEFAULT_MLM_MAX_NGRAM
+) -> dict[str, Score]:
+    """MLM (on the SOP set, spans of up to `max_ngram` pieces, each 100% `[MASK]`) and the pair accuracies on the
+    pipeline's own held-out examples."""
     from albert import AlbertForPreTraining
     from albert.data.corpus import TokenizedCorpus
     from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
@@ -170,7 +183,7 @@ def score_pipeline(directory: Path, valid: list[str], examples: int, cache_dir: 
     length = model.config.max_position_embeddings  # every shipped model trained at its full position count
     scores: dict[str, Score] = {}
     for objective in ("sop", "nsp"):
-        data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1)
+        data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
         batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
         result = evaluate(model, batches, torch.device("cpu"), "fp32")
         if objective == "sop":
@@ -190,16 +203,19 @@ def score_model(
     cache_dir: Path,
     max_tokens: int | None = None,
     pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None,
+    max_ngram: int | None = None,
 ) -> dict[str, Score]:
     """Every measure of one folder: the pipeline's (MLM, SOP, NSP) and, with a sentence head, the
     independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given. Pipeline examples
     are as long as the model's positions; A and B of a sentence-run pair hold `max_tokens` pieces together
-    (default: the positions less the three special tokens)."""
+    (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
+    the folder's metrics.json recorded, see `mlm_max_ngram`)."""
     import hashlib
 
     from transformers import AlbertTokenizerFast
 
-    scores = score_pipeline(directory, valid, examples, cache_dir)
+    max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
+    scores = score_pipeline(directory, valid, examples, cache_dir, max_ngram)
     if "sop" in scores:  # a model with a sentence head
         if max_tokens is None:
             max_tokens = json.loads((directory / "config.json").read_text())["max_position_embeddings"] - 3

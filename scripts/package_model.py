@@ -1,6 +1,6 @@
 """Package a pretraining run as a shipped model: `assets/models/<name>/` (config, fp16
 safetensors, tokenizer, metrics.json, model card, training log) plus its curve in
-`assets/runs/<name>.csv` and a row in `assets/runs/summary.csv`.
+`assets/runs/<name>.csv` and a row in `assets/runs/summary.csv` (a non-English model: in `assets/runs/<language>/`).
 
 The held-out metrics in the card are measured again here, on the shipped (fp16-stored,
 fp32-loaded) weights, with the same held-out batches the run used — so the card describes
@@ -71,14 +71,20 @@ SUMMARY_COLUMNS = (
 
 
 def held_out_metrics(
-    directory: Path, valid: list[str], cache_dir: Path, examples: int = EVAL_EXAMPLES, run_pairs: int = RUN_PAIRS
+    directory: Path,
+    valid: list[str],
+    cache_dir: Path,
+    examples: int = EVAL_EXAMPLES,
+    run_pairs: int = RUN_PAIRS,
+    mlm_max_ngram: int | None = None,
 ) -> dict[str, Any]:
     """Held-out MLM (at [MASK]), pipeline SOP / NSP and independent sentence-run SOP of the shipped
-    folder, with Wilson 95% intervals: `benchmarks/score_models.py`, the bar that re-checks every card."""
+    folder, with Wilson 95% intervals: `benchmarks/score_models.py`, the bar that re-checks every card.
+    `mlm_max_ngram` (recorded with the figures when given) sets the MLM spans: 1 scores single pieces."""
     from benchmarks.score_models import score_model
 
-    scores = score_model(directory, valid, examples, run_pairs, cache_dir)
-    result: dict[str, Any] = {}
+    scores = score_model(directory, valid, examples, run_pairs, cache_dir, max_ngram=mlm_max_ngram)
+    result: dict[str, Any] = {} if mlm_max_ngram is None else {"mlm_max_ngram": mlm_max_ngram}
     for name, score in scores.items():
         result[f"{name}_accuracy"] = round(score.accuracy, 4)
         result[f"{name}_ci95"] = [round(bound, 4) for bound in score.interval()]
@@ -238,7 +244,8 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     shutil.rmtree(target, ignore_errors=True)
     model.save_pretrained(target, tokenizer=tokenizer, dtype=torch.float16)
     shipped = AlbertForPreTraining.from_pretrained(target)
-    metrics = held_out_metrics(target, valid, run_dir / "package-cache")
+    # a character vocabulary is scored on single characters (issue 16's target), English on n-gram spans
+    metrics = held_out_metrics(target, valid, run_dir / "package-cache", mlm_max_ngram=1 if language == "zh" else None)
     parameters = count_parameters(shipped.config, "pretraining").total
     metrics.update(
         tokens=summary["tokens"],
@@ -253,7 +260,8 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     shutil.copyfile(run_dir / "metrics.csv", target / "training_log.csv")
     write_card(target, name, summary, metrics, parameters, notes, language)
 
-    runs = assets / "runs"
+    # the Sharing modes tab compares the English family; another language's curve and row go to runs/<language>/
+    runs = assets / "runs" if language == "en" else assets / "runs" / language
     runs.mkdir(parents=True, exist_ok=True)
     with (run_dir / "metrics.csv").open() as stream, (runs / f"{name}.csv").open("w", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=CURVE_COLUMNS, extrasaction="ignore")

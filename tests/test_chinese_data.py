@@ -492,3 +492,74 @@ def test_a_masked_character_is_encoded_as_the_pipeline_masks_it(tokenizer, corpu
         expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1 :]]
         assert encode_masked(tokenizer, masked) == expected
         assert "▁" not in tokenizer.convert_ids_to_tokens(encode_masked(tokenizer, masked))[1:]
+
+
+# --------------------------------------------------------------------------- packaging a Chinese model
+
+
+def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_the_english_family(
+    corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_pretrain import TINY_MODEL
+
+    from albert import AlbertForPreTraining
+    from albert.pretrain import run
+    from benchmarks.score_models import card_mismatches, mlm_max_ngram, score_model
+    from scripts.package_model import EVAL_EXAMPLES, RUN_PAIRS, package
+
+    plain, segmented = corpus_files
+    arguments = [
+        *("--corpus", str(segmented), "--valid-corpus", str(segmented), "--word-segmented"),
+        *(
+            "--tokenizer",
+            str(tokenizer_dir),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--output-dir",
+            str(tmp_path / "run"),
+        ),
+        *("--data.max-seq-length", "48", "--batch-size", "8", "--max-steps", "4", "--eval-every", "4"),
+        *("--eval-examples", "16", "--threads", "1", "--data.max-ngram", "1", *TINY_MODEL),
+    ]
+    run(parse_config(PretrainConfig, arguments))
+    assets = tmp_path / "assets"
+    metrics = package(tmp_path / "run", "tiny-zh", [str(plain)], assets, notes="一个很小的模型。", language="zh")
+    folder = assets / "models" / "tiny-zh"
+    # the target is on single characters, each replaced by [MASK]; the re-check reads that from the folder
+    assert metrics["mlm_max_ngram"] == 1 and mlm_max_ngram(folder) == 1 and metrics["mlm_n"] > 0
+    single = score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score")
+    assert not card_mismatches(folder, single)
+    import albert.data.pretraining as pretraining
+
+    spans_asked: list[int] = []
+    make_eval_batches = pretraining.make_eval_batches
+
+    def recording(corpus, data, *args, **kwargs):
+        spans_asked.append(data.max_ngram)
+        return make_eval_batches(corpus, data, *args, **kwargs)
+
+    monkeypatch.setattr(pretraining, "make_eval_batches", recording)
+    score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score")
+    score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score", max_ngram=3)
+    assert spans_asked == [1, 1, 3, 3]  # SOP and NSP batches: the folder's single characters, then as asked
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert card.startswith("---\nlanguage: zh\n") and "一个很小的模型。" in card
+    # the Sharing modes tab compares the English family: the Chinese curve and row are kept apart
+    assert (assets / "runs" / "zh" / "tiny-zh.csv").is_file() and not (assets / "runs" / "tiny-zh.csv").exists()
+    assert (assets / "runs" / "zh" / "summary.csv").is_file() and not (assets / "runs" / "summary.csv").exists()
+    # transformers loads the shipped folder with its tokenizer and agrees with us on Chinese text
+    ours = AlbertForPreTraining.from_pretrained(folder)
+    theirs = transformers.AlbertForPreTraining.from_pretrained(folder).eval()
+    their_tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    encoded = their_tokenizer("我爱自然语言处理。", "这部电影很精彩。", return_tensors="pt")
+    assert (
+        encoded["input_ids"][0].tolist()
+        == load_tokenizer(folder)("我爱自然语言处理。", "这部电影很精彩。")["input_ids"]
+    )
+    import torch
+
+    with torch.no_grad():
+        mine = ours(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
+        reference = theirs(**encoded)
+    assert torch.allclose(mine.mlm_logits, reference.prediction_logits, atol=1e-5)
+    assert torch.allclose(mine.sop_logits, reference.sop_logits, atol=1e-5)

@@ -167,10 +167,8 @@ def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "e
     table, avg = t("paper.note.table", lang), t("paper.note.avg", lang)
     if objective in ("nsp", "none"):
         intrinsic, scores = TABLE5[objective]
-        return (
-            f"{table} 5 {objective.upper()}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, "
-            f"{avg} {scores.avg}"
-        )
+        row = {"nsp": "NSP", "none": "None"}[objective]  # the rows as Table 5 names them
+        return f"{table} 5 {row}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, {avg} {scores.avg}"
     if sharing != "all":
         return (
             f"{table} 4 (E 768) {mode_name(sharing, lang)}: {avg} {TABLE4_E768_AVG[sharing]} "

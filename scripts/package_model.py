@@ -272,6 +272,10 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
         if f"{key}_ci95" in metrics:
             row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
     _update_summary(runs / "summary.csv", row)
+    if language == "en":  # every English card and the README show the family with this arm in it
+        from scripts.family_table import update_family_tables
+
+        update_family_tables(assets, assets.parent / "README.md")
     logger.info("packaged %s → %s: %s", run_dir, target, metrics)
     return metrics
 

@@ -544,7 +544,7 @@ def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -
     table = summary_table(summary, "en")
     assert table.loc[0, "masked words [95% CI]"] == "15.0% [14.5%, 15.5%]" and table.loc[0, "tokens"] == "20.2M"
     assert table.loc[1, "sentence order [95% CI]"] == "—"  # MLM only: no sentence head, no number
-    assert "Table 5 NONE: MLM 54.9" in table.loc[1].iloc[-1] and "Table 3 (E 64): Avg 79.0" in table.loc[0].iloc[-1]
+    assert "Table 5 None: MLM 54.9" in table.loc[1].iloc[-1] and "Table 3 (E 64): Avg 79.0" in table.loc[0].iloc[-1]
     assert "遮蔽词 [95% 区间]" in summary_table(summary, "zh").columns
     figure = summary_figure(summary, "en")
     bars = {bar.name: bar for bar in figure.data}

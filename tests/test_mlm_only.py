@@ -97,6 +97,7 @@ def test_package_model_card_has_intervals_and_says_when_there_is_no_head(
     low, high = metrics["mlm_ci95"]
     assert low <= metrics["mlm_accuracy"] <= high and metrics["mlm_n"] > 0
     assert f"{metrics['mlm_accuracy']:.1%} | {low:.1%} – {high:.1%}" in card and "A tiny run." in card
+    assert "<!-- family table" in card and "| `tiny` |" in card  # the family table, with this arm in it
     row = next(csv.DictReader((tmp_path / "assets" / "runs" / "summary.csv").open()))
     assert row["objective"] == objective and float(row["mlm_low"]) == low
     if objective == "none":

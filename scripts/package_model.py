@@ -129,10 +129,12 @@ def metric_rows(metrics: dict[str, Any]) -> str:
 
 
 def _objective(data: dict[str, Any]) -> str:
-    masking = f"n-gram masking, n ≤ {data['max_ngram']}" + (", whole words" if data.get("whole_word_masking") else "")
+    spans = "single-piece masks" if data["max_ngram"] == 1 else f"n-gram masking, n ≤ {data['max_ngram']}"
+    masking = spans + (", whole words" if data.get("whole_word_masking") else "")
     if data["objective"] == "none":
         return f'MLM only ({masking}); no sentence-pair head (the paper\'s Table 5 "None")'
-    return f"MLM ({masking}) + {data['objective'].upper()}, {data.get('segments', 'reference')} segments"
+    segments = {"sentences": "whole-sentence segments", "reference": "the reference cut"}
+    return f"MLM ({masking}) + {data['objective'].upper()}, {segments[data.get('segments', 'reference')]}"
 
 
 CORPORA = {

@@ -24,6 +24,12 @@ def readme_ablations() -> str:
     return text[start : text.index("\n## ", start + 1)]
 
 
+def card_language(directory: Path) -> str:
+    """The `language:` tag of a folder's model card (en, zh)."""
+    match = re.search(r"^language: (\w+)$", (directory / "README.md").read_text(encoding="utf-8"), re.M)
+    return match.group(1) if match else "en"
+
+
 MODELS = sorted(p.parent for p in (ASSETS / "models").glob("*/config.json"))
 PRETRAINED = [
     p for p in MODELS if json.loads((p / "config.json").read_text())["architectures"][0] == "AlbertForPreTraining"
@@ -73,7 +79,13 @@ def test_loads_in_ours_and_transformers(directory: Path) -> None:
     ours = AlbertForPreTraining.from_pretrained(directory)
     assert next(ours.parameters()).dtype == torch.float32  # stored fp16, loaded fp32
     tokenizer = load_tokenizer(directory)
-    encoded = tokenizer("the man walked along the river.", "he was tired.", return_tensors="pt")
+    chinese = card_language(directory) == "zh"
+    pair = (
+        ("今天下了一场大雨。", "路上到处都是积水。")
+        if chinese
+        else ("the man walked along the river.", "he was tired.")
+    )
+    encoded = tokenizer(*pair, return_tensors="pt")
     assert tokenizer.unk_token_id not in encoded["input_ids"][0].tolist()
     with torch.no_grad():
         out = ours(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
@@ -91,6 +103,18 @@ def test_loads_in_ours_and_transformers(directory: Path) -> None:
             reference = theirs(**encoded)
         assert torch.allclose(out.mlm_logits, reference.prediction_logits, atol=1e-4)
         assert torch.allclose(out.sop_logits, reference.sop_logits, atol=1e-4)
+        if chinese:  # issue 16 asks ≤ 1e-5, and transformers' own tokenizer reading the folder as we do
+            # fp32 logits near 10 differ by 2e-5 (summation order); the probabilities a user sees by < 1e-6, and
+            # in fp64 the two compute the same function to 1e-13
+            probabilities = out.mlm_logits.softmax(-1) - reference.prediction_logits.softmax(-1)
+            assert probabilities.abs().max() <= 1e-5
+            with torch.no_grad():
+                mine = ours.double()(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
+                theirs_out = theirs.double()(**encoded)
+            assert (mine.mlm_logits - theirs_out.prediction_logits).abs().max() <= 1e-10
+            assert (mine.sop_logits - theirs_out.sop_logits).abs().max() <= 1e-10
+            theirs_tokenizer = transformers.AutoTokenizer.from_pretrained(directory)
+            assert theirs_tokenizer(*pair)["input_ids"] == encoded["input_ids"][0].tolist()
     else:
         import transformers
 

@@ -7,8 +7,9 @@ and logs which come out right; the ones below are among them. Each tab also has 
 one against the shipped models (a retrained model that changes them fails that test: choose again with the
 script).
 
-The Chinese lists are used in the 中文 interface only when the Chinese models are shipped (the English ones
-cannot read them); until then they have no "where it fails" example, since there is no model to find one with.
+The Chinese lists (chosen the same way with `--model albert-lab-zh --lang zh --corpus
+../shared/corpus/zh/peoples-daily-199801-valid.txt.xz`) are used in the 中文 interface when the Chinese models are
+shipped; the English models cannot read them.
 """
 
 from __future__ import annotations
@@ -47,16 +48,19 @@ MASK: dict[str, list[MaskExample]] = {
         MaskExample("Lord John lies back with his hands in [MASK] pockets and his eyes closed.", ("his",)),
     ],
     "zh": [
-        MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理")),
-        MaskExample("今天天气很[MASK]，我们去公园散步吧。", ("好",)),
-        MaskExample("北京是中国的首[MASK]。", ("都",)),
-        MaskExample("他每天早上都要喝一杯[MASK]。", ("茶",)),
+        MaskExample("我爱自然语言处[MASK]。", ("理",)),
+        MaskExample("我国经济持续快速发[MASK]。", ("展",)),
+        MaskExample("我们要努力[MASK]习。", ("学",)),
+        MaskExample("建设有中国特色社会主[MASK]。", ("义",)),
+        # A sentence of one of the 130 held-out articles, never seen in training.
+        MaskExample("贝宁将始终是中国可信赖的朋[MASK]。", ("友",)),
     ],
 }
 MASK_FAILS: dict[str, list[MaskExample]] = {
     # A fact, not grammar: a 1.3M-parameter model that read 60M tokens of novels has not stored it.
     "en": [MaskExample("The capital of France is [MASK].", ("Paris",))],
-    "zh": [],
+    # Both characters of a word hidden: with neither half to go on, the model guesses common characters (的, 言).
+    "zh": [MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理"))],
 }
 ORDER: dict[str, list[OrderExample]] = {
     "en": [
@@ -65,14 +69,14 @@ ORDER: dict[str, list[OrderExample]] = {
         OrderExample("He picked up the letter and opened it.", "As he read it, his face turned pale."),
     ],
     "zh": [
+        OrderExample("大雪下了一夜。", "第二天早上，地上全是白的。"),
+        OrderExample("天气越来越冷了。", "人们都穿上了厚衣服。"),
         OrderExample("今天下了一场大雨。", "路上到处都是积水。"),
-        OrderExample("他每天都认真学习。", "所以这次考试他考得很好。"),
-        OrderExample("我们到了车站。", "火车已经开走了。"),
     ],
 }
 ORDER_FAILS: dict[str, list[OrderExample]] = {
     "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.")],
-    "zh": [],
+    "zh": [OrderExample("去年粮食获得了大丰收。", "农民的收入增加了。")],
 }
 PARAGRAPH: dict[str, str] = {
     "en": (

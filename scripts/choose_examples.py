@@ -68,6 +68,22 @@ MASK_CANDIDATES: dict[str, list[str]] = {
         "他每天早上都要喝一杯{茶}。",
         "我们要努力{学}习。",
         "中国人民{解}放军。",
+        "我爱自然语言处{理}。",
+        "中华人民共和{国}成立五十周年。",
+        "我国经济持续快速发{展}。",
+        "坚持改革开{放}的方针。",
+        "建设有中国特色社会主{义}。",
+        "祝大家新年快{乐}！",
+        "孩子们在公{园}里玩。",
+        "他是一名中学老{师}。",
+        "这个问题非常重{要}。",
+        "同学们都在认真地学{习}。",
+        "我们一起去学{校}上课。",
+        "世界各{国}人民的友谊。",
+        "这是一个很大的{问}题。",
+        "他们正在努力工{作}。",
+        "明天是星{期}一。",
+        "人民生活水平不断提{高}。",
     ],
 }
 ORDER_CANDIDATES: dict[str, list[tuple[str, str]]] = {
@@ -89,6 +105,14 @@ ORDER_CANDIDATES: dict[str, list[tuple[str, str]]] = {
         ("今天下了一场大雨。", "路上到处都是积水。"),
         ("他每天都认真学习。", "所以这次考试他考得很好。"),
         ("我们到了车站。", "火车已经开走了。"),
+        ("他生病了。", "所以今天没有来上课。"),
+        ("天气越来越冷了。", "人们都穿上了厚衣服。"),
+        ("工厂引进了新技术。", "产品质量明显提高了。"),
+        ("他努力了整整一年。", "终于考上了大学。"),
+        ("会议于昨天上午在北京开幕。", "来自全国各地的代表出席了会议。"),
+        ("去年粮食获得了大丰收。", "农民的收入增加了。"),
+        ("大雪下了一夜。", "第二天早上，地上全是白的。"),
+        ("他把钥匙丢了。", "只好在门外等家人回来。"),
     ],
 }
 SENTIMENT_CANDIDATES: dict[str, list[tuple[str, str]]] = {
@@ -210,6 +234,18 @@ def score_sentiment(clf: Any, text: str, expected: str, lang: str = "en") -> Sen
 _PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
 
 
+def _reads(clf: Any, text: str, lang: str) -> bool:
+    """Whether the classifier's tokenizer reads `text` (the app's unknown-token guard lets it through)."""
+    from app.inputs import InputError
+    from app.sentiment import classify
+
+    try:
+        classify(clf, text, lang)
+    except InputError:
+        return False
+    return True
+
+
 def held_out_sentences(
     corpus: str | Path, sample: int, seed: int = 0, lang: str = "en", min_words: int = 5, max_words: int = 14
 ) -> tuple[list[str], list[tuple[str, str]]]:
@@ -311,8 +347,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "order": [asdict(s) | {"right": s.right} for s in orders],
     }
     directory = args.sentiment_model or sentiment.sentiment_dir_for("", args.lang)
-    if sentiment.is_installed(directory):
-        clf = sentiment.load_classifier(args.lang, directory)
+    clf = sentiment.load_classifier(args.lang, directory) if sentiment.is_installed(directory) else None
+    if clf is not None and not _reads(clf, SENTIMENT_CANDIDATES[args.lang][0][0], args.lang):
+        logger.info("sentiment: %s cannot read %s text; its candidates are not scored", clf.name, args.lang)
+        clf = None
+    if clf is not None:
         feelings = [score_sentiment(clf, text, label, args.lang) for text, label in SENTIMENT_CANDIDATES[args.lang]]
         logger.info("== sentiment candidates (%s): %s", clf.name, _rate(feelings))
         for s in feelings:

@@ -160,6 +160,16 @@ SENTENCES_ZH = [
     "2019年发布了ALBERT模型。",
     "the model learns from data and the network reads every token。",
     "python server memory paper vision learning hello world。",
+    "我国经济持续快速发展。",
+    "我们要努力学习。",
+    "建设有中国特色社会主义。",
+    "贝宁将始终是中国可信赖的朋友。",
+    "大雪下了一夜。",
+    "第二天早上，地上全是白的。",
+    "天气越来越冷了。",
+    "人们都穿上了厚衣服。",
+    "去年粮食获得了大丰收。",
+    "农民的收入增加了。",
 ]
 """The Chinese tokenizer's corpus: every character of the app's Chinese examples, some digits and Latin words."""
 

@@ -231,9 +231,9 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(
     assert not any(any("\u4e00" <= c <= "\u9fff" for c in text) for text in tab_sentiment.EXAMPLES)
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(zh_assets.models))
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT_ZH", str(zh_assets.sentiment))
-    assert tab_masked.examples("zh")[0] == "我爱自然语言[MASK][MASK]。"
+    assert tab_masked.examples("zh")[0] == "我爱自然语言处[MASK]。"
     assert tab_masked.examples("en") == tab_masked.EXAMPLES
-    assert tab_order.examples("zh")[0] == ["今天下了一场大雨。", "路上到处都是积水。"]
+    assert tab_order.examples("zh")[0] == ["大雪下了一夜。", "第二天早上，地上全是白的。"]
     assert tab_attention.example("zh") == tab_attention.EXAMPLE_ZH
     assert tab_sentiment.examples("zh")[0] == "这部电影很精彩。"
     # A language switch replaces a default example, never what someone typed.

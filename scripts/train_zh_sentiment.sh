@@ -8,14 +8,39 @@
 # (--skip-pretrained) and a TF-IDF character 1-3-gram logistic regression (benchmarks.ngram_baseline). The three
 # run side by side, one CPU thread each; then scripts.ship_sentiment_model re-scores the shipped fp16 file,
 # measures INT8, and writes the card with the verdict against the targets (>= 88%, above both baselines).
+#
+# Stage 2 (written on 2026-12-01 at 21:20, while stage 1 ran: after its first epoch the pretrained arm was at 81.6% dev
+# and from scratch at 75.9%, so 88% looked out of reach). If stage 1's best epoch is under 88%, the model first
+# learns the reviews' own text: task-adaptive pretraining (Gururangan et al., 2020) of albert-lab-zh on the training
+# reviews (labels dropped; a seeded 5% held out for its evaluation; dev never seen), the same single-character MLM +
+# SOP recipe as its stage 4 (128 tokens, batch 32, peak lr 5e-4, 3% warm-up) for TAPT_STEPS steps (default 1,500,
+# about 5M tokens, some 5 passes over the reviews). Then the same fine-tuning budget as stage 1 from those weights;
+# stage 1's fine-tuned albert-lab-zh is its control, and the scratch and n-gram baselines stay as measured. The
+# better of the two fine-tuned models by dev accuracy ships, with both figures in its card. STAGE=2 runs only this.
 set -euo pipefail
 shared=${1:-../shared}
 runs=${2:-runs/zh}
 model=${MODEL:-assets/models/albert-lab-zh}
 reviews="$shared/glue/zh-reviews"
-budget=(--model "$model" --glue-dir "$reviews" --max-train-examples 0 --max-seq-length 128 --epochs 3
+budget=(--glue-dir "$reviews" --max-train-examples 0 --max-seq-length 128 --epochs 3
         --batch-size 32 --learning-rate 2e-4 --eval-every 0 --threads 1 --seed 0)
 mkdir -p "$runs"
+if [ "${STAGE:-1}" = 2 ]; then
+  python -m albert.task_text --source "$reviews/train.tsv" --output "$runs/reviews-tapt.txt" \
+    --heldout "$runs/reviews-tapt-heldout.txt" --heldout-fraction 0.05 --seed 0
+  python -m albert.pretrain --init-from "$model" --corpus "$runs/reviews-tapt.txt" \
+    --valid-corpus "$runs/reviews-tapt-heldout.txt" --cache-dir "$runs/cache" --output-dir "$runs/albert-lab-zh-tapt" \
+    --data.max-ngram 1 --data.max-seq-length 128 --batch-size 32 --optim.learning-rate 5e-4 \
+    --optim.warmup-fraction 0.03 --max-steps "${TAPT_STEPS:-1500}" --eval-every 500 --eval-examples 1024 \
+    --checkpoint-every 250 --log-every 10 --threads 1 ${MAX_MINUTES:+--max-minutes $MAX_MINUTES} ${RESUME:-}
+  python -m benchmarks.sst2 --model "$runs/albert-lab-zh-tapt/final" "${budget[@]}" --output-dir "$runs/sentiment-tapt" \
+    --skip-scratch
+  python -m scripts.ship_sentiment_model "$runs/sentiment-tapt" assets/sentiment/albert-lab-zh-sentiment \
+    --task zh-reviews --scratch-runs "$runs/sentiment-scratch" --control-runs "$runs/sentiment" \
+    --ngram-baseline "$runs/ngram_baseline.json"
+  exit 0
+fi
+budget=(--model "$model" "${budget[@]}")
 pids=()
 python -m benchmarks.ngram_baseline "$reviews" --output "$runs/ngram_baseline.json" & pids+=($!)
 python -m benchmarks.sst2 "${budget[@]}" --output-dir "$runs/sentiment" --skip-scratch & pids+=($!)

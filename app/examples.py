@@ -93,16 +93,17 @@ SENTIMENT: dict[str, list[SentimentExample]] = {
         SentimentExample("It is not a bad movie, just a forgettable one.", "negative"),
     ],
     "zh": [
-        SentimentExample("这部电影很精彩。", "positive"),
+        SentimentExample("非常好的一本书，推荐大家购买。", "positive"),
         SentimentExample("剧情很无聊，我看到一半就走了。", "negative"),
+        SentimentExample("物流很快，包装也很好。", "positive"),
         SentimentExample("质量太差了，用了两天就坏了。", "negative"),
-        SentimentExample("这本书写得很感人，值得一读。", "positive"),
     ],
 }
 SENTIMENT_FAILS: dict[str, list[SentimentExample]] = {
     # A negated negative word: "not … dull" is praise, but "dull" decides for this small model.
     "en": [SentimentExample("Not a single moment of this film is dull.", "positive")],
-    "zh": [],
+    # The same lesson in Chinese: 难看 ("ugly") decides, 一点也不 ("not at all") is not read.
+    "zh": [SentimentExample("一点也不难看。", "positive")],
 }
 
 

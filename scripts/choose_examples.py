@@ -133,6 +133,15 @@ SENTIMENT_CANDIDATES: dict[str, list[tuple[str, str]]] = {
         ("剧情很无聊，我看到一半就走了。", "negative"),
         ("质量太差了，用了两天就坏了。", "negative"),
         ("这本书写得很感人，值得一读。", "positive"),
+        ("非常好的一本书，推荐大家购买。", "positive"),
+        ("物流很快，包装也很好。", "positive"),
+        ("太失望了，完全不值这个价钱。", "negative"),
+        ("客服态度很差，再也不买了。", "negative"),
+        ("东西不错，性价比很高。", "positive"),
+        ("声音太小，电池也不耐用。", "negative"),
+        ("内容空洞，浪费时间。", "negative"),
+        ("一点也不难看。", "positive"),
+        ("我很喜欢这本书。", "positive"),
     ],
 }
 

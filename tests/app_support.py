@@ -170,6 +170,9 @@ SENTENCES_ZH = [
     "人们都穿上了厚衣服。",
     "去年粮食获得了大丰收。",
     "农民的收入增加了。",
+    "非常好的一本书，推荐大家购买。",
+    "物流很快，包装也很好。",
+    "一点也不难看。",
 ]
 """The Chinese tokenizer's corpus: every character of the app's Chinese examples, some digits and Latin words."""
 
@@ -216,19 +219,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+NO_CHINESE_SENTIMENT = Path(tempfile.gettempdir()) / "albert-lab-tests-no-chinese-sentiment"
+"""A folder that holds no model: where the tiny world's Chinese sentiment model is looked for."""
+
+
 def use_tiny_assets(monkeypatch, assets: TinyAssets | None = None) -> TinyAssets:
     """Point the app at the tiny models, runs and sentiment model (as the server's environment does)."""
     assets = assets or tiny_assets()
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(assets.models))
     monkeypatch.setenv("ALBERT_LAB_RUNS", str(assets.runs))
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(assets.sentiment))
+    # the tiny world has no Chinese sentiment model: never the shipped one (tiny_chinese_assets makes one)
+    monkeypatch.setenv("ALBERT_LAB_SENTIMENT_ZH", str(NO_CHINESE_SENTIMENT))
     return assets
 
 
 def app_env(assets: TinyAssets, port: int, chinese: ChineseAssets | None = None) -> dict[str, str]:
     """Environment for `python app.py` serving the tiny models on loopback, offline; with `chinese`, the models
     folder that holds albert-lab-zh and the Chinese sentiment model too."""
-    extra = {} if chinese is None else {"ALBERT_LAB_SENTIMENT_ZH": str(chinese.sentiment)}
+    extra = {"ALBERT_LAB_SENTIMENT_ZH": str(NO_CHINESE_SENTIMENT if chinese is None else chinese.sentiment)}
     return {
         **os.environ,
         "ALBERT_LAB_MODELS": str(assets.models if chinese is None else chinese.models),

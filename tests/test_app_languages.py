@@ -235,7 +235,7 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(
     assert tab_masked.examples("en") == tab_masked.EXAMPLES
     assert tab_order.examples("zh")[0] == ["大雪下了一夜。", "第二天早上，地上全是白的。"]
     assert tab_attention.example("zh") == tab_attention.EXAMPLE_ZH
-    assert tab_sentiment.examples("zh")[0] == "这部电影很精彩。"
+    assert tab_sentiment.examples("zh")[0] == "非常好的一本书，推荐大家购买。"
     # A language switch replaces a default example, never what someone typed.
     assert tab_masked.example_in_language(tab_masked.EXAMPLES[0], "zh") == tab_masked.EXAMPLES_ZH[0]
     assert tab_masked.example_in_language(tab_masked.EXAMPLES_ZH[0], "en") == tab_masked.EXAMPLES[0]

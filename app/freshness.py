@@ -4,12 +4,20 @@ For every model tab (its event found by `api_name` once the tab is built), `keep
 
 - **opening the tab** runs its event for what the inputs hold, unless a result is already shown;
 - **typing in a text box** clears the result (a sentence says which button shows the new one): a result
-  for text that is no longer there would be read as the answer for the new text;
+  for text that is no longer there would be read as the answer for the new text. Every edit counts: Gradio 6's
+  Textbox reports one only on a key press, so pasting, cutting, deleting, dropping text or a phone's keyboard
+  never did (`EDITS_JS` passes those on);
 - **moving a control** (top-k, head, token limit, compared model) runs the event again;
 - **another model in the picker** runs again every tab that shows a result;
-- **another language** (after the labels, `app.layout`) draws again every result on screen, in that language;
+- **another language** (after the labels, `app.layout`) draws again every result on screen, in that language
+  (and the "input changed" sentence of a cleared one);
 - **typing** also cancels every run of the tab still on its way (`cancel_on_typing`): a result for the old text
-  landing after the text changed would otherwise undo the clearing.
+  landing after the text changed would otherwise undo the clearing;
+- **a result landing** for inputs that are no longer the ones on screen is drawn again for them (`run_if_stale`):
+  runs overlap, so the language, a control or an example can change while one is on its way, and its answer
+  comes after the redraw that the change started (a tab opened just before a switch to 中文 showed English).
+  Every result says what it was drawn for: `drawn_for`, a digest of the inputs it answered, language
+  included (`stamped`).
 
 "Shown" is read from the event's first output, its JSON result: empty until a result (or a refusal) came.
 The wrappers never raise: the events they wrap are `app.model_views.guarded`.
@@ -17,9 +25,12 @@ The wrappers never raise: the events they wrap are `app.model_views.guarded`.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import itertools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +68,46 @@ def is_shown(raw: Any) -> bool:
     return isinstance(raw, dict) and bool(raw)
 
 
+DRAWN_FOR = "drawn_for"
+"""The JSON result's key naming the inputs it answers (`drawn_for`)."""
+
+
+def drawn_for(values: Sequence[Any]) -> str:
+    """A short digest of the values a result was drawn for (its event's inputs, in order, language included)."""
+    text = json.dumps(list(values), sort_keys=True, separators=(",", ":"), default=repr)  # ASCII: a lone surrogate too
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def stamped(fn: Callable, edits: int = 0, kept: int = 0) -> Callable:
+    """`fn` with its JSON result (a dict) marked with `drawn_for` of the inputs it answers.
+
+    For a tab's own event those are `fn`'s arguments. An event that also writes some of them (`/mask_word` the
+    masked text, `/split_paragraph` sentences A and B) returns those `edits` values first and its JSON result
+    after them; the inputs it answers are then those values followed by `fn`'s last `kept` arguments (top-k,
+    model, language)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any) -> Any:
+        outputs = fn(*args)
+        if not isinstance(outputs, tuple) or len(outputs) <= edits or not is_shown(outputs[edits]):
+            return outputs
+        written = outputs[:edits]
+        if any(isinstance(value, dict) for value in written):  # gr.skip(): the inputs on screen are not known
+            return outputs
+        values = (*written, *args[len(args) - kept :]) if edits else args
+        raw = {**outputs[edits], DRAWN_FOR: drawn_for(values)}
+        return (*written, raw, *outputs[edits + 1 :])
+
+    return wrapper
+
+
+def is_stale(raw: Any, values: Sequence[Any]) -> bool:
+    """`raw` is a result drawn for other inputs than `values` (False when it does not say what it was drawn for)."""
+    if not is_shown(raw) or not isinstance(raw.get(DRAWN_FOR), str):
+        return False
+    return raw[DRAWN_FOR] != drawn_for(values)
+
+
 def _named(wrapper: Callable, fn: Callable, how: str) -> Callable:
     """A readable name for logs. Not functools.wraps: Gradio reads the signature, and the wrapper takes one more
     argument (the JSON output) than `fn`."""
@@ -80,6 +131,40 @@ def run_if_shown(fn: Callable, n_outputs: int) -> Callable:
         return fn(*args) if is_shown(raw) else tuple(gr.skip() for _ in range(n_outputs))
 
     return _named(wrapper, fn, "if_shown")
+
+
+_MARKS = itertools.count(1)
+
+
+def mark_if_stale(raw: Any, *args: Any) -> Any:
+    """(raw, *inputs) → a new value for the tab's hidden redraw trigger when `raw` answers other inputs than these,
+    otherwise no change. Checked outside the queue (a digest, no model): only a stale result queues a redraw."""
+    return next(_MARKS) if is_stale(raw, args) else gr.skip()
+
+
+def run_if_stale(fn: Callable, n_outputs: int) -> Callable:
+    """(raw, *inputs) → fn(*inputs) when `raw` answers other inputs than these (it landed after they changed);
+    otherwise no change."""
+
+    def wrapper(raw: Any, *args: Any) -> tuple:
+        return fn(*args) if is_stale(raw, args) else tuple(gr.skip() for _ in range(n_outputs))
+
+    return _named(wrapper, fn, "if_stale")
+
+
+def redraw_in_language(event: ModelEvent, lang_index: int) -> Callable:
+    """(raw, status, *inputs) → the event again when a result is on screen; the "input changed" sentence in the
+    new language when the result was cleared by typing (the status holds it); otherwise no change."""
+    n = len(event.outputs)
+
+    def wrapper(raw: Any, status: Any, *args: Any) -> tuple:
+        if is_shown(raw):
+            return event.fn(*args)
+        if isinstance(status, str) and status.strip():
+            return stale_outputs(event.outputs, event.button, args[lang_index])
+        return tuple(gr.skip() for _ in range(n))
+
+    return _named(wrapper, event.fn, "in_language")
 
 
 def stale_outputs(outputs: list[Any], button: str, lang: Any) -> tuple:
@@ -147,25 +232,53 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
                     **queues.MODEL,
                 )
         if model in event.inputs:
+            # "once", not "always_last": a deferred run is sent again by re-dispatching its trigger, which in Gradio
+            # 6 also re-sends every other tab's listener of the picker, and those still running are deferred in
+            # turn, for ever (the picker sends .input twice per pick: on the option and on blur). A pick made while
+            # one runs is caught when that result lands (`_landed`).
             model.input(
                 run_if_shown(event.fn, n),
                 inputs=[raw, *event.inputs],
                 outputs=event.outputs,
                 api_name=f"{event.api_name}_new_model",
                 api_visibility="undocumented",
-                trigger_mode="always_last",
+                trigger_mode="once",
                 **queues.MODEL,
             )
+        # Whatever drew it, a result that answers inputs no longer on screen is drawn again for them: each landing
+        # is checked at once, and only a stale one takes a place in the model queue.
+        redraw = gr.Number(visible=False, precision=0, elem_classes="lab-redraw")
+        raw.change(
+            mark_if_stale,
+            inputs=[raw, *event.inputs],
+            outputs=redraw,
+            api_name=f"{event.api_name}_landed",
+            api_visibility="undocumented",
+            trigger_mode="multiple",  # never deferred: see the picker's listeners above (attention has two here)
+            queue=False,
+            show_progress="hidden",
+            preprocess=False,
+        )
+        redraw.change(
+            run_if_stale(event.fn, n),
+            inputs=[raw, *event.inputs],
+            outputs=event.outputs,
+            api_name=f"{event.api_name}_fresh",
+            api_visibility="undocumented",
+            trigger_mode="always_last",
+            **queues.MODEL,
+        )
     return [event for _, event in tabs]
 
 
-def rerun_events(events: list[ModelEvent], after: Callable[[str], Any]) -> None:
+def rerun_events(events: list[ModelEvent], after: Callable[[str], Any], lang: gr.Radio) -> None:
     """Every result on screen drawn again in the new language: each event chained onto `after(api_name)`, the
-    language switch's step that puts that tab's example in the new language (so the result is for the new text)."""
+    language switch's step that puts that tab's example in the new language (so the result is for the new text).
+    A result still on its way is drawn again when it lands (`run_if_stale`)."""
     for event in events:
         after(event.api_name).then(
-            run_if_shown(event.fn, len(event.outputs)),
-            inputs=[event.outputs[0], *event.inputs],
+            redraw_in_language(event, event.inputs.index(lang)),
+            inputs=[event.outputs[0], event.outputs[1], *event.inputs],
             outputs=event.outputs,
             api_name=f"{event.api_name}_in_language",
             api_visibility="undocumented",
@@ -173,9 +286,9 @@ def rerun_events(events: list[ModelEvent], after: Callable[[str], Any]) -> None:
         )
 
 
-RUN_SUFFIXES = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language")
+RUN_SUFFIXES = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language", "_fresh")
 """The api_name suffixes of the events that run a tab's model event: its button, a click in either example table,
-opening the tab, a control, the model picker, the language switch."""
+opening the tab, a control, the model picker, the language switch, a late result's redraw."""
 
 
 def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:
@@ -194,3 +307,18 @@ def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:
                     queue=False,
                     show_progress="hidden",
                 )
+
+
+EDITS_JS = """() => {
+  // Gradio 6's Textbox sends its .input event from `keypress` alone: pasting, cutting, deleting, dropping text and
+  // phone keyboards change a box without one, so the result on screen stayed as if it answered the new text (and
+  // the runs on their way were not cancelled). Every edit of a text box is passed on as a key press.
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLTextAreaElement || box instanceof HTMLInputElement)) return;
+    if (box.dataset.testid !== "textbox") return;
+    box.dispatchEvent(new KeyboardEvent("keypress", { key: "Unidentified", bubbles: true }));
+  });
+}"""
+"""Run once when the page loads (`app.layout.launch_options`). A typed character arrives twice (its own key press,
+then this one): clearing twice gives the same screen, and cancelling sends nothing when nothing runs."""

@@ -69,7 +69,9 @@ EXAMPLE_STEPS = {
 
 
 def lab_views() -> LabViews:
-    """The functions the tabs wire to events: the app's own views."""
+    """The functions the tabs wire to events: the app's own views, each model result marked with the inputs it
+    answers (`freshness.stamped`), so that one landing after they changed is drawn again."""
+    stamped = freshness.stamped
     return LabViews(
         parameters=views.parameters_view,
         preset=views.preset_view,
@@ -79,13 +81,13 @@ def lab_views() -> LabViews:
         measure=costs.measure_view,
         sharing_configs=model_views.sharing_config_choices,
         sharing_modes=model_views.sharing_modes_view,
-        layer_transitions=model_views.layer_transitions_view,
-        fill_mask=model_views.fill_mask_view,
-        mask_word=model_views.mask_word_view,
-        sentence_order=model_views.sentence_order_view,
-        split_paragraph=model_views.split_paragraph_view,
-        attention=model_views.attention_view,
-        sentiment=sentiment_views.sentiment_view,
+        layer_transitions=stamped(model_views.layer_transitions_view),
+        fill_mask=stamped(model_views.fill_mask_view),
+        mask_word=stamped(model_views.mask_word_view, edits=1, kept=3),  # the masked text; top-k, model, language
+        sentence_order=stamped(model_views.sentence_order_view),
+        split_paragraph=stamped(model_views.split_paragraph_view, edits=2, kept=2),  # A and B; model, language
+        attention=stamped(model_views.attention_view),
+        sentiment=stamped(sentiment_views.sentiment_view),
         sentiment_card=sentiment.card_markdown,
     )
 
@@ -157,7 +159,7 @@ def build_app() -> gr.Blocks:
                 **queues.LIGHT,
             )
         # Then each result on screen, after its tab's example has followed the language.
-        freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event))
+        freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event), lang)
         freshness.cancel_on_typing(demo, events)
     return demo
 
@@ -197,8 +199,8 @@ dropped. Gradio would keep the unread answers of its last 2,000 sessions for goo
 
 def launch_options() -> dict[str, Any]:
     """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
-    the local copies of d3 / jQuery that the attention views load, the sentiment model's card, and the
-    bounds on uploads and kept sessions."""
+    the local copies of d3 / jQuery that the attention views load, the sentiment model's card, the
+    bounds on uploads and kept sessions, and the page script that reports every edit of a text box."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
@@ -209,6 +211,7 @@ def launch_options() -> dict[str, Any]:
         "footer_links": [],
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
+        "js": freshness.EDITS_JS,
     }
 
 

@@ -89,21 +89,40 @@ def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:
 
 
 # ----- masked words ---------------------------------------------------------------------------
-@guarded(outputs=5)
+def _word_list(words: list[tuple[str, int]]) -> dict[str, Any]:
+    """The "pick a word" radio holding `words` (those of the text in the box), none picked."""
+    return gr.update(choices=words, value=None)
+
+
+def _mask_refusal(message: str, outputs: int) -> tuple:
+    """A refusal of /fill_mask: the sentence, and no word to pick (the list of the previous text goes too)."""
+    return (*_error_outputs(message, outputs - 1), _word_list([]))
+
+
+@guarded(outputs=5, error_result=_mask_refusal)
 def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: str = "en") -> tuple:
-    """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from)."""
+    """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from).
+
+    The words are always the text's own: with a prediction, and with a refusal that asks for a [MASK] ("or pick a
+    word to mask"); none when the model cannot read the text (the `<unk>` guard) or the text is not one."""
     lang = inputs.language(lang)
     text = inputs.text(text, lang, "mask.text")
     top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
     lm = load(model_for(model, text, lang), lang)
-    result = inference.fill_mask(lm, text, top_k, lang)
-    words = inference.word_choices(inference.clean_text(text, lang)[0])
+    cleaned = inference.clean_text(text, lang)[0]
+    inference.readable(lm, [cleaned], lang)  # the guard first: a text the model cannot read offers no word
+    words = inference.word_choices(cleaned)
+    try:
+        result = inference.fill_mask(lm, text, top_k, lang)
+    except InputError as error:
+        logger.info("fill_mask_view: refused: %s", str(error)[:200])
+        return (*_error_outputs(str(error), 4), _word_list(words))
     return (
         result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
         status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *result.notices]),
         result.filled_text,
         model_plots.topk_figure(result, lang, lm.config.vocab_size),
-        gr.update(choices=words, value=None),
+        _word_list(words),
     )
 
 

@@ -31,6 +31,18 @@ WORDS = (
     "she opened the door and walked into the garden , then she sat on the bench ."
 ).split()
 REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Debian's Chromium and its flags for the browser tests (Playwright drives it; nothing leaves the machine)."""
 TINY_SIZES = dict(
     embedding_size=16,
     hidden_size=32,
@@ -315,3 +327,45 @@ def running_app() -> str:
     server = start_app(tiny_assets().root / "server.log")
     atexit.register(server.stop)
     return server.url
+
+
+def chromium_keeping_its_nice(directory: Path, chromium: Path = CHROMIUM) -> Path:
+    """Chromium raises its own processes' priority when it may (as root: the renderer to nice 0, the browser and
+    GPU processes to -8), above the training jobs this machine runs; started without CAP_SYS_NICE it cannot, and
+    keeps the nice its test runs at. Returns a launcher script in `directory` (or `chromium` itself when not root)."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return chromium
+    script = directory / "chromium"
+    script.write_text(f'#!/bin/sh\nexec {setpriv} --inh-caps=-sys_nice --bounding-set=-sys_nice {chromium} "$@"\n')
+    script.chmod(0o755)
+    return script
+
+
+class QueueTraffic:
+    """The page's requests to Gradio's queue (joins, and the result streams open while events are pending)."""
+
+    def __init__(self, page: Any, timeout: float = 60.0) -> None:
+        self.open: set[Any] = set()
+        self.last = time.monotonic()
+        self.timeout = timeout
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request: Any) -> None:
+        if "/queue/" in request.url:
+            self.open.add(request)
+            self.last = time.monotonic()
+
+    def _ended(self, request: Any) -> None:
+        if request in self.open:
+            self.open.discard(request)
+            self.last = time.monotonic()
+
+    def wait_quiet(self, page: Any, seconds: float = 2.0) -> None:
+        """Until no queue request has been open for `seconds`: every queued step of the page has answered."""
+        deadline = time.monotonic() + self.timeout
+        while self.open or time.monotonic() - self.last < seconds:
+            assert time.monotonic() < deadline, f"queue requests still open after {self.timeout:.0f} s: {self.open}"
+            page.wait_for_timeout(250)

@@ -7,25 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from app_support import REPO, running_app, tiny_assets
+from app_support import ARGS, CHROMIUM, REPO, running_app, tiny_assets
 
 pytestmark = pytest.mark.browser
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 FIRST_RESULT = {
     "Sharing modes": "#transitions-status",

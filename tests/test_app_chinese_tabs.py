@@ -16,17 +16,22 @@ own processes above the machine's training jobs).
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import REPO, ChineseAssets, start_app, tiny_chinese_assets, use_tiny_assets
-from test_app_browser import ARGS, CHROMIUM
+from app_support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    ChineseAssets,
+    QueueTraffic,
+    chromium_keeping_its_nice,
+    start_app,
+    tiny_chinese_assets,
+    use_tiny_assets,
+)
 from test_app_chinese_ui import WORD, leftover_english
 
 pytestmark = pytest.mark.browser
@@ -63,47 +68,6 @@ def chinese(tmp_path_factory: pytest.TempPathFactory) -> ChineseAssets:
     return tiny_chinese_assets(tmp_path_factory.mktemp("albert-lab-zh-browser"))
 
 
-def _chromium_keeping_its_nice(directory: Path) -> Path:
-    """Chromium raises its own processes' priority when it may (as root: the renderer to nice 0, the browser and
-    GPU processes to -8), above the training jobs this machine runs; started without CAP_SYS_NICE it cannot, and
-    keeps the nice its test runs at."""
-    setpriv = shutil.which("setpriv")
-    if os.geteuid() != 0 or setpriv is None:
-        return CHROMIUM
-    script = directory / "chromium"
-    script.write_text(f'#!/bin/sh\nexec {setpriv} --inh-caps=-sys_nice --bounding-set=-sys_nice {CHROMIUM} "$@"\n')
-    script.chmod(0o755)
-    return script
-
-
-class QueueTraffic:
-    """The page's requests to Gradio's queue (joins, and the result streams open while events are pending)."""
-
-    def __init__(self, page: Any) -> None:
-        self.open: set[Any] = set()
-        self.last = time.monotonic()
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-
-    def _started(self, request: Any) -> None:
-        if "/queue/" in request.url:
-            self.open.add(request)
-            self.last = time.monotonic()
-
-    def _ended(self, request: Any) -> None:
-        if request in self.open:
-            self.open.discard(request)
-            self.last = time.monotonic()
-
-    def wait_quiet(self, page: Any, seconds: float = 2.0) -> None:
-        """Until no queue request has been open for `seconds`: every queued step of the page has answered."""
-        deadline = time.monotonic() + WAIT / 1000
-        while self.open or time.monotonic() - self.last < seconds:
-            assert time.monotonic() < deadline, f"queue requests still open after {WAIT / 1000:.0f} s: {self.open}"
-            page.wait_for_timeout(250)
-
-
 @pytest.fixture(scope="module")
 def page(chinese: ChineseAssets, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The 中文 interface of an app serving the Chinese models (one server for this module), in Chromium, once the
@@ -117,11 +81,11 @@ def page(chinese: ChineseAssets, tmp_path_factory: pytest.TempPathFactory) -> It
     server = start_app(directory / "server.log", chinese)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(_chromium_keeping_its_nice(directory)), args=ARGS)
+            browser = playwright.chromium.launch(executable_path=str(chromium_keeping_its_nice(directory)), args=ARGS)
             view = browser.new_page(viewport={"width": 1400, "height": 1000})
             view.set_default_timeout(WAIT)
             expect.set_options(timeout=WAIT)
-            traffic = QueueTraffic(view)
+            traffic = QueueTraffic(view, WAIT / 1000)
             view.goto(server.url)
             view.get_by_role("tab", name="Parameter calculator").wait_for()
             traffic.wait_quiet(view)

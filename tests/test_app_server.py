@@ -79,11 +79,12 @@ def test_parameters_and_preset(client) -> None:
 
 
 def test_fill_mask_and_mask_word(client) -> None:
+    from app.freshness import drawn_for
     from app.model_views import fill_mask_view
 
     text = "the old sailor walked along the [MASK] near the village ."
     result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")
-    assert result == fill_mask_view(text, 5, "", "en")[0]
+    assert result == fill_mask_view(text, 5, "", "en")[0] | {"drawn_for": drawn_for([text, 5, "", "en"])}
     assert filled == result["filled_text"] and "[MASK]" not in filled
     result, *_ = client.predict("[MASK] " * 50, api_name="/fill_mask")
     assert "50 [MASK]" in result["error"]
@@ -112,11 +113,15 @@ def test_attention(client) -> None:
 def test_sharing_and_transitions(client) -> None:
     result, status, *_ = client.predict("albert-large", "en", api_name="/sharing_modes")
     assert result["parameters_per_mode"]["all"] == count_parameters(PRESETS["albert-large"]).total
+    from app.freshness import DRAWN_FOR, drawn_for
+
     result, status, *_ = client.predict("the old sailor walked", "", "", "en", api_name="/layer_transitions")
+    assert result.pop(DRAWN_FOR) == drawn_for(["the old sailor walked", "", "", "en"])  # beside the models' entries
     assert {len(v["l2"]) for v in result.values()} == {4} and len(result) == 2
 
 
 def test_sentiment_and_its_card(client, url: str) -> None:
+    from app.freshness import drawn_for
     from app.sentiment import card_url
     from app.sentiment_views import sentiment_view
 
@@ -127,7 +132,7 @@ def test_sentiment_and_its_card(client, url: str) -> None:
     assert result["probabilities"] == pytest.approx(here["probabilities"], abs=1e-5)
     assert len(result["pass_scores"]) == 4 and "Prediction" in verdict and "sentiment-token-view" in tokens
     result, status, *_ = client.predict("   ", "zh", api_name="/sentiment")
-    assert result == {"error": "文本为空，请输入一个句子。"}
+    assert result == {"error": "文本为空，请输入一个句子。", "drawn_for": drawn_for(["   ", "zh"])}
     with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to
         assert b"tiny sentiment model" in response.read()
 

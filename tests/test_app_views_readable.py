@@ -210,8 +210,13 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     # Typing in any of a tab's text boxes cancels every run of that tab still on its way (app.freshness).
     by_id = {d["id"]: d for d in demo.config["dependencies"]}
     for api, _ in MODEL_EVENTS.values():
-        kinds = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language")
+        kinds = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language", "_fresh")
         runs = {api + kind for kind in kinds} & names
+        assert {f"{api}_landed", f"{api}_fresh"} <= names, api  # a result landing after its inputs changed: redrawn
+        # No listener that Gradio defers shares a trigger with another one: a deferred run re-sends its trigger,
+        # and two such listeners send each other again for ever (the picker's four did, after every pick).
+        modes = {d["api_name"]: d["trigger_mode"] for d in by_id.values()}
+        assert modes[f"{api}_landed"] == "multiple" and modes.get(f"{api}_new_model", "once") == "once", api
         event = next(fn for fn in demo.fns.values() if fn.api_name == api)
         boxes = [c._id for c in event.inputs if isinstance(c, gr.Textbox)]
         assert boxes, api
@@ -224,3 +229,116 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     assert {"fill_mask_fails_example", "sentence_order_fails_example"} <= names
     language = next(fn for fn in demo.fns.values() if fn.api_name == "set_language")
     assert language.queue is False  # the labels do not wait behind model requests
+
+
+def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> None:
+    """Runs overlap: a result can land after the language, a control or the text changed (issue 17). Each says
+    what it answers (`drawn_for`), and the landing check runs the event again only for one that answers other
+    inputs than those on screen."""
+    from app.freshness import DRAWN_FOR, drawn_for, is_stale, mark_if_stale, run_if_stale, stamped
+
+    calls = []
+
+    def view(text: str, lang: str) -> tuple:
+        calls.append((text, lang))
+        return ({"ok": text}, "status")
+
+    drawn = stamped(view)
+    raw, status = drawn("a", "en")
+    assert raw == {"ok": "a", DRAWN_FOR: drawn_for(["a", "en"])} and status == "status"
+    assert drawn_for(["a", "en"]) != drawn_for(["a", "zh"]) != drawn_for(["b", "zh"])
+    check = run_if_stale(drawn, 2)
+    assert check(raw, "a", "en") == (gr.skip(),) * 2 and calls == [("a", "en")]  # it answers what is on screen
+    assert check(raw, "a", "zh")[0][DRAWN_FOR] == drawn_for(["a", "zh"]) and calls[-1] == ("a", "zh")  # language
+    assert check(raw, "b", "en")[0]["ok"] == "b"  # the text changed while it was on its way
+    assert not is_stale(None, ["a", "en"]) and not is_stale({"ok": "a"}, ["b", "en"])  # nothing, or no stamp
+    assert check({"ok": "a"}, "b", "en") == (gr.skip(),) * 2  # a result that does not say: left as it is
+    # The check on landing (outside the queue) moves the hidden redraw trigger only for a stale result.
+    assert mark_if_stale(raw, "a", "en") == gr.skip() and mark_if_stale(None, "a", "zh") == gr.skip()
+    assert mark_if_stale(raw, "a", "zh") != mark_if_stale(raw, "a", "zh")  # a new value each time: a change
+    assert len(drawn_for(["\ud800 a lone surrogate", "en"])) == 16  # any text a client sends can be stamped
+
+    def edit(text: str, index: int, top_k: int, lang: str) -> tuple:  # as /mask_word: the new text, then a result
+        return (text.upper(), {"ok": text.upper()}, "status")
+
+    new_text, raw, _ = stamped(edit, edits=1, kept=2)("a b", 1, 5, "zh")
+    assert raw[DRAWN_FOR] == drawn_for([new_text, 5, "zh"])  # the inputs as they are once it has landed
+    skipped = stamped(lambda *_: (gr.skip(), {"error": "x"}), edits=1, kept=1)("a", "en")
+    assert DRAWN_FOR not in skipped[1]  # what the box will hold is not known: no claim
+
+
+def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
+    """The page's events (the button, opening, redraws) all run the stamped views; refusals are stamped too."""
+    from app.freshness import DRAWN_FOR, drawn_for, is_stale
+    from app.layout import MODEL_EVENTS, build_app
+
+    demo = build_app()
+    fns = {fn.api_name: fn for fn in demo.fns.values()}
+    values = {
+        "layer_transitions": ["the old sailor", "", "", "zh"],
+        "fill_mask": ["the old [MASK] .", 5, "", "zh"],
+        "sentence_order": ["the old sailor .", "then she sat .", "", "zh"],
+        "attention": ["the old sailor", "", 1, 48, "", "", "zh"],
+        "sentiment": ["the old sailor", "zh"],
+    }
+    for api, _ in MODEL_EVENTS.values():
+        raw = fns[api].fn(*values[api])[0]
+        assert "error" not in raw and raw[DRAWN_FOR] == drawn_for(values[api]), api
+        assert is_stale(raw, [*values[api][:-1], "en"]), api  # drawn in 中文: stale once the page is English
+        refusal = fns[api].fn(*(["", *values[api][1:]]))[0]  # no text: one sentence, stamped as well
+        assert "error" in refusal and refusal[DRAWN_FOR] == drawn_for(["", *values[api][1:]]), api
+    masked, raw, *_ = fns["mask_word"].fn("the old sailor", 2, 3, "", "en")
+    assert masked == "the old [MASK]" and raw[DRAWN_FOR] == drawn_for([masked, 3, "", "en"])
+    a, b, raw, *_ = fns["split_paragraph"].fn("One. Two. Three.", 1, "", "en")
+    assert raw[DRAWN_FOR] == drawn_for([a, b, "", "en"])
+
+
+def test_a_cleared_result_keeps_its_sentence_in_the_new_language() -> None:
+    """Typing cleared the result (its status says which button shows the new one): a switch to 中文 redraws that
+    sentence in 中文 and runs nothing; a shown result is drawn again; a tab never opened stays empty."""
+    from app.freshness import ModelEvent, redraw_in_language, stale_outputs
+
+    calls = []
+
+    def view(text: str, lang: str) -> tuple:
+        calls.append((text, lang))
+        return ({"ok": text}, "status", "chart")
+
+    outputs = [gr.JSON(render=False), gr.Markdown(render=False), gr.Plot(render=False)]
+    redraw = redraw_in_language(ModelEvent("view", view, [], outputs, "mask.button"), lang_index=1)
+    hint = stale_outputs(outputs, "mask.button", "en")[1]
+    assert "Predict" in hint
+    assert redraw(None, hint, "typed", "zh") == stale_outputs(outputs, "mask.button", "zh") and calls == []
+    assert "按 **预测**" in redraw(None, hint, "typed", "zh")[1]
+    assert redraw(None, "", "typed", "zh") == (gr.skip(),) * 3 and calls == []
+    assert redraw({"ok": "a"}, "status", "a", "zh") == ({"ok": "a"}, "status", "chart") and calls == [("a", "zh")]
+
+
+# ----- the "pick a word" list ------------------------------------------------------------------------
+def _choices(words: object) -> list[str]:
+    assert isinstance(words, dict) and words.get("__type__") == "update" and words.get("value") is None, words
+    return [label for label, _ in words["choices"]]
+
+
+def test_the_pick_a_word_list_is_always_the_words_of_the_text() -> None:
+    """With a prediction and with the refusal that asks for a [MASK] ("or pick a word"), the list holds the text's
+    own words; with the `<unk>` guard's refusal (the model cannot read the text) or no text, none: never the
+    previous text's (a radio keeps its choices unless they are replaced)."""
+    from app.inference import word_choices
+    from app.model_views import fill_mask_view
+
+    text = "the old sailor walked along the [MASK] ."
+    *_, words = fill_mask_view(text, 5, "", "en")
+    assert _choices(words) == [label for label, _ in word_choices(text)] and "3: sailor" in _choices(words)
+    plain = "the old sailor walked along the river ."
+    raw, status, filled, chart, words = fill_mask_view(plain, 5, "", "en")
+    assert "pick a word" in raw["error"] and filled is None and chart is None
+    assert _choices(words) == [label for label, _ in word_choices(plain)]
+    for unreadable in ("我爱自然语言[MASK]理，这部电影很精彩。", "我爱自然语言处理，这部电影很精彩。"):
+        raw, status, _, _, words = fill_mask_view(unreadable, 5, "albert-lab-base", "en")
+        assert "cannot read this language" in raw["error"], raw  # the guard's sentence, with or without a [MASK]
+        assert _choices(words) == []
+    raw, *_, words = fill_mask_view("   ", 5, "", "en")
+    assert "error" in raw and _choices(words) == []
+    raw, *_, words = fill_mask_view("the [MASK]", 5, "/definitely/not/here", "en")  # not a model: nothing to pick
+    assert "error" in raw and _choices(words) == []

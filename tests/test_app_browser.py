@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import pytest
-from app_support import ARGS, CHROMIUM, REPO, running_app, tiny_assets
+from app_support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app, tiny_assets
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"
@@ -51,7 +51,7 @@ class Session:
 
 
 @pytest.fixture(scope="module")
-def session() -> Iterator[Session]:
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
@@ -60,7 +60,9 @@ def session() -> Iterator[Session]:
     url = running_app()
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
+        )
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         state = Session(page, url)

@@ -10,9 +10,10 @@ models), the text boxes, and token labels.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from app_support import REPO, running_app
+from app_support import REPO, chromium_keeping_its_nice, running_app
 from test_app_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -143,13 +144,13 @@ def test_leftover_english_is_caught() -> None:
     assert leftover_english(texts, {"sailor"}) == {"all", "Use", "via", "Settings"}
 
 
-def test_no_english_left_in_chinese_mode() -> None:
+def test_no_english_left_in_chinese_mode(tmp_path: Path) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(chromium_keeping_its_nice(tmp_path)), args=ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(60_000)
         page.goto(running_app())

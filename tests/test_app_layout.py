@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import pytest
-from app_support import REPO, running_app, tiny_assets
+from app_support import REPO, chromium_keeping_its_nice, running_app, tiny_assets
 
 pytestmark = pytest.mark.browser
 from test_app_browser import ARGS, CHROMIUM, LOOPBACK  # noqa: E402 — same Chromium, same network rule
@@ -77,7 +77,7 @@ def _open_page(browser, url: str, viewport: dict[str, int]) -> Page:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
@@ -85,7 +85,9 @@ def browser() -> Iterator:
     expect.set_options(timeout=30_000)
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        launched = playwright.chromium.launch(
+            executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
+        )
         yield launched
         launched.close()
     (ARTIFACTS / "layout-measurements.json").write_text(json.dumps(MEASURED, indent=1), encoding="utf-8")

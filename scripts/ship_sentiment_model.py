@@ -291,10 +291,7 @@ def card(
             f"| {baseline['dev_accuracy']:.2%} |"
         )
     if "control" in results:
-        rows.append(
-            "| control: random initialisation + the same task-adaptive pretraining, same budget "
-            f"| {results['control']['accuracy']:.2%} |"
-        )
+        rows.append(f"| {_control_text(results)} | {results['control']['accuracy']:.2%} |")
     rows.append(
         "| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
         f"| {shipped_accuracy:.2%} |"
@@ -349,7 +346,7 @@ tags: [albert, text-classification, sentiment, {task.key}]
 
 `{task.base_model}` ({task.base_description}; V {config["vocab_size"]}, E {config["embedding_size"]}, \
 H {config["hidden_size"]}, {config["num_hidden_layers"]} shared passes, {config["max_position_embeddings"]} positions) \
-{_adaptation_text(adapted)}fine-tuned on {task.dataset} with `python -m benchmarks.sst2` \
+{_adaptation_text(adapted, task)}fine-tuned on {task.dataset} with `python -m benchmarks.sst2` \
 (which runs `python -m albert.finetune`).
 Labels: negative, positive.
 
@@ -378,17 +375,25 @@ fp32); accuracy change {100 * q["accuracy_change"]:+.1f} points; latency batch 1
 """
 
 
-def _adaptation_text(adapted: dict | None) -> str:
+def _adaptation_text(adapted: dict | None, task: SentimentTask) -> str:
     if not adapted:
         return ""
     held_out = adapted["held_out"]
     return (
         f"continued for {adapted['steps']:,} steps ({adapted['tokens']:,} tokens, batch {adapted['batch_size']}, "
-        f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of SST-2's training "
-        "sentences, labels unused (task-adaptive pretraining: `albert.task_text`, then `albert.pretrain "
-        f"--init-from`; held-out MLM on 2% of that text {held_out.get('mlm_accuracy', float('nan')):.1%}), "
-        "then\n"
+        f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of the training "
+        f"{task.examples} of {task.short}, labels unused (task-adaptive pretraining: `albert.task_text`, then "
+        f"`albert.pretrain --init-from`; held-out MLM {held_out.get('mlm_accuracy', float('nan')):.1%} "
+        f"on training {task.examples} held out of that text), then\n"
     )
+
+
+def _control_text(results: dict) -> str:
+    """What the control model was: the starting model without the adaptation, or random weights given it."""
+    adapted = results.get("adaptation")
+    if adapted and Path(results["control"]["model"]) == Path(adapted["init_from"]):
+        return f"control: `{Path(adapted['init_from']).name}` without the task-adaptive pretraining, same budget"
+    return "control: random initialisation + the same task-adaptive pretraining, same budget"
 
 
 def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threads: int, latency_rounds: int) -> dict:

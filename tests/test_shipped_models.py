@@ -38,6 +38,7 @@ EXPECTED_MODELS = {
     "albert-lab-base",
     "albert-lab-all",
     "albert-lab-attention",
+    "albert-lab-ffn",
     "albert-lab-none",
     "albert-lab-nsp",
     "albert-lab-mlm",

@@ -99,3 +99,62 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def sharing_family(summary: pd.DataFrame | None) -> pd.DataFrame:
+    """The recorded sharing arms to compare: SOP runs of the first seed at the one embedding size that covers the
+    most sharing modes (the ablation family's E; Table 3's other sizes are another comparison), a row per mode."""
+    if summary is None or "sharing" not in summary:
+        return pd.DataFrame()
+    rows = summary[summary.get("objective", pd.Series("sop", index=summary.index)).astype(str) == "sop"]
+    if "seed" in rows:
+        rows = rows[pd.to_numeric(rows["seed"], errors="coerce").fillna(0) == 0]
+    if "embedding_size" in rows and rows["embedding_size"].notna().any():
+        sizes = rows.groupby("embedding_size")["sharing"].nunique()
+        rows = rows[rows["embedding_size"] == sizes[sizes == sizes.max()].index.min()]
+    return rows.drop_duplicates("sharing")
+
+
+def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> str:
+    """What the recorded sharing arms show, from summary.csv: each arm's size and held-out masked words, which
+    intervals are apart (the protocol's test for a difference), and their sentence order against chance."""
+    from app.i18n import mode_name, t
+
+    arms = sharing_family(summary if summary is not None else load_summary())
+    if arms.empty:
+        return t("sharing.runs.missing", lang)
+    listed = t("sharing.runs.sep", lang).join(
+        t(
+            "sharing.runs.arm",
+            lang,
+            mode=mode_name(row["sharing"], lang),
+            parameters=f"{int(row['parameters']):,}",
+            mlm=accuracy_with_interval(row, "mlm"),
+        )
+        for _, row in arms.iterrows()
+    )
+    embedding = arms["embedding_size"].iloc[0] if "embedding_size" in arms else None
+    text = t(
+        "sharing.runs",
+        lang,
+        size="" if embedding is None or pd.isna(embedding) else t("sharing.runs.size", lang, e=int(embedding)),
+        tokens=f"{arms['tokens'].max() / 1e6:.1f}M",
+        arms=listed,
+    )
+    if {"mlm_low", "mlm_high"} <= set(arms):
+        apart = [
+            f"{mode_name(a['sharing'], lang)} > {mode_name(b['sharing'], lang)}"
+            for _, a in arms.iterrows()
+            for _, b in arms.iterrows()
+            if a["mlm_low"] > b["mlm_high"]
+        ]
+        separator = t("sharing.runs.sep", lang)
+        text += t("sharing.runs.join", lang) + (
+            t("sharing.runs.apart", lang, pairs=separator.join(apart)) if apart else t("sharing.runs.overlap", lang)
+        )
+    order = pd.to_numeric(arms["sop_accuracy"], errors="coerce").dropna() if "sop_accuracy" in arms else []
+    if len(order):
+        text += t("sharing.runs.join", lang) + t(
+            "sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}"
+        )
+    return text

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import gradio as gr
 
-from app import paper_views, queues
+from app import paper_views, queues, runs
+from app.i18n import t
 from app.tabs import TabContext
 
 
 def build(ctx: TabContext) -> None:
     """The sharing tab; `/sharing_modes` and `/layer_transitions` are its endpoints."""
     tr, lang, views = ctx.tr, ctx.lang, ctx.views
-    tr.add(gr.Markdown, text="sharing.explain")
+    tr.add(gr.Markdown, text=lambda lang: t("sharing.explain", lang, runs=runs.sharing_runs_text(lang)))
     start = f"model:{ctx.default_model}" if ctx.default_model else "albert-base"
     first = views.sharing_modes(start, "en")
     with gr.Row():

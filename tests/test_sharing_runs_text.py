@@ -1,0 +1,55 @@
+"""The Sharing modes tab's summary of the recorded sharing arms is computed from summary.csv (issue 15): it names
+each arm with its size and held-out masked words, and says which intervals are apart, in English and 中文."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+from app.runs import sharing_family, sharing_runs_text
+
+SUMMARY = """run,sharing,objective,embedding_size,seed,parameters,tokens,mlm_accuracy,mlm_low,mlm_high,sop_accuracy
+albert-lab-all,all,sop,64,0,756098,20192986,0.1545,0.15,0.1591,0.4993
+albert-lab-base,all,sop,128,0,1289026,59988603,0.2043,0.1993,0.2094,0.5068
+albert-lab-ffn,ffn,sop,64,0,1087618,20192986,0.1637,0.1591,0.1684,0.5075
+albert-lab-none,none,sop,64,0,1747458,20192986,0.1612,0.1566,0.1658,0.4892
+albert-lab-none-s1,none,sop,64,1,1747458,20192986,0.30,0.29,0.31,0.49
+albert-lab-nsp,all,nsp,64,0,756098,20336003,0.113,0.1091,0.1171,0.5183
+"""
+
+
+def _summary(text: str = SUMMARY) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(text))
+
+
+def test_the_family_is_the_first_seeds_sop_arms_at_the_shared_embedding_size() -> None:
+    assert list(sharing_family(_summary())["run"]) == ["albert-lab-all", "albert-lab-ffn", "albert-lab-none"]
+    assert sharing_family(None).empty
+
+
+def test_touching_intervals_are_no_difference() -> None:
+    text = sharing_runs_text("en", _summary())
+    assert "(E 64, 20.2M tokens each on 2 CPU cores, one seed)" in text
+    assert "all (756,098 parameters) 15.4% [15.0%, 15.9%]; ffn (1,087,618 parameters) 16.4% [15.9%, 16.8%]" in text
+    assert "under the protocol no arm differs from another yet" in text  # ffn's 15.91% meets all's 15.91%
+    assert "Sentence order on held-out pairs: 48.9%–50.7% (chance: 50%)." in text
+
+
+def test_intervals_apart_are_named_in_both_languages() -> None:
+    summary = _summary(SUMMARY.replace("0.1637,0.1591,0.1684", "0.17,0.165,0.175"))
+    assert "Intervals apart, a difference under the protocol: ffn > all; every other pair overlaps." in (
+        sharing_runs_text("en", summary)
+    )
+    chinese = sharing_runs_text("zh", summary)
+    assert "区间不重叠（按实验方案算作差异）：仅前馈 > 全部共享（ALBERT）" in chinese
+    assert "（E 64，各在 2 个 CPU 核上训练 20.2M 词元，一个种子）" in chinese and "parameters" not in chinese
+
+
+def test_a_summary_without_intervals_or_sizes_still_reads() -> None:
+    summary = _summary("run,sharing,objective,parameters,tokens,mlm_accuracy\nb,all,sop,12000,1638400,0.18\n")
+    assert sharing_runs_text("en", summary) == (
+        "Our recorded runs (1.6M tokens each on 2 CPU cores, one seed), held-out masked words: all (12,000 "
+        "parameters) 18.0%."
+    )
+    assert sharing_runs_text("en", pd.DataFrame()) == "No recorded runs of the sharing modes yet."

@@ -123,7 +123,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     arms = sharing_family(summary if summary is not None else load_summary())
     if arms.empty:
         return t("sharing.runs.missing", lang)
-    listed = t("sharing.runs.sep", lang).join(
+    listed = "\n".join(
         t(
             "sharing.runs.arm",
             lang,
@@ -148,13 +148,10 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
             for _, b in arms.iterrows()
             if a["mlm_low"] > b["mlm_high"]
         ]
-        separator = t("sharing.runs.sep", lang)
-        text += t("sharing.runs.join", lang) + (
-            t("sharing.runs.apart", lang, pairs=separator.join(apart)) if apart else t("sharing.runs.overlap", lang)
+        text += "\n\n" + (
+            t("sharing.runs.apart", lang, pairs=" · ".join(apart)) if apart else t("sharing.runs.overlap", lang)
         )
     order = pd.to_numeric(arms["sop_accuracy"], errors="coerce").dropna() if "sop_accuracy" in arms else []
     if len(order):
-        text += t("sharing.runs.join", lang) + t(
-            "sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}"
-        )
+        text += "\n\n" + t("sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}")
     return text

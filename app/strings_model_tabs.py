@@ -195,21 +195,19 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "sharing.explain": (
         "**Cross-layer parameter sharing.** *all*: one layer's attention and feed-forward weights serve every "
         "pass (ALBERT). *attention* / *ffn*: only that sublayer is shared. *none*: every layer has its own weights "
-        "(BERT). Sharing cuts parameters many times over. {runs} The paper (Table 4, ALBERT-base at E 768) ranks "
+        "(BERT). Sharing cuts parameters many times over.\n\n{runs}\n\nThe paper (Table 4, ALBERT-base at E 768) ranks "
         "them downstream: not shared 82.3, shared attention 81.6, all shared 79.8, shared FFN 79.5 — sharing the "
         "feed-forward block costs the most.",
         "**跨层参数共享。** *全部共享*：所有计算共用同一层的注意力和前馈权重（ALBERT）。*仅共享注意力* / *仅共享前馈层*：只共享该子层。"
-        "*不共享*：每层都有自己的权重（BERT）。共享使参数量成倍减少。{runs}论文（表 4，ALBERT-base，E 768）的下游成绩："
+        "*不共享*：每层都有自己的权重（BERT）。共享使参数量成倍减少。\n\n{runs}\n\n论文（表 4，ALBERT-base，E 768）的下游成绩："
         "不共享 82.3，仅共享注意力 81.6，全部共享 79.8，仅共享前馈层 79.5——共享前馈层代价最大。",
     ),
     "sharing.runs": (
-        "Our recorded runs ({size}{tokens} tokens each on 2 CPU cores, one seed), held-out masked words: {arms}.",
-        "我们记录的训练（{size}各在 2 个 CPU 核上训练 {tokens} 词元，一个种子），留出集遮蔽词准确率：{arms}。",
+        "Our recorded runs ({size}{tokens} tokens each on 2 CPU cores, one seed), held-out masked words:\n{arms}",
+        "我们记录的训练（{size}各在 2 个 CPU 核上训练 {tokens} 词元，一个种子），留出集遮蔽词准确率：\n{arms}",
     ),
-    "sharing.runs.arm": ("{mode} ({parameters} parameters) {mlm}", "{mode}（{parameters} 个参数）{mlm}"),
-    "sharing.runs.sep": ("; ", "；"),
-    "sharing.runs.size": ("E {e}, ", "E {e}，"),
-    "sharing.runs.join": (" ", ""),
+    "sharing.runs.arm": ("- {mode} ({parameters} parameters): {mlm}", "- {mode}（{parameters} 个参数）：{mlm}"),
+    "sharing.runs.size": ("E {e}, ", "词嵌入 E {e}，"),
     "sharing.runs.apart": (
         "Intervals apart, a difference under the protocol: {pairs}; every other pair overlaps.",
         "区间不重叠（按实验方案算作差异）：{pairs}；其余各对区间重叠。",

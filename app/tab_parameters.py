@@ -74,7 +74,11 @@ def build(ctx: TabContext) -> None:
 
     fields = [vocab, embedding, hidden, layers, heads, ffn, sharing, groups, project, positions]
     outputs = [raw, status, embedding_md, totals_md, table, variants_plot, sweep_plot]
-    gr.on(
+    # One listener per field trigger, the rest chained with .then: Gradio re-sends a deferred ("always_last")
+    # listener by re-dispatching its trigger, which also re-sends every other listener of that trigger; two or
+    # more of them still running defer each other for ever (three here sent 69 requests in 2 minutes after four
+    # keystrokes, tests/test_app_fresh_browser.py).
+    edited = gr.on(
         [button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
         views.parameters,
         inputs=[*fields, lang],
@@ -93,22 +97,14 @@ def build(ctx: TabContext) -> None:
         names = [value for _, value in views.preset_choices("en") if value != "custom"]
         return matching_preset(values, {name: views.preset_fields(name) for name in names})
 
-    gr.on(
-        [f.input for f in fields],
-        preset_match,
-        inputs=fields,
-        outputs=preset,
-        api_name="preset_match",
-        trigger_mode="always_last",
-        **queues.LIGHT,
-    )
+    matched = edited.then(preset_match, inputs=fields, outputs=preset, api_name="preset_match", **queues.LIGHT)
 
-    _build_costs(ctx, fields, button, preset_event)
+    _build_costs(ctx, fields, matched, preset_event)
     paper_views.panel(tr, "calc")  # Tables 1, 2 and 6 beside our exact counts
     paper_views.panel(tr, "misreadings", open=True)
 
 
-def _build_costs(ctx: TabContext, fields: list, button: gr.Button, preset_event: Any) -> None:
+def _build_costs(ctx: TabContext, fields: list, edited: Any, preset_event: Any) -> None:
     """Compute and memory: FLOPs per token, weight / activation memory, the paper's Table 2, and timing."""
     tr, lang, compute_view, measure_view = ctx.tr, ctx.lang, ctx.views.compute, ctx.views.measure
     tr.add(gr.Markdown, text="compute.title")
@@ -126,13 +122,8 @@ def _build_costs(ctx: TabContext, fields: list, button: gr.Button, preset_event:
         raw = gr.JSON(first[0], show_label=False)
     inputs = [*fields, batch, seq, mlm, lang]
     outputs = [raw, status, flops_md, memory_md, paper_md]
-    triggers = [
-        button.click,
-        *(c.input for c in (*fields, batch, seq, mlm)),
-        *(c.submit for c in (*fields, batch, seq) if hasattr(c, "submit")),
-    ]
     gr.on(
-        triggers,
+        [*(c.input for c in (batch, seq, mlm)), *(c.submit for c in (batch, seq))],
         compute_view,
         inputs=inputs,
         outputs=outputs,
@@ -140,14 +131,10 @@ def _build_costs(ctx: TabContext, fields: list, button: gr.Button, preset_event:
         trigger_mode="always_last",
         **queues.LIGHT,
     )
-    preset_event.then(
-        compute_view,
-        inputs=inputs,
-        outputs=outputs,
-        api_name="compute_after_preset",
-        api_visibility="undocumented",
-        **queues.LIGHT,
-    )
+    for after, name in ((edited, "compute_after_edit"), (preset_event, "compute_after_preset")):
+        after.then(
+            compute_view, inputs=inputs, outputs=outputs, api_name=name, api_visibility="undocumented", **queues.LIGHT
+        )
     tr.refresh("compute", compute_view, inputs, outputs)
 
     explain = gr.Markdown(costs.measure_explain("en"), elem_id="measure-explain")

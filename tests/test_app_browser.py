@@ -56,7 +56,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
 
-    expect.set_options(timeout=30_000)
+    expect.set_options(timeout=90_000)  # a busy 2-core machine relabels the page slowly
     url = running_app()
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
@@ -77,7 +77,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
 
         context.route("**/*", only_loopback)
         page.on("dialog", lambda dialog: (state.dialogs.append(dialog.message), dialog.dismiss()))
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(90_000)
         page.goto(url)
         page.get_by_role("tab", name="Parameter calculator").wait_for()
         yield state

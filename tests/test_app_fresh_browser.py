@@ -225,3 +225,35 @@ def test_picking_another_model_runs_each_tab_once(page: tuple[Any, QueueTraffic]
     expect(view.locator("#mask-status")).to_contain_text("Model albert-lab-none")  # the shown result, redrawn
     view.wait_for_timeout(15_000)  # the loop sent all four again every few seconds (15 in the first 3 s)
     assert len(sent) <= 2 * len(reruns), sent  # each listener once per report of the pick, at most
+
+
+def test_typing_in_the_calculator_sends_its_events_a_bounded_number_of_times(page: tuple[Any, QueueTraffic]) -> None:
+    """Each keystroke in a calculator field runs /parameters, then /preset_match and the costs chained after it.
+    They were three listeners of each field, deferred while they ran; Gradio re-sends a deferred listener's whole
+    trigger, so the three re-sent each other for ever (69 requests in 2 minutes). Typing four digits fast ends in
+    quiet."""
+    from playwright.sync_api import expect
+
+    view, traffic = page
+    watched = {"parameters", "preset_match", "compute_after_edit"}
+    events = {k: name for k, name in _event_ids(view.url, "").items() if name in watched}
+    assert set(events.values()) == watched
+    sent: list[tuple[float, str]] = []
+
+    def count(request: Any) -> None:
+        body = json.loads(request.post_data or "{}") if "/queue/join" in request.url else {}
+        if body.get("fn_index") in events:
+            sent.append((time.monotonic(), events[body["fn_index"]]))
+
+    view.on("request", count)
+    box = view.get_by_label("Hidden size H")
+    box.click()
+    box.press("Control+A")
+    box.press_sequentially("1536", delay=30)  # H 1,536: 12 heads of 128
+    expect(view.locator("#embedding-arithmetic")).to_contain_text("× 1,536")
+    deadline = time.monotonic() + 120.0
+    while not sent or time.monotonic() - sent[-1][0] < 10.0:  # quiet for 10 s: no listener re-sends another
+        assert time.monotonic() < deadline, f"still sending after 120 s: {len(sent)} requests"
+        view.wait_for_timeout(500)
+    per_event = {name: sum(1 for _, n in sent if n == name) for name in watched}
+    assert all(1 <= times <= 2 * 4 for times in per_event.values()), per_event  # at most twice per keystroke

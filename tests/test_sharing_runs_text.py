@@ -31,7 +31,10 @@ def test_the_family_is_the_first_seeds_sop_arms_at_the_shared_embedding_size() -
 def test_touching_intervals_are_no_difference() -> None:
     text = sharing_runs_text("en", _summary())
     assert "(E 64, 20.2M tokens each on 2 CPU cores, one seed)" in text
-    assert "all (756,098 parameters) 15.4% [15.0%, 15.9%]; ffn (1,087,618 parameters) 16.4% [15.9%, 16.8%]" in text
+    assert (
+        "\n- all (756,098 parameters): 15.4% [15.0%, 15.9%]\n- ffn (1,087,618 parameters): 16.4% [15.9%, 16.8%]\n"
+        in text
+    )
     assert "under the protocol no arm differs from another yet" in text  # ffn's 15.91% meets all's 15.91%
     assert "Sentence order on held-out pairs: 48.9%–50.7% (chance: 50%)." in text
 
@@ -43,13 +46,13 @@ def test_intervals_apart_are_named_in_both_languages() -> None:
     )
     chinese = sharing_runs_text("zh", summary)
     assert "区间不重叠（按实验方案算作差异）：仅前馈 > 全部共享（ALBERT）" in chinese
-    assert "（E 64，各在 2 个 CPU 核上训练 20.2M 词元，一个种子）" in chinese and "parameters" not in chinese
+    assert "（词嵌入 E 64，各在 2 个 CPU 核上训练 20.2M 词元，一个种子）" in chinese and "parameters" not in chinese
 
 
 def test_a_summary_without_intervals_or_sizes_still_reads() -> None:
     summary = _summary("run,sharing,objective,parameters,tokens,mlm_accuracy\nb,all,sop,12000,1638400,0.18\n")
     assert sharing_runs_text("en", summary) == (
-        "Our recorded runs (1.6M tokens each on 2 CPU cores, one seed), held-out masked words: all (12,000 "
-        "parameters) 18.0%."
+        "Our recorded runs (1.6M tokens each on 2 CPU cores, one seed), held-out masked words:\n"
+        "- all (12,000 parameters): 18.0%"
     )
     assert sharing_runs_text("en", pd.DataFrame()) == "No recorded runs of the sharing modes yet."

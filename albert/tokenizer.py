@@ -27,14 +27,16 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sentencepiece as spm
 from tokenizers import normalizers
-from transformers import AlbertTokenizerFast, PreTrainedTokenizerBase
 
 from albert.data.chinese import HAN, count_han, isolate_han
 from albert.data.corpus import read_documents, split_sentences
+
+if TYPE_CHECKING:  # transformers is imported when a tokenizer is built or loaded: the app starts without it
+    from transformers import PreTrainedTokenizerBase
 
 logger = logging.getLogger(__name__)
 
@@ -269,6 +271,8 @@ def train_tokenizer(
     (output_dir / "spiece.model").write_bytes(spm_model_bytes)
     # transformers 5 drops token_type_ids from ALBERT's outputs by default; ALBERT uses them for
     # sentence pairs, so the saved config asks for them back.
+    from transformers import AlbertTokenizerFast
+
     tokenizer = AlbertTokenizerFast.from_pretrained(
         str(output_dir),
         do_lower_case=True,
@@ -289,6 +293,8 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
             "(train one with albert.tokenizer.train_tokenizer)."
         )
     try:
+        from transformers import AlbertTokenizerFast
+
         tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
     except Exception as error:  # transformers raises many kinds here; all mean the same to the user
         raise ValueError(

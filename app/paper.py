@@ -178,4 +178,7 @@ def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "e
     parts = [f"{table} 5 SOP: MLM {intrinsic.mlm}, SOP {intrinsic.sop}"]
     if embedding_size in TABLE3_ALL_SHARED_AVG:
         parts.append(f"{table} 3 (E {embedding_size}): {avg} {TABLE3_ALL_SHARED_AVG[embedding_size]}")
+    elif embedding_size:
+        sizes = ", ".join(str(size) for size in sorted(TABLE3_ALL_SHARED_AVG))
+        parts.append(f"{table} 3: {t('paper.note.no_size', lang, e=embedding_size, sizes=sizes)}")
     return "; ".join(parts)

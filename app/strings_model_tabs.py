@@ -255,6 +255,7 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "runs.chance": ("chance (50%)", "随机水平（50%）"),
     "runs.objective.none": ("none (MLM only)", "无（只有 MLM）"),
     "paper.note.table": ("Table", "表"),
+    "paper.note.no_size": ("no row for E {e} (its sizes: {sizes})", "没有 E {e} 这一行（所列大小：{sizes}）"),
     "paper.note.avg": ("Avg", "平均"),
     "runs.col.run": ("run", "训练"),
     "runs.col.mlm": ("masked words [95% CI]", "遮蔽词 [95% 区间]"),

@@ -148,6 +148,7 @@ def test_mode_names_and_the_paper_note_follow_the_language() -> None:
     assert mode_name("ffn", "zh") == "仅前馈" and mode_name("odd", "zh") == "odd"
     assert paper_note("none", "sop", 64, "zh").startswith("表 4 (E 768) 不共享（BERT）: 平均 ")
     assert paper_note("none", "sop", 64) == paper_note("none", "sop", 64, "en")
+    assert paper_note("all", "sop", 32).endswith("Table 3: no row for E 32 (its sizes: 64, 128, 256, 768)")
     row = {
         "run": "r",
         "sharing": "attention",

@@ -39,6 +39,7 @@ EXPECTED_MODELS = {
     "albert-lab-all",
     "albert-lab-attention",
     "albert-lab-ffn",
+    "albert-lab-e32",
     "albert-lab-none",
     "albert-lab-nsp",
     "albert-lab-mlm",

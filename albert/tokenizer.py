@@ -267,12 +267,12 @@ def train_tokenizer(
         time.perf_counter() - start,
     )
 
+    from transformers import AlbertTokenizerFast
+
     # spiece.model first: transformers converts it into tokenizer.json (needs `protobuf`).
     (output_dir / "spiece.model").write_bytes(spm_model_bytes)
     # transformers 5 drops token_type_ids from ALBERT's outputs by default; ALBERT uses them for
     # sentence pairs, so the saved config asks for them back.
-    from transformers import AlbertTokenizerFast
-
     tokenizer = AlbertTokenizerFast.from_pretrained(
         str(output_dir),
         do_lower_case=True,

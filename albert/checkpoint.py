@@ -15,13 +15,14 @@ import logging
 import os
 import shutil
 from pathlib import Path
-from typing import Any, TypeVar
-
-import torch
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from albert.config import AlbertConfig, ConfigError, read_config_json
 from albert.hf import PREFIX, from_hf_state_dict, looks_like_hf, to_hf_state_dict
 from albert.io import atomic_write
+
+if TYPE_CHECKING:  # torch loads with the weights, so reading a config stays light
+    import torch
 
 logger = logging.getLogger(__name__)
 WEIGHTS_NAME = "model.safetensors"
@@ -89,6 +90,8 @@ def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
             raise CheckpointError(f"{safetensors_path} is corrupt or truncated ({error}).") from error
     if bin_path.is_file():
         try:
+            import torch
+
             return torch.load(bin_path, map_location="cpu", weights_only=True), bin_path
         except Exception as error:
             raise CheckpointError(

@@ -32,8 +32,6 @@ import logging
 import time
 from dataclasses import dataclass, fields
 
-import torch
-
 from albert.config import AlbertConfig
 
 logger = logging.getLogger(__name__)
@@ -150,6 +148,8 @@ def time_forward(
     """Seconds for one forward pass of a freshly initialised `AlbertModel(config)` (best of `repeats`,
     after one warm-up pass; the repeats stop early once `max_seconds` are spent). Inference mode, this
     process's thread setting, random token ids."""
+    import torch
+
     from albert.model import AlbertModel
 
     torch.manual_seed(0)

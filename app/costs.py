@@ -13,8 +13,6 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import torch
-
 from albert import compute
 from albert.config import PRESETS, SHARING_MODES, AlbertConfig
 from albert.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
@@ -289,6 +287,8 @@ def measure(config: AlbertConfig, seq_len: int, lang: str = "en", threads: int =
     Sets torch's thread count to `threads` for the timing and restores it; call it from the app's
     model queue (one request at a time), so no other inference sees the change.
     """
+    import torch
+
     T = measure_plan(config, seq_len, lang)
     rows = []
     with _MEASURING:  # one timing at a time, so the thread count is restored to what it was

@@ -3,17 +3,16 @@
 Each takes a `LoadedModel` and plain text, and returns a small dataclass of plain numbers and
 strings. Input that cannot give a meaningful answer raises `InputError` with one sentence for
 the user; input that can be made usable (too long, control characters) is, with a notice.
+torch is imported by the first call, not with the module, so the app serves its page sooner.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
-import torch.nn.functional as F
 
 from albert.data.chinese import HAN_RANGES
 from albert.tokenizer import encode_masked
@@ -21,6 +20,9 @@ from app.i18n import t
 from app.inputs import InputError
 from app.languages import Unknowns, check_readable, unknown_notice
 from app.models import LoadedModel, language_models
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = ["InputError", "MAX_CHARS", "MODEL_TEXT_CHARS"]
 
@@ -192,6 +194,8 @@ class FillMaskResult:
 
 def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> FillMaskResult:
     """The `top_k` most likely tokens at every [MASK], and the text filled with the top choices."""
+    import torch
+
     text, notices = clean_text(text, lang)
     _require_text(text, lang)
     wanted = text.count("[MASK]")
@@ -255,6 +259,8 @@ class SentenceOrderResult:
 
 
 def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    import torch
+
     width = max(len(r.input_ids) for r in rows)
     ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     types = torch.zeros_like(ids)
@@ -267,6 +273,8 @@ def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Te
 
 def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str = "en") -> SentenceOrderResult:
     """Probability that A→B is in the original order, and that B→A is (one batch of two)."""
+    import torch
+
     if lm.config.sentence_objective == "none":
         raise InputError(t("order.err.no_head", lang, name=lm.name))
     a, notices_a = clean_text(sentence_a, lang)
@@ -303,6 +311,8 @@ def attention(
     lm: LoadedModel, sentence_a: Any, sentence_b: Any = None, max_tokens: int = ATTENTION_TOKENS, lang: str = "en"
 ) -> AttentionResult:
     """Attention maps of every pass for a sentence or a sentence pair, cut to `max_tokens`."""
+    import torch
+
     a, notices = clean_text(sentence_a, lang)
     b, notices_b = clean_text(sentence_b, lang) if sentence_b is not None else ("", [])
     _require_text(a, lang)
@@ -325,6 +335,9 @@ def attention(
 
 def attention_similarity(maps: np.ndarray) -> list[float]:
     """Cosine similarity of each pass's attention maps with the next pass's, averaged over heads (L − 1 values)."""
+    import torch
+    import torch.nn.functional as F
+
     flat = torch.from_numpy(maps).flatten(2)  # (L, A, T*T)
     return F.cosine_similarity(flat[:-1], flat[1:], dim=-1).mean(dim=-1).tolist()
 
@@ -342,6 +355,9 @@ class Transitions:
 
 def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitions:
     """How much each pass changes its input: L2 distance and cosine similarity, averaged over tokens."""
+    import torch
+    import torch.nn.functional as F
+
     text, notices = clean_text(text, lang)
     _require_text(text, lang)
     unknown = readable(lm, [text], lang)

@@ -269,6 +269,23 @@ def load(choice: str | None, lang: str = "en") -> LoadedModel:
         return loaded
 
 
+def warm_up() -> list[str]:
+    """Import torch, set its threads and load the shipped model of each language; returns the names loaded.
+
+    `app.py` runs this in a thread once the server is up: the page is served without waiting for torch
+    (about 2.5 s to import), and the first request finds its model in memory. A request that comes
+    sooner waits for the same import and load (Python's import lock and this module's `_lock`).
+    """
+    logger.info("torch uses %d thread(s) per request", configure_torch_threads())
+    loaded = []
+    for name in dict.fromkeys(n for n in language_models().values() if n):
+        try:
+            loaded.append(load(name).name)
+        except ModelError as error:
+            logger.warning("warm-up could not load %s: %s", name, error)
+    return loaded
+
+
 def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     from albert import AlbertForPreTraining
     from albert.checkpoint import CheckpointError, resolve_directory

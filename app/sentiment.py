@@ -22,8 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from albert.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
@@ -313,6 +311,8 @@ class SentimentResult:
 
 def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
     """Label probabilities, per-pass attention attribution and [CLS]'s most attended tokens for one sentence."""
+    import torch  # on first use, so the app serves its page before torch has loaded
+
     text, notices = clean_sentence(text, lang)
     unknown = check_readable(
         clf.tokenizer, clf.special_ids, [text], clf.name, sentiment_readers(), lang, none_key="lang.hint.none_sentiment"

@@ -84,6 +84,9 @@ class PretrainConfig(RunConfig):
     """Held-out examples per evaluation."""
     checkpoint_every: int = 500
     """Resumable checkpoint every N steps (and at the end)."""
+    sentence_loss_weight: float = 1.0
+    """Weight of the SOP/NSP loss in the gradient (the paper adds the two losses: 1). A larger weight asks the
+    shared layers for more of the sentence-pair signal; the logged `loss` stays MLM + sentence loss."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -99,6 +102,8 @@ class PretrainConfig(RunConfig):
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
+        if not 0 <= self.sentence_loss_weight <= 100:
+            raise ValueError(f"sentence_loss_weight must be between 0 and 100, got {self.sentence_loss_weight}.")
         if self.init_from and (self.model or self.model_overrides or self.tokenizer):
             raise ValueError(
                 "--init-from takes the model and tokenizer from that directory; drop --model, "
@@ -376,7 +381,7 @@ class PretrainingTask(Task):
                 )
                 # DDP averages gradients over processes, hence the world_size factor.
                 mlm_part = out.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
-                pair_part = out.sop_loss / accumulation if out.sop_loss is not None else 0.0
+                pair_part = out.sop_loss * cfg.sentence_loss_weight / accumulation if out.sop_loss is not None else 0.0
                 (mlm_part + pair_part).backward()
             part = out.loss.item() / accumulation
             loss += part

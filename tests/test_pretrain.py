@@ -463,3 +463,42 @@ def test_a_training_row_holds_the_mean_loss_of_the_steps_since_the_last_row(
         for key in ("loss", "mlm_loss", "sop_loss"):
             assert row[key] == pytest.approx(sum(r[key] for r in window) / 3, rel=1e-5), key
         assert 0.5 < row["loss"] < 10  # a mean, not a sum over the window
+
+
+def _first_step_gradients(cfg: PretrainConfig, out: Path) -> dict[str, torch.Tensor]:
+    import time
+
+    from albert.pretrain import PretrainingTask
+    from albert.training.distributed import setup_distributed
+    from albert.training.loop import Run
+
+    out.mkdir(parents=True)
+    now = time.time()
+    task = PretrainingTask(cfg, Run(setup_distributed("cpu"), out, started=now, budget_started=now))
+    task.train_step(task.model, 0)
+    return {name: p.grad.clone() for name, p in task.model.named_parameters() if p.grad is not None}
+
+
+@pytest.mark.parametrize("weight", [0.0, 3.0])
+def test_the_sentence_loss_weight_scales_the_sentence_heads_gradient_and_nothing_of_the_mlm_head(
+    corpus: dict[str, Path], tmp_path: Path, weight: float
+) -> None:
+    plain = _first_step_gradients(config(corpus, tmp_path / "plain"), tmp_path / "plain")
+    weighted = _first_step_gradients(
+        config(corpus, tmp_path / "weighted", "--sentence-loss-weight", str(weight)), tmp_path / "weighted"
+    )
+    head = [name for name in plain if name.startswith(("sentence_pair_head.", "albert.pooler."))]
+    mlm_only = [name for name in plain if name.startswith("mlm_head.")]
+    encoder = [name for name in plain if name.startswith(("albert.attention_blocks.", "albert.ffn_blocks."))]
+    assert head and mlm_only and encoder
+    for name in head:  # these see only the sentence loss
+        assert torch.allclose(weighted[name], weight * plain[name], atol=1e-7), name
+    for name in mlm_only:  # these see only the MLM loss
+        assert torch.equal(weighted[name], plain[name]), name
+    assert any(not torch.allclose(weighted[n], plain[n]) for n in encoder)  # the passes see both
+
+
+@pytest.mark.parametrize("weight", [-1.0, float("nan"), 1e9])
+def test_a_sentence_loss_weight_out_of_range_is_refused(weight: float) -> None:
+    with pytest.raises(ValueError, match="sentence_loss_weight must be between 0 and 100"):
+        PretrainConfig(corpus=("books.txt",), sentence_loss_weight=weight)

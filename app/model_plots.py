@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -16,6 +17,8 @@ from app.inference import FillMaskResult, SentenceOrderResult, display_token
 from app.plots import MODE_COLORS, PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
+SEED_REPEAT = re.compile(r"-s\d+$")
+"""A run named like `albert-lab-all-s1` repeats `albert-lab-all` with another seed: drawn in its colour, dashed."""
 LOG_AXIS_SPAN = 10  # training curves use a log token axis when the longest run is this many times the shortest
 
 
@@ -282,10 +285,12 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
 
 
 def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en") -> go.Figure:
-    """A recorded metric against training tokens, one line per run (held-out split when present)."""
+    """A recorded metric against training tokens, one line per run (held-out split when present); a seed repeat
+    is dashed in the colour of its first run."""
     figure = go.Figure()
     lengths = []
-    for i, (name, frame) in enumerate(runs.items()):
+    first_runs = list(dict.fromkeys(SEED_REPEAT.sub("", name) for name in runs))
+    for name, frame in runs.items():
         if column not in frame or "tokens" not in frame:
             continue
         rows = frame
@@ -301,7 +306,10 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
             y=rows[column],
             mode="lines+markers",
             name=plot_text(name),
-            line=dict(color=PALETTE[i % len(PALETTE)]),
+            line=dict(
+                color=PALETTE[first_runs.index(SEED_REPEAT.sub("", name)) % len(PALETTE)],
+                dash="dash" if SEED_REPEAT.search(name) else "solid",
+            ),
             marker=dict(size=4),
         )
     # Runs of very different lengths (a long default next to short ablations) share one readable

@@ -328,6 +328,20 @@ def test_training_curves_use_a_log_axis_only_for_runs_of_very_different_lengths(
     assert alike["type"] == "linear" and alike["title"]["text"] == "training tokens"
 
 
+def test_a_seed_repeat_is_dashed_in_the_colour_of_its_first_run() -> None:
+    import pandas as pd
+
+    from app.model_plots import curves_figure
+
+    run = pd.DataFrame({"tokens": [1e6, 2e6], "split": "eval", "mlm_accuracy": [0.05, 0.1]})
+    names = ["albert-lab-all", "albert-lab-none", "albert-lab-all-s1", "albert-lab-none-s1", "albert-lab-e32"]
+    lines = {trace["name"]: trace["line"] for trace in curves_figure(dict.fromkeys(names, run), "mlm_accuracy").data}
+    assert [line["dash"] for line in lines.values()] == ["solid", "solid", "dash", "dash", "solid"]
+    assert lines["albert-lab-all-s1"]["color"] == lines["albert-lab-all"]["color"]
+    assert lines["albert-lab-none-s1"]["color"] == lines["albert-lab-none"]["color"]
+    assert len({lines[n]["color"] for n in ("albert-lab-all", "albert-lab-none", "albert-lab-e32")}) == 3
+
+
 def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -> None:
     import pandas as pd
 

@@ -101,14 +101,15 @@ def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def sharing_family(summary: pd.DataFrame | None) -> pd.DataFrame:
-    """The recorded sharing arms to compare: SOP runs of the first seed at the one embedding size that covers the
-    most sharing modes (the ablation family's E; Table 3's other sizes are another comparison), a row per mode."""
+def sharing_family(summary: pd.DataFrame | None, seed: int = 0) -> pd.DataFrame:
+    """The recorded sharing arms to compare: SOP runs of one seed (the first by default) at the one embedding size
+    that covers the most sharing modes (the ablation family's E; Table 3's other sizes are another comparison), a
+    row per mode."""
     if summary is None or "sharing" not in summary:
         return pd.DataFrame()
     rows = summary[summary.get("objective", pd.Series("sop", index=summary.index)).astype(str) == "sop"]
     if "seed" in rows:
-        rows = rows[pd.to_numeric(rows["seed"], errors="coerce").fillna(0) == 0]
+        rows = rows[pd.to_numeric(rows["seed"], errors="coerce").fillna(0) == seed]
     if "embedding_size" in rows and rows["embedding_size"].notna().any():
         sizes = rows.groupby("embedding_size")["sharing"].nunique()
         rows = rows[rows["embedding_size"] == sizes[sizes == sizes.max()].index.min()]
@@ -154,4 +155,32 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     order = pd.to_numeric(arms["sop_accuracy"], errors="coerce").dropna() if "sop_accuracy" in arms else []
     if len(order):
         text += "\n\n" + t("sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}")
-    return text
+    seeds = seed_contrast_text(summary if summary is not None else load_summary(), lang)
+    return text + ("\n\n" + seeds if seeds else "")
+
+
+def seed_contrast_text(summary: pd.DataFrame | None, lang: str = "en") -> str:
+    """The protocol's central sharing contrast, not shared against all-shared on held-out masked words, under each
+    recorded seed, and whether it is a difference: intervals apart with the same sign under every seed (at least
+    two). Empty until two seeds hold both arms with their intervals."""
+    from app.i18n import t
+
+    if summary is None or "seed" not in summary or not {"mlm_low", "mlm_high"} <= set(summary):
+        return ""
+    rows, gaps, every_seed_apart = [], [], True
+    for seed in sorted(set(pd.to_numeric(summary["seed"], errors="coerce").dropna().astype(int))):
+        arms = sharing_family(summary, seed).set_index("sharing")
+        if not {"all", "none"} <= set(arms.index):
+            continue
+        shared, separate = arms.loc["all"], arms.loc["none"]
+        apart = separate["mlm_low"] > shared["mlm_high"] or shared["mlm_low"] > separate["mlm_high"]
+        gap = (separate["mlm_accuracy"] - shared["mlm_accuracy"]) * 100
+        gaps.append(gap)
+        every_seed_apart = every_seed_apart and bool(apart)
+        state = t("sharing.seeds.apart" if apart else "sharing.seeds.overlap", lang)
+        rows.append(t("sharing.seeds.row", lang, seed=seed, gap=f"{gap:+.1f}", state=state))
+    if len(rows) < 2:
+        return ""
+    same_sign = all(g > 0 for g in gaps) or all(g < 0 for g in gaps)
+    verdict = "sharing.seeds.difference" if every_seed_apart and same_sign else "sharing.seeds.no_difference"
+    return t("sharing.seeds", lang, rows="; ".join(rows)) + " " + t(verdict, lang)

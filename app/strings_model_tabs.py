@@ -203,8 +203,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "不共享 82.3，仅共享注意力 81.6，全部共享 79.8，仅共享前馈层 79.5——共享前馈层代价最大。",
     ),
     "sharing.runs": (
-        "Our recorded runs ({size}{tokens} tokens each on 2 CPU cores, one seed), held-out masked words:\n{arms}",
-        "我们记录的训练（{size}各在 2 个 CPU 核上训练 {tokens} 词元，一个种子），留出集遮蔽词准确率：\n{arms}",
+        "Our recorded runs ({size}{tokens} tokens each on 2 CPU cores, seed 0), held-out masked words:\n{arms}",
+        "我们记录的训练（{size}各在 2 个 CPU 核上训练 {tokens} 词元，种子 0），留出集遮蔽词准确率：\n{arms}",
     ),
     "sharing.runs.arm": ("- {mode} ({parameters} parameters): {mlm}", "- {mode}（{parameters} 个参数）：{mlm}"),
     "sharing.runs.size": ("E {e}, ", "词嵌入 E {e}，"),
@@ -219,6 +219,21 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "sharing.runs.order": (
         "Sentence order on held-out pairs: {low}–{high} (chance: 50%).",
         "留出句对上的句子顺序准确率：{low}–{high}（随机水平 50%）。",
+    ),
+    "sharing.seeds": (
+        "Not shared against all-shared, held-out masked words, by seed (none − all): {rows}.",
+        "不共享与全部共享的留出集遮蔽词准确率之差（不共享 − 全部共享），按种子：{rows}。",
+    ),
+    "sharing.seeds.row": ("seed {seed}: {gap} points, {state}", "种子 {seed}：{gap} 个百分点，{state}"),
+    "sharing.seeds.apart": ("intervals apart", "区间不重叠"),
+    "sharing.seeds.overlap": ("intervals overlap", "区间重叠"),
+    "sharing.seeds.difference": (
+        "Apart with the same sign under every seed: a difference under the protocol.",
+        "每个种子下区间都不重叠且方向相同：按实验方案算作差异。",
+    ),
+    "sharing.seeds.no_difference": (
+        "Not a difference under the protocol, which asks for intervals apart with the same sign under every seed.",
+        "按实验方案不算差异（方案要求每个种子下区间都不重叠且方向相同）。",
     ),
     "sharing.runs.missing": ("No recorded runs of the sharing modes yet.", "还没有各共享方式的训练记录。"),
     "sharing.config": ("Configuration", "配置"),

@@ -421,3 +421,33 @@ def test_chinese_card_names_a_control_that_was_not_adapted() -> None:
     assert "held-out MLM 32.4% on training reviews held out of that text" in text
     assert "| control: `albert-lab-zh` without the task-adaptive pretraining, same budget | 83.60% |" in text
     assert "SST-2" not in text and "random initialisation +" not in text
+
+
+def _pretrain_commands(script: Path) -> list[list[str]]:
+    """Each `python -m albert.pretrain` command of a shell script, its variables at their defaults."""
+    import re
+
+    text = script.read_text(encoding="utf-8").replace("\\\n", " ")
+    text = re.sub(r"\$\{\w+:\+[^}]*\}", "", text)  # ${MAX_MINUTES:+--max-minutes $MAX_MINUTES}: unset
+    text = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", text)  # ${ZH5_STEPS:-1500} → 1500
+    variables = {"shared": "../shared", "runs": "runs/x", "threads": "1", "minutes": "60", "name": "arm"}
+    for name, value in variables.items():
+        text = text.replace(f"${name}", value)
+    commands = []
+    for line in text.splitlines():
+        if "python -m albert.pretrain " in line and not line.lstrip().startswith("#") and "[@]}" not in line:
+            words = shlex.split(line.split("python -m albert.pretrain ", 1)[1].split("#")[0])
+            commands.append([w for w in words if w not in ('"$@"', "$@", "$resume")])
+    return commands
+
+
+@pytest.mark.parametrize(
+    ("script", "count"), [("train_zh_model.sh", 5), ("run_ablation_arm.sh", 1), ("train_zh_sentiment.sh", 1)]
+)
+def test_every_pretraining_command_of_the_training_scripts_parses(script: str, count: int) -> None:
+    """A flag misspelt in a script would only show when its stage starts, perhaps sessions later."""
+    commands = _pretrain_commands(ASSETS.parent / "scripts" / script)
+    assert len(commands) == count
+    for argv in commands:
+        config = parse_config(PretrainConfig, argv)
+        assert config.corpus and config.output_dir.startswith("runs/"), argv

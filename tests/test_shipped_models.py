@@ -40,6 +40,8 @@ EXPECTED_MODELS = {
     "albert-lab-attention",
     "albert-lab-ffn",
     "albert-lab-e32",
+    "albert-lab-e128",
+    "albert-lab-all-s1",
     "albert-lab-none",
     "albert-lab-nsp",
     "albert-lab-mlm",

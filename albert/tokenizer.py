@@ -23,6 +23,7 @@ import io
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ from albert.data.corpus import read_documents, split_sentences
 
 if TYPE_CHECKING:  # transformers is imported when a tokenizer is built or loaded: the app starts without it
     from transformers import PreTrainedTokenizerBase
+
+_LOADING = threading.Lock()
+"""One tokenizer load at a time. Two threads importing transformers for their first tokenizer (the app's warm-up and
+its first request) made its lazy module raise "cannot import name 'AlbertTokenizerFast'" in one of them."""
 
 logger = logging.getLogger(__name__)
 
@@ -293,9 +298,10 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
             "(train one with albert.tokenizer.train_tokenizer)."
         )
     try:
-        from transformers import AlbertTokenizerFast
+        with _LOADING:
+            from transformers import AlbertTokenizerFast
 
-        tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
+            tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
     except Exception as error:  # transformers raises many kinds here; all mean the same to the user
         raise ValueError(
             f"The tokenizer files in {directory} could not be loaded ({type(error).__name__}: "

@@ -20,9 +20,32 @@ print(json.dumps(sorted(m for m in ("torch", "transformers") if m in sys.modules
 """
 
 
-def test_building_the_app_imports_neither_torch_nor_transformers() -> None:
+WARM_UP_BESIDE_A_REQUEST = """
+import json, threading
+from app import build_app, models, sentiment
+build_app()
+failures, start = [], threading.Barrier(2)
+def warm_up():
+    start.wait()
+    if not models.warm_up():
+        failures.append("warm-up loaded nothing")
+def first_request():
+    start.wait()
+    try:
+        sentiment.load_classifier("en")
+    except Exception as error:
+        failures.append(repr(error))
+threads = [threading.Thread(target=warm_up), threading.Thread(target=first_request)]
+[thread.start() for thread in threads]
+[thread.join() for thread in threads]
+print(json.dumps(failures))
+"""
+
+
+def _run_in_a_fresh_process(script: str) -> list:
+    """The script's last printed line (JSON), run with nothing imported yet and the tiny models as the app's."""
     done = subprocess.run(
-        [sys.executable, "-c", BUILD_AND_LIST_IMPORTS],
+        [sys.executable, "-c", script],
         cwd=REPO,
         env=app_env(tiny_assets(), free_port()),
         capture_output=True,
@@ -30,7 +53,17 @@ def test_building_the_app_imports_neither_torch_nor_transformers() -> None:
         timeout=600,
         check=True,
     )
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_building_the_app_imports_neither_torch_nor_transformers() -> None:
+    assert _run_in_a_fresh_process(BUILD_AND_LIST_IMPORTS) == []
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_warm_up_and_a_first_request_load_their_models_at_once(attempt: int) -> None:
+    """Both import torch and transformers for the first time, in two threads; both must get their model."""
+    assert _run_in_a_fresh_process(WARM_UP_BESIDE_A_REQUEST) == []
 
 
 def test_warm_up_loads_the_shipped_model_once(monkeypatch: pytest.MonkeyPatch) -> None:

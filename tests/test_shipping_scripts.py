@@ -430,7 +430,14 @@ def _pretrain_commands(script: Path) -> list[list[str]]:
     text = script.read_text(encoding="utf-8").replace("\\\n", " ")
     text = re.sub(r"\$\{\w+:\+[^}]*\}", "", text)  # ${MAX_MINUTES:+--max-minutes $MAX_MINUTES}: unset
     text = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", text)  # ${ZH5_STEPS:-1500} → 1500
-    variables = {"shared": "../shared", "runs": "runs/x", "threads": "1", "minutes": "60", "name": "arm"}
+    variables = {
+        "shared": "../shared",
+        "runs": "runs/x",
+        "threads": "1",
+        "minutes": "60",
+        "name": "arm",
+        "out": "runs/o",
+    }
     for name, value in variables.items():
         text = text.replace(f"${name}", value)
     commands = []
@@ -442,7 +449,8 @@ def _pretrain_commands(script: Path) -> list[list[str]]:
 
 
 @pytest.mark.parametrize(
-    ("script", "count"), [("train_zh_model.sh", 5), ("run_ablation_arm.sh", 1), ("train_zh_sentiment.sh", 1)]
+    ("script", "count"),
+    [("train_zh_model.sh", 5), ("run_ablation_arm.sh", 1), ("train_zh_sentiment.sh", 1), ("continue_default.sh", 1)],
 )
 def test_every_pretraining_command_of_the_training_scripts_parses(script: str, count: int) -> None:
     """A flag misspelt in a script would only show when its stage starts, perhaps sessions later."""

@@ -121,7 +121,8 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     intervals are apart (the protocol's test for a difference), and their sentence order against chance."""
     from app.i18n import mode_name, t
 
-    arms = sharing_family(summary if summary is not None else load_summary())
+    summary = summary if summary is not None else load_summary()
+    arms = sharing_family(summary)
     if arms.empty:
         return t("sharing.runs.missing", lang)
     listed = "\n".join(
@@ -155,7 +156,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     order = pd.to_numeric(arms["sop_accuracy"], errors="coerce").dropna() if "sop_accuracy" in arms else []
     if len(order):
         text += "\n\n" + t("sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}")
-    seeds = seed_contrast_text(summary if summary is not None else load_summary(), lang)
+    seeds = seed_contrast_text(summary, lang)
     return text + ("\n\n" + seeds if seeds else "")
 
 

@@ -42,6 +42,8 @@ EXPECTED_MODELS = {
     "albert-lab-e32",
     "albert-lab-e128",
     "albert-lab-all-s1",
+    "albert-lab-none-s1",
+    "albert-lab-nsp-s1",
     "albert-lab-none",
     "albert-lab-nsp",
     "albert-lab-mlm",

@@ -159,12 +159,33 @@ def _corpus_lines(config: dict[str, Any]) -> tuple[str, str]:
 
 
 def write_card(
-    target: Path, name: str, summary: dict, metrics: dict, parameters: int, notes: str, language: str = "en"
+    target: Path,
+    name: str,
+    summary: dict,
+    metrics: dict,
+    parameters: int,
+    notes: str,
+    language: str = "en",
+    prior: dict[str, Any] | None = None,
 ) -> None:
     config = summary["config"]
+    if prior:
+        origin = (
+            f"An ALBERT continued by ALBERT Lab's own pipeline (`python -m albert.pretrain --init-from`) from\n"
+            f"`{prior['init_from']}` ({prior['tokens']:,} tokens before this run) on a 2-core CPU."
+        )
+        tokens = f"{metrics['tokens']:,} in all (non-padding): {prior['tokens']:,} before, {summary['tokens']:,} here"
+    else:
+        origin = (
+            "An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.pretrain`) on a\n"
+            "2-core CPU."
+        )
+        tokens = f"{summary['tokens']:,} (non-padding)"
     corpus, held_out = _corpus_lines(config)
     model_config = json.loads((target / "config.json").read_text())
     minutes = summary["wall_seconds"] / 60
+    planned_steps = summary.get("planned_steps", summary["steps"])
+    planned = f" (stopped early: {planned_steps:,} were planned)" if summary["steps"] < planned_steps else ""
     card = f"""---
 language: {language}
 license: apache-2.0
@@ -173,8 +194,7 @@ tags: [albert, fill-mask, sentence-order-prediction]
 ---
 # {name}
 
-An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.pretrain`) on a
-2-core CPU. It is a teaching model: small, fast, honest about what it learned.
+{origin} It is a teaching model: small, fast, honest about what it learned.
 
 | | |
 |---|---|
@@ -183,8 +203,8 @@ An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.p
 | objective | {_objective(config["data"])} |
 | corpus | {corpus} |
 | held-out text | {held_out} |
-| steps | {summary["steps"]:,} × batch {config["batch_size"]} × {config["data"]["max_seq_length"]} tokens |
-| tokens seen | {summary["tokens"]:,} (non-padding) |
+| steps | {summary["steps"]:,}{planned} × batch {config["batch_size"]} × {config["data"]["max_seq_length"]} tokens |
+| tokens seen | {tokens} |
 | wall time | {minutes:.0f} minutes on {summary["hardware"]} |
 
 ## Held-out results (measured on these shipped weights)
@@ -237,8 +257,22 @@ def weights_at_step(run_dir: Path, steps: int) -> Path:
     return checkpoint
 
 
+def prior_training(config: dict) -> dict[str, Any] | None:
+    """What a run started with `--init-from` had already learned: the starting folder and its tokens (from its
+    metrics.json, as shipped models have), or None for a run from random weights."""
+    start = config.get("init_from")
+    if not start:
+        return None
+    recorded = Path(start) / "metrics.json"
+    tokens = json.loads(recorded.read_text()).get("tokens", 0) if recorded.is_file() else 0
+    return {"init_from": start, "tokens": int(tokens)}
+
+
 def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str, language: str = "en") -> dict:
     summary = json.loads((run_dir / "summary.json").read_text())
+    # the card describes one process's equivalent: the global batch (several processes each take a slice of it)
+    summary["config"]["batch_size"] *= summary.get("world_size", 1)
+    prior = prior_training(summary["config"])
     source = weights_at_step(run_dir, summary["steps"])
     tokenizer = load_tokenizer(run_dir / "tokenizer") if (run_dir / "tokenizer").exists() else load_tokenizer(source)
     model = AlbertForPreTraining.from_pretrained(source)
@@ -250,7 +284,8 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     metrics = held_out_metrics(target, valid, run_dir / "package-cache", mlm_max_ngram=1 if language == "zh" else None)
     parameters = count_parameters(shipped.config, "pretraining").total
     metrics.update(
-        tokens=summary["tokens"],
+        tokens=summary["tokens"] + (prior["tokens"] if prior else 0),
+        **({"run_tokens": summary["tokens"], "init_from": prior["init_from"]} if prior else {}),
         steps=summary["steps"],
         wall_seconds=summary["wall_seconds"],
         parameters=parameters,
@@ -260,7 +295,7 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     )
     atomic_write_text(target / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     shutil.copyfile(run_dir / "metrics.csv", target / "training_log.csv")
-    write_card(target, name, summary, metrics, parameters, notes, language)
+    write_card(target, name, summary, metrics, parameters, notes, language, prior)
 
     # the Sharing modes tab compares the English family; another language's curve and row go to runs/<language>/
     runs = assets / "runs" if language == "en" else assets / "runs" / language
@@ -268,7 +303,10 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
     with (run_dir / "metrics.csv").open() as stream, (runs / f"{name}.csv").open("w", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=CURVE_COLUMNS, extrasaction="ignore")
         writer.writeheader()
-        writer.writerows(csv.DictReader(stream))
+        for row in csv.DictReader(stream):  # a continued run's curve goes on from its start's token count
+            if prior and row.get("tokens"):
+                row["tokens"] = str(int(float(row["tokens"])) + prior["tokens"])
+            writer.writerow(row)
     row = {"run": name, "embedding_size": shipped.config.embedding_size, "seed": summary["config"]["seed"], **metrics}
     for key, _, _ in METRIC_ROWS:
         if f"{key}_ci95" in metrics:

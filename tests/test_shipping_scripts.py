@@ -437,6 +437,8 @@ def _pretrain_commands(script: Path) -> list[list[str]]:
         "minutes": "60",
         "name": "arm",
         "out": "runs/o",
+        "launch": "python",
+        "batch": "64",
     }
     for name, value in variables.items():
         text = text.replace(f"${name}", value)

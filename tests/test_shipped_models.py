@@ -41,6 +41,7 @@ EXPECTED_MODELS = {
     "albert-lab-ffn",
     "albert-lab-e32",
     "albert-lab-e128",
+    "albert-lab-e128-continued",
     "albert-lab-all-s1",
     "albert-lab-none-s1",
     "albert-lab-nsp-s1",
@@ -49,6 +50,8 @@ EXPECTED_MODELS = {
     "albert-lab-mlm",
 }
 """The default and the ablation arms trained so far (README, "Ablations at CPU scale"); the rest follow."""
+NOT_ARMS = {"albert-lab-base", "albert-lab-e128-continued"}
+"""The default and the best arm continued past the family's budget (README, *The continued run*)."""
 PLATEAU_LINE = 0.12
 """An arm is off the unigram plateau (4.6–4.9% held-out MLM) when its held-out MLM is at least this (the protocol)."""
 ABLATION_TOKENS = 20_000_000
@@ -165,7 +168,7 @@ def test_metrics_file_matches_card_and_config(directory: Path) -> None:
 def test_recorded_runs_cover_the_ablations() -> None:
     rows = {r["run"]: r for r in csv.DictReader((ASSETS / "runs" / "summary.csv").open())}
     assert EXPECTED_MODELS <= set(rows)
-    ablations = [row for name, row in rows.items() if name != "albert-lab-base"]
+    ablations = [row for name, row in rows.items() if name not in NOT_ARMS]
     assert len({int(r["steps"]) for r in ablations}) == 1  # one budget for every ablation
     for row in ablations:
         assert int(row["tokens"]) >= ABLATION_TOKENS_FLOOR, row["run"]
@@ -181,3 +184,14 @@ def test_recorded_runs_cover_the_ablations() -> None:
     for name in rows:
         curve = list(csv.DictReader((ASSETS / "runs" / f"{name}.csv").open()))
         assert any(r["split"] == "eval" for r in curve) and any(r["split"] == "train" for r in curve)
+
+
+def test_the_continued_run_counts_the_tokens_of_the_arm_it_started_from() -> None:
+    continued = json.loads((ASSETS / "models" / "albert-lab-e128-continued" / "metrics.json").read_text())
+    start = json.loads((ASSETS / "models" / "albert-lab-e128" / "metrics.json").read_text())
+    assert continued["init_from"] == "assets/models/albert-lab-e128"
+    assert continued["tokens"] == start["tokens"] + continued["run_tokens"] > 55_000_000
+    card = (ASSETS / "models" / "albert-lab-e128-continued" / "README.md").read_text()
+    assert f"`assets/models/albert-lab-e128` ({start['tokens']:,} tokens before this run)" in card
+    curve = list(csv.DictReader((ASSETS / "runs" / "albert-lab-e128-continued.csv").open()))
+    assert int(curve[0]["tokens"]) > start["tokens"] and int(curve[-1]["tokens"]) == continued["tokens"]

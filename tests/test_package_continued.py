@@ -10,6 +10,7 @@ from pathlib import Path
 
 from test_pretrain import (
     WORDS,
+    _init_from_argv,
     corpus,  # noqa: F401 — the module-scoped corpus fixture
 )
 from test_pretrain import config as pretrain_config
@@ -40,34 +41,13 @@ def test_a_continued_run_stopped_early_is_packaged_with_its_whole_token_count(
     first_card = (assets / "models" / "start" / "README.md").read_text()
     assert "trained from scratch" in first_card and "stopped early" not in first_card
 
-    argv = [
-        "--init-from",
-        str(assets / "models" / "start"),
-        "--corpus",
-        str(corpus["train"]),
-        "--valid-corpus",
-        str(corpus["valid"]),
-        "--output-dir",
-        str(tmp_path / "continued-run"),
-        "--cache-dir",
-        str(corpus["root"] / "cache"),
-        "--data.max-seq-length",
-        "48",
-        "--batch-size",
-        "8",
-        "--max-steps",
-        "8",
-        "--stop-after-steps",
-        "3",
-        "--log-every",
-        "1",
-        "--eval-every",
-        "100",
-        "--eval-examples",
-        "16",
-        "--threads",
-        "1",
-    ]
+    argv = _init_from_argv(
+        assets / "models" / "start",
+        corpus,
+        tmp_path / "continued-run",
+        *("--valid-corpus", str(corpus["valid"]), "--max-steps", "8", "--stop-after-steps", "3"),
+        *("--log-every", "1", "--eval-examples", "16"),
+    )
     run(parse_config(PretrainConfig, argv))
     summary = json.loads((tmp_path / "continued-run" / "summary.json").read_text())
     assert summary["steps"] == 3 and summary["planned_steps"] == 8

@@ -34,7 +34,8 @@ import sentencepiece as spm
 from tokenizers import normalizers
 
 from albert.data.chinese import HAN, count_han, isolate_han
-from albert.data.corpus import read_documents, split_sentences
+from albert.data.corpus import read_documents
+from albert.data.sentences import split_sentences
 
 if TYPE_CHECKING:  # transformers is imported when a tokenizer is built or loaded: the app starts without it
     from transformers import PreTrainedTokenizerBase

@@ -259,7 +259,8 @@ def held_out_sentences(
     corpus: str | Path, sample: int, seed: int = 0, lang: str = "en", min_words: int = 5, max_words: int = 14
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """`sample` short sentences and `sample` consecutive sentence pairs (same paragraph), drawn with `seed`."""
-    from albert.data.corpus import read_documents, split_sentences
+    from albert.data.corpus import read_documents
+    from albert.data.sentences import split_sentences
 
     def short(sentence: str) -> bool:
         if lang == "zh":

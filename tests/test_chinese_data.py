@@ -20,9 +20,10 @@ import transformers
 from albert.cli import parse_config
 from albert.config import IGNORE_INDEX
 from albert.data.chinese import HAN, is_running_text, join_words, segmented_sentences, token_word_starts
-from albert.data.corpus import TokenizedCorpus, read_documents, split_sentences
+from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.masking import SpecialIds, mask_tokens
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
+from albert.data.sentences import split_sentences
 from albert.pretrain import PretrainConfig
 from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
 

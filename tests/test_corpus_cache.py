@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 import torch
 
-from albert.data.corpus import TokenizedCorpus, read_documents, split_sentences
+from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
+from albert.data.sentences import split_sentences
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,11 @@ import pytest
 import torch
 
 from albert.config import IGNORE_INDEX, ConfigError
-from albert.data.corpus import TokenizedCorpus, read_documents, split_sentences
+from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.masking import SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining, make_eval_batches
 from albert.data.pretraining import _truncated_lengths as truncated_lengths
+from albert.data.sentences import split_sentences
 
 FIRST_ID = 5
 SPECIAL = SpecialIds(pad_id=0, unk_id=1, cls_id=2, sep_id=3, mask_id=4, vocab_size=65_000)

@@ -1,7 +1,7 @@
 """Pretraining data: SOP/NSP sentence pairs with n-gram masking, collation, held-out batches.
 
-Reading, sentence splitting and the tokenized cache live in `albert.data.corpus`, the masking
-rules in `albert.data.masking`.
+Reading and the tokenized cache live in `albert.data.corpus`, sentence splitting in
+`albert.data.sentences`, the masking rules in `albert.data.masking`.
 
 How an epoch is made (ALBERT's `create_pretraining_data.py`, made lazy):
 1. `set_epoch` walks every document and cuts it into chunks of consecutive sentences, each

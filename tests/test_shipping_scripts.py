@@ -16,7 +16,7 @@ from albert.pretrain import PretrainConfig
 from albert.training.loop import jsonable
 from albert.training.optim import OptimizerConfig
 from scripts.package_model import command_line
-from scripts.ship_sentiment_model import card, verdict
+from scripts.sentiment_card import card, verdict
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -79,7 +79,7 @@ def test_sentiment_verdict_judges_the_gain_on_the_mean_over_seeds() -> None:
     "directory", sorted((ASSETS / "sentiment").glob("*/metrics.json")), ids=lambda p: p.parent.name
 )
 def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
-    from scripts.ship_sentiment_model import SENTIMENT_TASKS
+    from scripts.sentiment_card import SENTIMENT_TASKS
 
     directory = directory.parent
     metrics = json.loads((directory / "metrics.json").read_text())
@@ -160,7 +160,8 @@ def _run_dir(
 
 
 def test_skip_scratch_runs_are_joined_with_their_baselines_and_judged_on_the_stronger(tmp_path: Path) -> None:
-    from scripts.ship_sentiment_model import joined_runs, mean_gain
+    from scripts.sentiment_card import mean_gain
+    from scripts.ship_sentiment_model import joined_runs
 
     adapted = tmp_path / "adapted-model"
     adapted.mkdir()
@@ -320,14 +321,14 @@ def test_card_describes_rates_chosen_on_held_out_training_sentences() -> None:
 def test_chinese_sentiment_verdict_judges_the_n_gram_baseline_too(
     pretrained: float, scratch: float, expected: str
 ) -> None:
-    from scripts.ship_sentiment_model import ZH_REVIEWS
+    from scripts.sentiment_card import ZH_REVIEWS
 
     baseline = {"dev_accuracy": 0.8643}
     assert expected in verdict(_results(pretrained, scratch), 0.3, task=ZH_REVIEWS, baseline=baseline)
 
 
 def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None:
-    from scripts.ship_sentiment_model import ZH_REVIEWS
+    from scripts.sentiment_card import ZH_REVIEWS
 
     budget = {
         "seed": 0,
@@ -383,7 +384,8 @@ def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None
 def test_chinese_card_names_a_control_that_was_not_adapted() -> None:
     """Stage 2 of the Chinese sentiment model: task-adaptive pretraining on the training reviews, its control the
     pretrained albert-lab-zh fine-tuned alone; the card says so, in zh-reviews' words, not SST-2's."""
-    from scripts.ship_sentiment_model import ZH_REVIEWS, with_baselines
+    from scripts.sentiment_card import ZH_REVIEWS
+    from scripts.ship_sentiment_model import with_baselines
 
     budget = {
         "seed": 0,

@@ -1,0 +1,320 @@
+"""The card of a shipped sentiment model: its task and targets, the verdict on them, and the card's text.
+
+`scripts.ship_sentiment_model` measures the shipped file and writes the card this module renders; every figure
+comes from the runs' results, and whether the targets were met is decided here from those numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from albert.cli import command_for
+from benchmarks.sst2 import SST2Config
+
+
+@dataclass(frozen=True)
+class SentimentTask:
+    """What a sentiment model's card says about its task, and the targets the model is judged by."""
+
+    key: str
+    """`--task`, and the key of the benchmark's results in metrics.json."""
+    model_name: str
+    language: str
+    dataset: str
+    """The data set as the card's first line names it."""
+    short: str
+    """Its name in headings."""
+    examples: str
+    """What one example is ("sentences", "reviews")."""
+    base_model: str
+    base_description: str
+    target_accuracy: float
+    target_gain_points: float
+    """Points above the same architecture from scratch (0: above it at all)."""
+
+
+SST2 = SentimentTask(
+    "sst2",
+    "albert-lab-sst2",
+    "en",
+    "GLUE SST-2",
+    "SST-2",
+    "sentences",
+    "albert-lab-base",
+    "ALBERT Lab's CPU-pretrained default",
+    0.80,
+    3.0,
+)
+
+
+ZH_REVIEWS = SentimentTask(
+    "zh-reviews",
+    "albert-lab-zh-sentiment",
+    "zh",
+    "zh-reviews (Chinese product and book reviews)",
+    "zh-reviews",
+    "reviews",
+    "albert-lab-zh",
+    "ALBERT Lab's Chinese CPU-pretrained model",
+    0.88,
+    0.0,
+)
+
+
+SENTIMENT_TASKS = {task.key: task for task in (SST2, ZH_REVIEWS)}
+
+
+def judged_gain(results: dict) -> float:
+    """The gain over the stronger baseline: from scratch, or the control when there is one."""
+    return min(results["pretraining_gain_points"], results.get("control_gain_points", float("inf")))
+
+
+def mean_gain(runs: Sequence[dict]) -> float:
+    """The pretraining gain in points, averaged over runs of the same budget with different seeds."""
+    return sum(judged_gain(r) for r in runs) / len(runs)
+
+
+def _gain_target(task: SentimentTask) -> str:
+    return (
+        f"≥ {task.target_gain_points:.0f} points above from-scratch"
+        if task.target_gain_points
+        else "above from-scratch"
+    )
+
+
+def verdict(
+    results: dict,
+    base_mlm_accuracy: float | None,
+    replicates: Sequence[dict] = (),
+    task: SentimentTask = SST2,
+    baseline: dict | None = None,
+) -> str:
+    """One paragraph on whether pretraining helped and the targets were met, from the measured numbers.
+
+    With other seeds run on the same budget, the gain target is judged on the mean gain over all
+    seeds: one seed's gain is a noisy estimate (SST-2 dev has 872 sentences). `baseline`
+    (`benchmarks.ngram_baseline`'s JSON), when given, is one more target: the model must beat it."""
+    if "pretraining_gain_points" not in results:
+        return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
+    accuracy = results["pretrained"]["accuracy"]
+    runs = [results, *replicates]
+    gain = mean_gain(runs)
+    over = f" on average over {len(runs)} seeds" if len(runs) > 1 else ""
+    if "control" in results:
+        over += " (against the stronger of the from-scratch baseline and the control)"
+    effect = f"adds {gain:+.1f} points{over}" if gain >= 0 else f"costs {-gain:.1f} points{over}"
+    base = (
+        f" (held-out MLM {base_mlm_accuracy:.1%}, see `{task.base_model}`'s card)"
+        if base_mlm_accuracy is not None
+        else ""
+    )
+    missed = []
+    if accuracy < task.target_accuracy:
+        missed.append(f"≥ {task.target_accuracy:.0%} dev accuracy")
+    if gain < task.target_gain_points or (not task.target_gain_points and gain <= 0):
+        missed.append(f"{_gain_target(task)}{over}")
+    if baseline is not None and accuracy <= baseline["dev_accuracy"]:
+        missed.append(f"above the n-gram baseline ({baseline['dev_accuracy']:.1%})")
+    if not missed:
+        gain_words = f"≥ {task.target_gain_points:.0f} points above" if task.target_gain_points else "above"
+        targets = [
+            f"≥ {task.target_accuracy:.0%}",
+            *([f"above the n-gram baseline's {baseline['dev_accuracy']:.1%}"] if baseline else []),
+            f"{gain_words} the same architecture trained from scratch with the same budget",
+        ]
+        count = "both targets" if len(targets) == 2 else f"all {len(targets)} targets"
+        return (
+            f"Pretraining {effect} here: the pretrained starting point{base} reaches {accuracy:.1%}, "
+            f"meeting {count} set for this model ({', '.join(targets[:-1])} and {targets[-1]})."
+        )
+    return (
+        f"Pretraining {effect} here. Not met: {' and '.join(missed)}. The pretrained starting point{base} "
+        "is a small CPU-trained model; more pretraining (a GPU run of the same scripts) is the way to the "
+        "targets."
+    )
+
+
+def replicate_table(results: dict, replicates: Sequence[dict]) -> str:
+    """The same budget with other seeds (data order, head initialisation): how much of the gain is noise."""
+    if not replicates:
+        return ""
+    runs = [results, *replicates]
+    control = "control" in results
+    rows = "\n".join(
+        f"| {r['budget']['seed']} | {r['pretrained']['accuracy']:.2%} "
+        f"| {r['from_scratch']['accuracy']:.2%} |"
+        + (f" {r['control']['accuracy']:.2%} |" if control else "")
+        + f" {judged_gain(r):+.1f} |"
+        for r in runs
+    )
+    header = (
+        "| seed | this recipe | from scratch | control | gain over the stronger (points) |\n|---|---|---|---|---|"
+        if control
+        else "| seed | pretrained | from scratch | gain (points) |\n|---|---|---|---|"
+    )
+    return f"""
+Same budget, other seeds (this model is seed {results["budget"]["seed"]}):
+
+{header}
+{rows}
+
+Mean gain over {len(runs)} seeds: {mean_gain(runs):+.1f} points.
+"""
+
+
+def rate_choice_text(choice: dict | None) -> str:
+    """How the learning rates were chosen, from `benchmarks.sst2_lr_choice`'s lr_choice.json."""
+    if not choice:
+        return ""
+    scores = choice["scores"]
+    rows = "\n".join(
+        f"| {rate} | {scores['pretrained'][rate]:.2%} | {scores['scratch'][rate]:.2%} |"
+        for rate in scores["pretrained"]
+    )
+    return f"""
+Each arm's peak learning rate was chosen on {choice["heldout_examples"]} whole sentences held out of `train.tsv` \
+(`benchmarks.sst2_holdout`: the sentences and every phrase inside them removed from training; seed 0, one epoch), \
+never on the dev set; a tie goes to the lower rate. Chosen: pretrained {choice["chosen"]["pretrained"]}, \
+from scratch {choice["chosen"]["scratch"]}.
+
+| peak learning rate | pretrained, held-out accuracy | from scratch, held-out accuracy |
+|---|---|---|
+{rows}
+"""
+
+
+def card(
+    results: dict,
+    config: dict,
+    shipped: dict,
+    base_mlm_accuracy: float | None,
+    replicates: Sequence[dict] = (),
+    rate_choice: dict | None = None,
+    task: SentimentTask = SST2,
+    baseline: dict | None = None,
+    baseline_path: str | None = None,
+) -> str:
+    """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file;
+    `rate_choice` is lr_choice.json when the learning rates were chosen on held-out training sentences;
+    `baseline` the n-gram baseline's JSON (written to `baseline_path` by `benchmarks.ngram_baseline`)."""
+    pre, scratch, q = results["pretrained"], results.get("from_scratch"), shipped["quantized"]
+    shipped_accuracy = shipped["accuracy"]
+    budget = results["budget"]
+    adapted = results.get("adaptation")
+    recipe = f"pretrained `{task.base_model}`" + (" + task-adaptive pretraining" if adapted else "")
+    rows = [f"| {recipe}, fine-tuned (this model) | {pre['accuracy']:.2%} |"]
+    if scratch:
+        rows.append(f"| same architecture from random initialisation, same budget | {scratch['accuracy']:.2%} |")
+    if baseline:
+        low, high = baseline["ngram_range"]
+        rows.append(
+            f"| {baseline['analyzer']} {low}–{high}-gram TF-IDF + logistic regression "
+            f"(`benchmarks.ngram_baseline`, C {baseline['chosen_c']:g} by 5-fold CV on train) "
+            f"| {baseline['dev_accuracy']:.2%} |"
+        )
+    if "control" in results:
+        rows.append(f"| {_control_text(results)} | {results['control']['accuracy']:.2%} |")
+    rows.append(
+        "| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
+        f"| {shipped_accuracy:.2%} |"
+    )
+    rows.append(f"| this model as shipped, INT8 dynamic quantization | {q['accuracy']:.2%} |")
+    table = "\n".join(rows)
+    runs = [results, *replicates]
+    commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --") for r in runs]
+    ship = " ".join(
+        [
+            "python -m scripts.ship_sentiment_model",
+            budget["output_dir"],
+            f"assets/sentiment/{task.model_name}",
+            *([f"--task {task.key}"] if task is not SST2 else []),
+            *([f"--ngram-baseline {baseline_path}"] if baseline and baseline_path else []),
+            f"--threads {q['threads']}",
+            *(["--replicates", *(r["budget"]["output_dir"] for r in replicates)] if replicates else []),
+            *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results else []),
+            *(["--control-runs", *(r["control"]["run"] for r in runs)] if "control" in results else []),
+            *(["--lr-choice", str(Path(budget["output_dir"]).parent / "lr_choice.json")] if rate_choice else []),
+        ]
+    )
+    first = (
+        [
+            "scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
+            "their fine-tunes"
+        ]
+        if adapted
+        else []
+    )
+    if baseline and baseline_path:
+        first.append(f"python -m benchmarks.ngram_baseline {baseline['task_dir']} --output {baseline_path}")
+    if rate_choice:
+        first.append(
+            "scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
+            "search, lr_choice.json and every run below"
+        )
+    reproduce = "\n".join([*first, *commands, ship])
+    scratch_rate = budget.get("scratch_learning_rate")
+    rates = f"peak learning rate {budget['learning_rate']}"
+    if scratch_rate and scratch_rate != budget["learning_rate"]:
+        rates += f" (from scratch: {scratch_rate})"
+    epochs = budget["epochs"]
+    examples = budget["max_train_examples"] or pre["train_examples"]
+    return f"""---
+language: {task.language}
+license: apache-2.0
+library_name: albert-lab
+tags: [albert, text-classification, sentiment, {task.key}]
+---
+# {task.model_name}
+
+`{task.base_model}` ({task.base_description}; V {config["vocab_size"]}, E {config["embedding_size"]}, \
+H {config["hidden_size"]}, {config["num_hidden_layers"]} shared passes, {config["max_position_embeddings"]} positions) \
+{_adaptation_text(adapted, task)}fine-tuned on {task.dataset} with `python -m benchmarks.sst2` \
+(which runs `python -m albert.finetune`).
+Labels: negative, positive.
+
+## {task.short} dev accuracy (all {pre["dev_examples"]} dev {task.examples})
+
+| model | accuracy |
+|---|---|
+{table}
+
+Budget (both runs): {examples:,} training {task.examples}, {epochs} epoch{"s" if epochs != 1 else ""}, \
+sequence length {budget["max_seq_length"]}, batch {budget["batch_size"]}, \
+{rates}, seed {budget["seed"]}. \
+INT8 (dynamic, Linear layers; size and latency measured on the shipped file by `scripts.ship_sentiment_model`): \
+{q["quantized_linear_layers"]} layers quantized, \
+state dict {q["fp32_bytes"] / 2**20:.2f} MiB fp32 → {q["int8_bytes"] / 2**20:.2f} MiB (the embedding table stays \
+fp32); accuracy change {100 * q["accuracy_change"]:+.1f} points; latency batch 1 \
+{q["latency_batch_1"]["fp32_ms"]:.1f} → {q["latency_batch_1"]["int8_ms"]:.1f} ms, batch 64 \
+{q["latency_batch_64"]["fp32_ms"]:.0f} → {q["latency_batch_64"]["int8_ms"]:.0f} ms ({q["threads"]} CPU threads).
+{rate_choice_text(rate_choice)}{replicate_table(results, replicates)}
+{verdict(results, base_mlm_accuracy, replicates, task, baseline)}
+
+## Reproduce
+```
+{reproduce}
+```
+"""
+
+
+def _adaptation_text(adapted: dict | None, task: SentimentTask) -> str:
+    if not adapted:
+        return ""
+    held_out = adapted["held_out"]
+    return (
+        f"continued for {adapted['steps']:,} steps ({adapted['tokens']:,} tokens, batch {adapted['batch_size']}, "
+        f"peak learning rate {adapted['learning_rate']}) of masked-LM + SOP on the text of the training "
+        f"{task.examples} of {task.short}, labels unused (task-adaptive pretraining: `albert.task_text`, then "
+        f"`albert.pretrain --init-from`; held-out MLM {held_out.get('mlm_accuracy', float('nan')):.1%} "
+        f"on training {task.examples} held out of that text), then\n"
+    )
+
+
+def _control_text(results: dict) -> str:
+    """What the control model was: the starting model without the adaptation, or random weights given it."""
+    adapted = results.get("adaptation")
+    if adapted and Path(results["control"]["model"]) == Path(adapted["init_from"]):
+        return f"control: `{Path(adapted['init_from']).name}` without the task-adaptive pretraining, same budget"
+    return "control: random initialisation + the same task-adaptive pretraining, same budget"

@@ -1,167 +1,28 @@
-"""Chinese data: a character vocabulary, Chinese sentence splitting, whole-word masking from a segmentation.
-
-Every text here is written in the test (never ../shared): a few hundred real Chinese sentences made
-from templates, with their word segmentation known because the test writes the words itself.
+"""Chinese data: sentence splitting, running text, whole-word masking from a segmentation, and packaging a Chinese
+model. The corpus and tokenizer fixtures are in `chinese_support` (the tokenizer's own tests: test_chinese_tokenizer).
 """
+# ruff: noqa: F811 (the fixtures imported from chinese_support are test arguments)
 
 from __future__ import annotations
 
 import pickle
-import random
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-import sentencepiece as spm
 import transformers
+from chinese_support import LATIN, VOCAB, corpus_files, tokenizer, tokenizer_dir  # noqa: F401 (fixtures)
 
 from albert.cli import parse_config
 from albert.config import IGNORE_INDEX
-from albert.data.chinese import HAN, is_running_text, join_words, segmented_sentences, token_word_starts
+from albert.data.chinese import is_running_text, join_words, segmented_sentences, token_word_starts
 from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.masking import SpecialIds, mask_tokens
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
 from albert.data.sentences import split_sentences
 from albert.pretrain import PretrainConfig
-from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
-
-VOCAB = 180
-
-# Words (the test's own segmentation) for sentences of the form subject + time + verb + object + end.
-SUBJECTS = ["我们", "他", "老师", "学生们", "中国", "这家 公司", "我 的 朋友", "记者", "研究 人员", "北京 市"]
-TIMES = ["今天", "昨天", "去年", "１９９７年", "2019年", "上午", "每天", "最近"]
-VERBS = ["学习", "发布", "喜欢", "研究", "讨论", "看到", "完成", "参观", "介绍", "支持"]
-OBJECTS = [
-    "自然 语言 处理",
-    "这部 电影",
-    "新 的 模型",
-    "ALBERT 模型",
-    "经济 发展",
-    "一 本 书",
-    "长城",
-    "人民 日报",
-    "机器 学习",
-    "GPU 和 CPU",
-    "３ 个 项目",
-    "国际 合作",
-]
-ENDS = ["。", "！", "？", "；", "……", "。”", "！”"]
-
-TEXTS = [
-    "我爱自然语言处理。",
-    "这部电影很精彩。",
-    "１９９７年，中国经济继续发展。",
-    "ALBERT模型在2019年发布，比BERT小。",
-    "他说：“今天下雨了。”我们就没去。",
-    "GPU 和 CPU 都可以训练 albert 模型 hello world！",
-    "ＡＰＥＣ会议，ＣＰＵ１２３",
-    "",
-]
-
-
-LATIN = ["model", "data", "python", "network", "token", "vision", "learning", "server", "memory", "paper"]
-
-
-def _sentence(rng: random.Random) -> str:
-    """One sentence as words separated by spaces; a quotation now and then; numbers and Latin words."""
-    words = f"{rng.choice(SUBJECTS)} {rng.choice(TIMES)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}"
-    if rng.random() < 0.5:
-        words += f" ， 增长 {rng.randint(1, 999)}% ， 用 {rng.choice(LATIN)}"
-    end = rng.choice(ENDS)
-    if end.endswith("”"):
-        return f"{rng.choice(SUBJECTS)} 说 ： “ {words} {' '.join(end)}"
-    return f"{words} {' '.join(end) if end != '……' else end}"
-
-
-def _segmented_text(num_documents: int = 40, seed: int = 0) -> str:
-    rng = random.Random(seed)
-    documents = []
-    for _ in range(num_documents):
-        paragraphs = [" ".join(_sentence(rng) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 4))]
-        documents.append("\n".join(paragraphs))
-    return "\n\n".join(documents) + "\n"
-
-
-def _plain(segmented: str) -> str:
-    return "\n".join(line.replace(" ", "") for line in segmented.split("\n"))
-
-
-@pytest.fixture(scope="module")
-def corpus_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The same text twice: plain, and word-segmented (one space between words)."""
-    folder = tmp_path_factory.mktemp("zh")
-    segmented = _segmented_text()
-    (folder / "train.words.txt").write_text(segmented, encoding="utf-8")
-    (folder / "train.txt").write_text(_plain(segmented), encoding="utf-8")
-    return folder / "train.txt", folder / "train.words.txt"
-
-
-@pytest.fixture(scope="module")
-def tokenizer_dir(corpus_files: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("zh-tokenizer")
-    train_tokenizer([corpus_files[0]], directory, vocab_size=VOCAB, han_characters=True)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def tokenizer(tokenizer_dir: Path):
-    return load_tokenizer(tokenizer_dir)
-
-
-# --------------------------------------------------------------------------- tokenizer
-
-
-def test_character_vocabulary_has_one_han_character_a_piece(tokenizer, tokenizer_dir: Path) -> None:
-    assert len(tokenizer) == VOCAB
-    assert tokenizer.convert_tokens_to_ids(list(SPECIAL_PIECES)) == [0, 1, 2, 3, 4]
-    pieces = tokenizer.convert_ids_to_tokens(list(range(len(tokenizer))))
-    with_han = [p for p in pieces if HAN.search(p)]
-    assert with_han and all(len(p) == 1 for p in with_han), [p for p in with_han if len(p) > 1]
-    sp = spm.SentencePieceProcessor(model_file=str(tokenizer_dir / "spiece.model"))
-    assert sp.get_piece_size() == VOCAB
-    # Latin letters and digits are always pieces, and SentencePiece still learned longer non-Han pieces.
-    assert set("abcdefghijklmnopqrstuvwxyz0123456789▁") <= set(pieces)
-    assert any(len(p.lstrip("▁")) > 1 and not HAN.search(p) for p in pieces[5:])
-
-
-def test_han_runs_split_into_characters(tokenizer) -> None:
-    assert tokenizer.tokenize("我爱自然语言处理。") == ["▁", *"我爱自然语言处理", "。"]
-    # Characters the corpus has are never <unk>; nor are Latin words and digits it never saw.
-    training = "".join(SUBJECTS + TIMES + VERBS + OBJECTS)
-    for text in ["".join(HAN.findall(training)), "zebra quickly 4096", "ALBERT模型2019年发布"]:
-        assert tokenizer.unk_token_id not in tokenizer(text)["input_ids"], text
-
-
-def test_full_width_digits_and_letters_are_normalised(tokenizer) -> None:
-    assert tokenizer("１９９７年")["input_ids"] == tokenizer("1997年")["input_ids"]
-    assert tokenizer("ＡＰＥＣ会议")["input_ids"] == tokenizer("apec会议")["input_ids"]
-    assert tokenizer.decode(tokenizer("１９９７年，中国")["input_ids"], skip_special_tokens=True) == "1997年,中国"
-
-
-@pytest.mark.parametrize("text", TEXTS)
-def test_ids_equal_in_transformers_and_sentencepiece(tokenizer, tokenizer_dir: Path, tmp_path: Path, text: str) -> None:
-    ours = tokenizer(text)["input_ids"]
-    assert transformers.AlbertTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
-    assert transformers.AutoTokenizer.from_pretrained(str(tokenizer_dir))(text)["input_ids"] == ours
-    shutil.copy(tokenizer_dir / "spiece.model", tmp_path / "spiece.model")  # transformers converts it itself
-    assert transformers.AlbertTokenizer.from_pretrained(str(tmp_path))(text)["input_ids"] == ours
-    sp = spm.SentencePieceProcessor(model_file=str(tokenizer_dir / "spiece.model"))
-    assert [2, *sp.encode(albert_normalizer().normalize_str(text)), 3] == ours
-
-
-def test_same_seed_same_model_and_clear_errors(
-    corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path
-) -> None:
-    again = tmp_path / "again"
-    train_tokenizer([corpus_files[0]], again, vocab_size=VOCAB, han_characters=True)
-    assert (again / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
-    with pytest.raises(ValueError, match="too large for this corpus with han_characters"):
-        train_tokenizer([corpus_files[0]], tmp_path / "huge", vocab_size=20_000, han_characters=True)
-    with pytest.raises(ValueError, match="distinct characters"):
-        train_tokenizer([corpus_files[0]], tmp_path / "tiny", vocab_size=60, han_characters=True)
-
+from albert.tokenizer import albert_normalizer, load_tokenizer, train_tokenizer
 
 # --------------------------------------------------------------------------- sentences
 
@@ -445,54 +306,6 @@ def test_pretrain_cli_has_the_word_segmented_flag() -> None:
 def test_sentences_hold_no_whitespace_from_the_segmentation(corpus_files: tuple[Path, Path]) -> None:
     for sentence, _ in segmented_sentences(corpus_files[1].read_text(encoding="utf-8").split("\n")[0], split_sentences):
         assert not re.search(r"\s", sentence)
-
-
-def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path) -> None:
-    from albert.tokenizer import main
-
-    main(
-        [
-            "--files",
-            str(corpus_files[0]),
-            "--output-dir",
-            str(tmp_path / "cli"),
-            "--vocab-size",
-            str(VOCAB),
-            "--han-characters",
-        ]
-    )
-    assert (tmp_path / "cli" / "spiece.model").read_bytes() == (tokenizer_dir / "spiece.model").read_bytes()
-    with pytest.raises(SystemExit, match="albert.tokenizer: vocab_size=20000 is too large"):
-        main(
-            [
-                "--files",
-                str(corpus_files[0]),
-                "--output-dir",
-                str(tmp_path / "x"),
-                "--vocab-size",
-                "20000",
-                "--han-characters",
-            ]
-        )
-
-
-def test_a_masked_character_is_encoded_as_the_pipeline_masks_it(tokenizer, corpus_files: tuple[Path, Path]) -> None:
-    """共和[MASK]成立: the characters after the mask follow it directly, as in training, not after a sentence-start
-    `▁` (which a character-vocabulary model reads as "a sentence ended here" and answers "。")."""
-    text = next(line for line in corpus_files[0].read_text(encoding="utf-8").splitlines() if len(line) > 12)
-    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-    pieces = tokenizer.convert_ids_to_tokens(ids)
-    positions = [
-        i
-        for i in range(2, len(pieces) - 1)
-        if HAN.fullmatch(pieces[i]) and HAN.fullmatch(pieces[i + 1]) and text.count(pieces[i]) == 1
-    ]  # a character met once: replacing it in the text masks that piece
-    assert len(positions) >= 3
-    for position in positions[:5]:
-        masked = text.replace(pieces[position], "[MASK]")
-        expected = [*ids[:position], tokenizer.mask_token_id, *ids[position + 1 :]]
-        assert encode_masked(tokenizer, masked) == expected
-        assert "▁" not in tokenizer.convert_ids_to_tokens(encode_masked(tokenizer, masked))[1:]
 
 
 # --------------------------------------------------------------------------- packaging a Chinese model

@@ -174,8 +174,8 @@ def score_pipeline(
     from albert import AlbertForPreTraining
     from albert.data.corpus import TokenizedCorpus
     from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
-    from albert.pretrain import evaluate
     from albert.tokenizer import load_tokenizer
+    from albert.training.pretraining import evaluate
 
     tokenizer = load_tokenizer(directory)
     model = AlbertForPreTraining.from_pretrained(directory)

@@ -30,6 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "data": (
         "albert.data",
         "albert.data.chinese",
+        "albert.data.sentences",
         "albert.data.masking",
         "albert.data.corpus",
         "albert.data.pretraining",
@@ -43,6 +44,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.training.optim",
         "albert.training.state",
         "albert.training.loop",
+        "albert.training.pretraining",
         "albert.training.layerwise",
         "albert.training.evaluate",
     ),

@@ -30,6 +30,9 @@ class OrderExample:
     a: str
     b: str
     """A then B is the original order."""
+    reading: str = "prefers_ab"
+    """What the shipped model answers, as the tab words it (`app.model_views.order_reading`): "prefers_ab" (right),
+    "undecided" (the two orders less than 2 points apart) or "prefers_ba" (the wrong way round)."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,8 @@ ORDER: dict[str, list[OrderExample]] = {
     ],
 }
 ORDER_FAILS: dict[str, list[OrderExample]] = {
-    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.")],
-    "zh": [OrderExample("去年粮食获得了大丰收。", "农民的收入增加了。")],
+    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.", "prefers_ba")],
+    "zh": [OrderExample("去年粮食获得了大丰收。", "农民的收入增加了。", "prefers_ba")],
 }
 PARAGRAPH: dict[str, str] = {
     "en": (
@@ -86,6 +89,8 @@ PARAGRAPH: dict[str, str] = {
     "zh": "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。",
 }
 """The paragraph the sentence-order tab splits after its first sentence (its default)."""
+PARAGRAPH_READING: dict[str, str] = {"en": "prefers_ab", "zh": "prefers_ab"}
+"""What the shipped model answers for that split (see `OrderExample.reading`)."""
 SENTIMENT: dict[str, list[SentimentExample]] = {
     "en": [
         SentimentExample("A warm, funny and beautifully acted film.", "positive"),

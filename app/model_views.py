@@ -140,6 +140,16 @@ def mask_word_view(text: str, word: float | None, top_k: float = 5, model: str |
 
 
 # ----- sentence order -------------------------------------------------------------------------
+ORDER_MARGIN = 0.02
+"""Two orders closer than this (2 points) are called undecided."""
+
+
+def order_reading(in_order_ab: float, in_order_ba: float) -> str:
+    """What the tab tells a reader: 'prefers_ab', 'undecided' (less than ORDER_MARGIN apart) or 'prefers_ba'."""
+    gap = in_order_ab - in_order_ba
+    return "undecided" if abs(gap) < ORDER_MARGIN else "prefers_ab" if gap > 0 else "prefers_ba"
+
+
 @guarded(outputs=4)
 def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = "", lang: str = "en") -> tuple:
     """/sentence_order: (JSON, message, verdict, chart)."""
@@ -149,12 +159,11 @@ def sentence_order_view(sentence_a: str, sentence_b: str, model: str | None = ""
     result = inference.sentence_order(lm, sentence_a, sentence_b, lang)
     kind = "nsp" if result.objective == "nsp" else "sop"
     verdict = t(f"order.{kind}.verdict", lang, ab=f"{result.in_order_ab:.1%}", ba=f"{result.in_order_ba:.1%}")
-    gap = result.in_order_ab - result.in_order_ba
-    verdict += " " + t(
-        "order.undecided" if abs(gap) < 0.02 else "order.prefers_ab" if gap > 0 else "order.prefers_ba", lang
-    )
+    reading = order_reading(result.in_order_ab, result.in_order_ba)
+    verdict += " " + t(f"order.{reading}", lang)
     return (
-        result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "order").as_dict()},
+        result.as_dict()
+        | {"model": lm.name, "reading": reading, "framing": framing.model_facts(lm, "order").as_dict()},
         status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "order", lang), *result.notices]),
         verdict,
         model_plots.order_figure(result, lang),

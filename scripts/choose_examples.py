@@ -11,7 +11,8 @@ rate on plain held-out text.
     python -m scripts.choose_examples --model albert-lab-zh --lang zh   # once the Chinese model is shipped
 
 Right means: every [MASK]'s first guess is the hidden word (case-insensitive); the original order A→B gets a
-higher "in order" probability than B→A by more than `ORDER_MARGIN` (the app's "prefers" rule); the sentiment
+higher "in order" probability than B→A by 2 points or more (the tab's "prefers" rule, `app.model_views.order_reading`;
+closer than that the tab calls it undecided); the sentiment
 label is the expected one.
 """
 
@@ -28,8 +29,6 @@ from pathlib import Path
 from typing import Any
 
 logger = logging.getLogger("scripts.choose_examples")
-ORDER_MARGIN = 0.02
-"""The sentence-order tab calls a gap below this undecided (app.model_views.sentence_order_view)."""
 _BRACED = re.compile(r"\{([^{}]+)\}")
 
 # Candidates are written as the app shows them, with the hidden word in braces. Short, plain sentences of the kind
@@ -209,8 +208,15 @@ class OrderScore:
     p_ba: float
 
     @property
+    def reading(self) -> str:
+        """As the tab words it: 'prefers_ab' (right), 'undecided' or 'prefers_ba' (app.model_views.order_reading)."""
+        from app.model_views import order_reading
+
+        return order_reading(self.p_ab, self.p_ba)
+
+    @property
     def right(self) -> bool:
-        return self.p_ab - self.p_ba > ORDER_MARGIN
+        return self.reading == "prefers_ab"
 
 
 def score_order(lm: Any, a: str, b: str, lang: str = "en") -> OrderScore:
@@ -319,7 +325,7 @@ def _log_orders(title: str, scores: list[OrderScore]) -> None:
     for s in sorted(scores, key=lambda s: s.p_ba - s.p_ab):
         logger.info(
             "%s A→B %.1f%% vs B→A %.1f%% | %s | %s",
-            "RIGHT" if s.right else "wrong",
+            {"prefers_ab": "RIGHT", "undecided": "undecided", "prefers_ba": "wrong"}[s.reading],
             100 * s.p_ab,
             100 * s.p_ba,
             s.a,
@@ -354,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         _log_orders("sentence-order candidates (true order A→B)", orders)
     report |= {
         "mask": [asdict(s) | {"right": s.right} for s in masks],
-        "order": [asdict(s) | {"right": s.right} for s in orders],
+        "order": [asdict(s) | {"right": s.right, "reading": s.reading} for s in orders],
     }
     directory = args.sentiment_model or sentiment.sentiment_dir_for("", args.lang)
     clf = sentiment.load_classifier(args.lang, directory) if sentiment.is_installed(directory) else None
@@ -388,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             _log_orders("held-out consecutive pairs", held_orders)
         report |= {
             "held_out_mask": [asdict(s) | {"right": s.right} for s in held_masks],
-            "held_out_order": [asdict(s) | {"right": s.right} for s in held_orders],
+            "held_out_order": [asdict(s) | {"right": s.right, "reading": s.reading} for s in held_orders],
         }
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

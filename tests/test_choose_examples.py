@@ -52,7 +52,11 @@ def test_scores_follow_the_apps_answers(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert score.guesses == [top[0]] and score.p_guess[0] == pytest.approx(top[1])
     assert score.right == (top[0].lower() == "sailor")
     order = ce.score_order(lm, "the old sailor walked .", "the children counted boxes .")
-    assert order.right == (order.p_ab - order.p_ba > ce.ORDER_MARGIN)
+    assert order.right == (order.p_ab - order.p_ba >= 0.02) and order.reading in (
+        "prefers_ab",
+        "undecided",
+        "prefers_ba",
+    )
     report = ce.main(["--json", str(tmp_path / "out.json")])
     saved = json.loads((tmp_path / "out.json").read_text())
     assert saved["model"] == report["model"] == "albert-lab-base"

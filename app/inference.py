@@ -19,7 +19,7 @@ from albert.tokenizer import encode_masked
 from app.i18n import t
 from app.inputs import InputError
 from app.languages import Unknowns, check_readable, unknown_notice
-from app.models import LoadedModel, language_models
+from app.models import DEFAULT_MODEL, LoadedModel, language_models
 
 if TYPE_CHECKING:
     import torch
@@ -276,7 +276,7 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
     import torch
 
     if lm.config.sentence_objective == "none":
-        raise InputError(t("order.err.no_head", lang, name=lm.name))
+        raise InputError(t("order.err.no_head", lang, name=lm.name, default=language_models()["en"] or DEFAULT_MODEL))
     a, notices_a = clean_text(sentence_a, lang)
     b, notices_b = clean_text(sentence_b, lang)
     if not a.strip() or not b.strip():

@@ -98,9 +98,9 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     ),
     "order.err.no_head": (
         '{name} was pretrained with masked-word prediction only (the paper\'s Table 5 "None" column): it has no '
-        "sentence head, so it cannot judge sentence order. Pick a model trained with SOP or NSP, e.g. albert-lab-base.",
+        "sentence head, so it cannot judge sentence order. Pick a model trained with SOP or NSP, e.g. {default}.",
         "{name} 只用掩码词预测预训练（论文表 5 的“None”一列），没有句子输出层，无法判断句子顺序。"
-        "请选择用 SOP 或 NSP 训练的模型，例如 albert-lab-base。",
+        "请选择用 SOP 或 NSP 训练的模型，例如 {default}。",
     ),
     "order.note.random_head": (
         "This checkpoint carries no trained sentence-order weights (Hugging Face hub ALBERTs never do), so these "

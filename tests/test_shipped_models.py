@@ -195,3 +195,19 @@ def test_the_continued_run_counts_the_tokens_of_the_arm_it_started_from() -> Non
     assert f"`assets/models/albert-lab-e128` ({start['tokens']:,} tokens before this run)" in card
     curve = list(csv.DictReader((ASSETS / "runs" / "albert-lab-e128-continued.csv").open()))
     assert int(curve[0]["tokens"]) > start["tokens"] and int(curve[-1]["tokens"]) == continued["tokens"]
+
+
+def test_the_default_model_is_the_one_the_protocol_chose() -> None:
+    """README, *Ablations at CPU scale*: the continued run replaces `albert-lab-base` as the app's default only if it
+    ran its whole plan and is at least as good on held-out MLM and on sentence-run SOP; otherwise the default stays."""
+    from app.models import DEFAULT_MODEL
+
+    base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
+    continued = json.loads((ASSETS / "models" / "albert-lab-e128-continued" / "metrics.json").read_text())
+    card = (ASSETS / "models" / "albert-lab-e128-continued" / "README.md").read_text(encoding="utf-8")
+    whole = f"| steps | {continued['steps']:,} × batch" in card  # a run stopped short says "(stopped early: …)"
+    better = (
+        continued["mlm_accuracy"] >= base["mlm_accuracy"]
+        and continued["sop_runs_accuracy"] >= base["sop_runs_accuracy"]
+    )
+    assert DEFAULT_MODEL == ("albert-lab-e128-continued" if whole and better else "albert-lab-base")

@@ -66,10 +66,14 @@ MASK_FAILS: dict[str, list[MaskExample]] = {
     "zh": [MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理"))],
 }
 ORDER: dict[str, list[OrderExample]] = {
+    # Pairs whose order a reader sees at once (a cause, then its effect). The default English model has not learned
+    # sentence order (49.8% on held-out pipeline pairs): it gives both orders of any pair nearly the same probability,
+    # so the tab calls every one of them undecided — which is what a class should see. The pairs stay so that a
+    # model that does learn order (a longer or GPU run) can be tried on them.
     "en": [
-        OrderExample("The storm broke just after midnight.", "By morning the streets were flooded."),
-        OrderExample("The door opened slowly.", "A tall man stood on the step."),
-        OrderExample("He picked up the letter and opened it.", "As he read it, his face turned pale."),
+        OrderExample("The storm broke just after midnight.", "By morning the streets were flooded.", "undecided"),
+        OrderExample("The door opened slowly.", "A tall man stood on the step.", "undecided"),
+        OrderExample("He picked up the letter and opened it.", "As he read it, his face turned pale.", "undecided"),
     ],
     "zh": [
         OrderExample("大雪下了一夜。", "第二天早上，地上全是白的。"),
@@ -78,7 +82,8 @@ ORDER: dict[str, list[OrderExample]] = {
     ],
 }
 ORDER_FAILS: dict[str, list[OrderExample]] = {
-    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.", "prefers_ba")],
+    # No pair is read the wrong way round by more than 2 points either: undecided, like every pair.
+    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.", "undecided")],
     "zh": [OrderExample("去年粮食获得了大丰收。", "农民的收入增加了。", "prefers_ba")],
 }
 PARAGRAPH: dict[str, str] = {
@@ -89,7 +94,7 @@ PARAGRAPH: dict[str, str] = {
     "zh": "今天下了一场大雨。路上到处都是积水。孩子们穿着雨靴去上学。",
 }
 """The paragraph the sentence-order tab splits after its first sentence (its default)."""
-PARAGRAPH_READING: dict[str, str] = {"en": "prefers_ab", "zh": "prefers_ab"}
+PARAGRAPH_READING: dict[str, str] = {"en": "undecided", "zh": "prefers_ab"}
 """What the shipped model answers for that split (see `OrderExample.reading`)."""
 SENTIMENT: dict[str, list[SentimentExample]] = {
     "en": [

@@ -36,7 +36,10 @@ logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MODELS_ENV = "ALBERT_LAB_MODELS"
 THREADS_ENV = "ALBERT_LAB_TORCH_THREADS"
-DEFAULT_MODEL = "albert-lab-base"
+DEFAULT_MODEL = "albert-lab-e128-continued"
+"""The English model the app uses unless another is picked: the protocol's continued run (README, *Ablations at CPU
+scale*), which replaced `FORMER_DEFAULT_MODEL` by the protocol's rule."""
+FORMER_DEFAULT_MODEL = "albert-lab-base"
 NOT_SHARED_MODEL = "albert-lab-none"
 ZH_MODEL = "albert-lab-zh"
 """The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
@@ -44,6 +47,7 @@ AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
 _PREFERRED_ORDER = (
     DEFAULT_MODEL,
+    FORMER_DEFAULT_MODEL,
     NOT_SHARED_MODEL,
     ZH_MODEL,
     "albert-lab-all",

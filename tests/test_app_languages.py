@@ -167,9 +167,19 @@ def test_results_say_how_many_tokens_were_unknown() -> None:
 # ----- the Chinese models, when shipped ---------------------------------------------------------------
 def test_the_picker_and_model_for_pick_the_chinese_model(chinese_shipped: ChineseAssets) -> None:
     from app.layout import picker_choices
-    from app.models import AUTO_MODEL, DEFAULT_MODEL, ZH_MODEL, language_models, model_for, shipped_models
+    from app.models import (
+        AUTO_MODEL,
+        DEFAULT_MODEL,
+        FORMER_DEFAULT_MODEL,
+        ZH_MODEL,
+        language_models,
+        model_for,
+        shipped_models,
+    )
 
-    assert ZH_MODEL in shipped_models() and language_models() == {"en": DEFAULT_MODEL, "zh": ZH_MODEL}
+    # The tiny assets carry no DEFAULT_MODEL: the former default, listed next, is the English model then.
+    assert DEFAULT_MODEL not in shipped_models() and FORMER_DEFAULT_MODEL in shipped_models()
+    assert ZH_MODEL in shipped_models() and language_models() == {"en": FORMER_DEFAULT_MODEL, "zh": ZH_MODEL}
     assert picker_choices(shipped_models())[0][1] == AUTO_MODEL and (ZH_MODEL, ZH_MODEL) in picker_choices(
         shipped_models()
     )

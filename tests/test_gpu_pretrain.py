@@ -65,7 +65,7 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
 
 def test_dry_run_of_the_chinese_recipe_brings_back_a_character_model(tmp_path: Path) -> None:
     """The same run with a character vocabulary and single-character masks (the docstring's Chinese command)."""
-    from test_chinese_data import _plain, _segmented_text
+    from chinese_support import _plain, _segmented_text
 
     from albert.tokenizer import train_tokenizer
 

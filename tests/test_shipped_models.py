@@ -211,3 +211,6 @@ def test_the_default_model_is_the_one_the_protocol_chose() -> None:
         and continued["sop_runs_accuracy"] >= base["sop_runs_accuracy"]
     )
     assert DEFAULT_MODEL == ("albert-lab-e128-continued" if whole and better else "albert-lab-base")
+    from app.models import FORMER_DEFAULT_MODEL, language_models, shipped_models
+
+    assert language_models()["en"] == DEFAULT_MODEL and shipped_models()[:2] == [DEFAULT_MODEL, FORMER_DEFAULT_MODEL]

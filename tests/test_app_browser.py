@@ -85,12 +85,14 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
 
 
 def _expected_fill(text: str) -> str:
+    """What the served app (the tiny models) fills in, computed here; the process's environment is left as it was."""
     import os
+    from unittest import mock
 
     from app import model_views
 
-    os.environ["ALBERT_LAB_MODELS"] = str(tiny_assets().models)
-    return model_views.fill_mask_view(text, 5, "", "en")[2]
+    with mock.patch.dict(os.environ, {"ALBERT_LAB_MODELS": str(tiny_assets().models)}):
+        return model_views.fill_mask_view(text, 5, "", "en")[2]
 
 
 def test_page_loads_and_every_tab_opens(session: Session) -> None:

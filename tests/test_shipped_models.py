@@ -51,7 +51,8 @@ EXPECTED_MODELS = {
 }
 """The default and the ablation arms trained so far (README, "Ablations at CPU scale"); the rest follow."""
 NOT_ARMS = {"albert-lab-base", "albert-lab-e128-continued"}
-"""The default and the best arm continued past the family's budget (README, *The continued run*)."""
+"""The former default and the best arm continued past the family's budget, now the default (README, *The continued
+run*)."""
 PLATEAU_LINE = 0.12
 """An arm is off the unigram plateau (4.6–4.9% held-out MLM) when its held-out MLM is at least this (the protocol)."""
 ABLATION_TOKENS = 20_000_000

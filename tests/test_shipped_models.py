@@ -201,7 +201,7 @@ def test_the_continued_run_counts_the_tokens_of_the_arm_it_started_from() -> Non
 def test_the_default_model_is_the_one_the_protocol_chose(monkeypatch: pytest.MonkeyPatch) -> None:
     """README, *Ablations at CPU scale*: the continued run replaces `albert-lab-base` as the app's default only if it
     ran its whole plan and is at least as good on held-out MLM and on sentence-run SOP; otherwise the default stays."""
-    from app.models import DEFAULT_MODEL
+    from app.models import DEFAULT_MODEL, FORMER_DEFAULT_MODEL, MODELS_ENV, language_models, shipped_models
 
     base = json.loads((ASSETS / "models" / "albert-lab-base" / "metrics.json").read_text())
     continued = json.loads((ASSETS / "models" / "albert-lab-e128-continued" / "metrics.json").read_text())
@@ -212,8 +212,5 @@ def test_the_default_model_is_the_one_the_protocol_chose(monkeypatch: pytest.Mon
         and continued["sop_runs_accuracy"] >= base["sop_runs_accuracy"]
     )
     assert DEFAULT_MODEL == ("albert-lab-e128-continued" if whole and better else "albert-lab-base")
-    from app.models import FORMER_DEFAULT_MODEL, MODELS_ENV, language_models, shipped_models
-
     monkeypatch.delenv(MODELS_ENV, raising=False)  # the shipped models, whatever an earlier test pointed the app at
-
     assert language_models()["en"] == DEFAULT_MODEL and shipped_models()[:2] == [DEFAULT_MODEL, FORMER_DEFAULT_MODEL]

@@ -33,6 +33,8 @@ class SentimentTask:
     target_accuracy: float
     target_gain_points: float
     """Points above the same architecture from scratch (0: above it at all)."""
+    schedule_script: str = ""
+    """The script whose stage 3 chose the schedule on held-out training examples (when one did)."""
 
 
 SST2 = SentimentTask(
@@ -60,6 +62,7 @@ ZH_REVIEWS = SentimentTask(
     "ALBERT Lab's Chinese CPU-pretrained model",
     0.88,
     0.0,
+    "scripts/train_zh_sentiment.sh",
 )
 
 
@@ -185,6 +188,36 @@ from scratch {choice["chosen"]["scratch"]}.
 """
 
 
+def schedule_choice_text(choice: dict | None, task: SentimentTask) -> str:
+    """How the fine-tuning schedule was chosen, from `benchmarks.schedule_choice`'s schedule_choice.json."""
+    if not choice:
+        return ""
+    rows = "\n".join(
+        f"| {rate} | {score:.2%} | {choice['best_epochs'][rate]:g} |" for rate, score in choice["scores"].items()
+    )
+    return f"""
+The schedule was chosen on {choice["heldout_examples"]:,} training {task.examples} held out of `train.tsv` \
+(`benchmarks.sst2_holdout`, seeded), never on the dev set: the starting model fine-tuned on the rest for \
+{choice["planned_epochs"]} epochs at each peak learning rate, scored after every epoch (`benchmarks.schedule_choice`). \
+The rate whose best epoch scores higher wins (a tie: the lower rate); its {choice["planned_epochs"]} epochs are kept \
+when that best epoch lies in the second half, else half of them. Chosen: peak learning rate \
+{choice["learning_rate"]}, {choice["epochs"]} epochs.
+
+| peak learning rate | held-out accuracy, best epoch | best epoch |
+|---|---|---|
+{rows}
+"""
+
+
+def _replaced_row(replaced: dict | None) -> list[str]:
+    if not replaced:
+        return []
+    return [
+        f"| the model this one replaced ({replaced['epochs']} epochs at peak learning rate "
+        f"{replaced['learning_rate']:g}, best epoch by dev) | {replaced['dev_accuracy']:.2%} |"
+    ]
+
+
 def card(
     results: dict,
     config: dict,
@@ -195,10 +228,14 @@ def card(
     task: SentimentTask = SST2,
     baseline: dict | None = None,
     baseline_path: str | None = None,
+    schedule: dict | None = None,
+    replaced: dict | None = None,
 ) -> str:
     """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file;
     `rate_choice` is lr_choice.json when the learning rates were chosen on held-out training sentences;
-    `baseline` the n-gram baseline's JSON (written to `baseline_path` by `benchmarks.ngram_baseline`)."""
+    `baseline` the n-gram baseline's JSON (written to `baseline_path` by `benchmarks.ngram_baseline`);
+    `schedule` schedule_choice.json when the rate and epochs were chosen on held-out training examples;
+    `replaced` the dev accuracy and schedule of the model this one replaced (`--only-if-better`)."""
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), shipped["quantized"]
     shipped_accuracy = shipped["accuracy"]
     budget = results["budget"]
@@ -216,6 +253,7 @@ def card(
         )
     if "control" in results:
         rows.append(f"| {_control_text(results)} | {results['control']['accuracy']:.2%} |")
+    rows += _replaced_row(replaced)
     rows.append(
         "| this model as shipped (fp16-stored weights, loaded as fp32; re-measured on the shipped file) "
         f"| {shipped_accuracy:.2%} |"
@@ -236,6 +274,11 @@ def card(
             *(["--scratch-runs", *(r["from_scratch_run"] for r in runs)] if "from_scratch_run" in results else []),
             *(["--control-runs", *(r["control"]["run"] for r in runs)] if "control" in results else []),
             *(["--lr-choice", str(Path(budget["output_dir"]).parent / "lr_choice.json")] if rate_choice else []),
+            *(
+                ["--schedule-choice", str(Path(budget["output_dir"]).parent / "schedule_choice.json")]
+                if schedule
+                else []
+            ),
         ]
     )
     first = (
@@ -248,6 +291,11 @@ def card(
     )
     if baseline and baseline_path:
         first.append(f"python -m benchmarks.ngram_baseline {baseline['task_dir']} --output {baseline_path}")
+    if schedule and task.schedule_script:
+        first.append(
+            f"STAGE=3 {task.schedule_script}  # the held-out split, the schedule search, "
+            "this run and its from-scratch arm"
+        )
     if rate_choice:
         first.append(
             "scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
@@ -260,6 +308,7 @@ def card(
         rates += f" (from scratch: {scratch_rate})"
     epochs = budget["epochs"]
     examples = budget["max_train_examples"] or pre["train_examples"]
+    largest = max(int(key.rsplit("_", 1)[1]) for key in q if key.startswith("latency_batch_"))  # 64, or all of dev
     return f"""---
 language: {task.language}
 license: apache-2.0
@@ -287,9 +336,10 @@ INT8 (dynamic, Linear layers; size and latency measured on the shipped file by `
 {q["quantized_linear_layers"]} layers quantized, \
 state dict {q["fp32_bytes"] / 2**20:.2f} MiB fp32 → {q["int8_bytes"] / 2**20:.2f} MiB (the embedding table stays \
 fp32); accuracy change {100 * q["accuracy_change"]:+.1f} points; latency batch 1 \
-{q["latency_batch_1"]["fp32_ms"]:.1f} → {q["latency_batch_1"]["int8_ms"]:.1f} ms, batch 64 \
-{q["latency_batch_64"]["fp32_ms"]:.0f} → {q["latency_batch_64"]["int8_ms"]:.0f} ms ({q["threads"]} CPU threads).
-{rate_choice_text(rate_choice)}{replicate_table(results, replicates)}
+{q["latency_batch_1"]["fp32_ms"]:.1f} → {q["latency_batch_1"]["int8_ms"]:.1f} ms, batch {largest} \
+{q[f"latency_batch_{largest}"]["fp32_ms"]:.0f} → {q[f"latency_batch_{largest}"]["int8_ms"]:.0f} ms \
+({q["threads"]} CPU threads).
+{rate_choice_text(rate_choice)}{schedule_choice_text(schedule, task)}{replicate_table(results, replicates)}
 {verdict(results, base_mlm_accuracy, replicates, task, baseline)}
 
 ## Reproduce

@@ -6,6 +6,9 @@ describes what a user downloads; whether the targets were met is decided from th
     python -m scripts.ship_sentiment_model runs/sst2 assets/sentiment/albert-lab-sst2
     python -m scripts.ship_sentiment_model runs/zh-sentiment assets/sentiment/albert-lab-zh-sentiment \
         --task zh-reviews --ngram-baseline runs/zh/ngram_baseline.json
+
+`--only-if-better` keeps the model already shipped at the target unless this run's dev accuracy is higher; when it
+is, the new card names the figure of the model it replaced.
 """
 
 from __future__ import annotations
@@ -115,6 +118,21 @@ def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threa
     return {"accuracy": summary["best"]["accuracy"], "quantized": quantized_scores(summary["quantized"])}
 
 
+def shipped_model_summary(target: Path, task_key: str) -> dict | None:
+    """Dev accuracy and schedule of the model shipped at `target` (None when none is), for `--only-if-better`."""
+    path = target / "metrics.json"
+    if not path.is_file():
+        return None
+    metrics = json.loads(path.read_text())
+    budget = metrics[task_key]["budget"]
+    return {
+        "dev_accuracy": metrics["dev_accuracy"],
+        "epochs": budget["epochs"],
+        "learning_rate": budget["learning_rate"],
+        "run": budget["output_dir"],
+    }
+
+
 def _read_results(directory: Path) -> dict:
     path = directory / "sst2_results.json"
     if not path.is_file():
@@ -143,7 +161,7 @@ def joined_runs(
     return joined
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("target", type=Path)
@@ -188,17 +206,41 @@ def main() -> None:
         default=None,
         help="benchmarks.ngram_baseline's JSON: a row in the card and one more target to beat",
     )
+    parser.add_argument(
+        "--schedule-choice",
+        type=Path,
+        default=None,
+        help="schedule_choice.json of benchmarks.schedule_choice, when the rate and epochs were chosen on "
+        "held-out training examples (described in the card)",
+    )
+    parser.add_argument(
+        "--only-if-better",
+        action="store_true",
+        help="replace the model shipped at TARGET only if this run's dev accuracy is higher (its figure "
+        "goes into the new card); else keep it and say so",
+    )
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the fp32/INT8 latency")
     parser.add_argument("--latency-rounds", type=int, default=20, help="timed forward passes per model")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     task = SENTIMENT_TASKS[args.task]
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         results, *replicates = joined_runs([args.run_dir, *args.replicates], args.scratch_runs, args.control_runs)
         rate_choice = json.loads(args.lr_choice.read_text()) if args.lr_choice else None
         baseline = json.loads(args.ngram_baseline.read_text()) if args.ngram_baseline else None
+        schedule = json.loads(args.schedule_choice.read_text()) if args.schedule_choice else None
+        replaced = shipped_model_summary(args.target, task.key) if args.only_if_better else None
     except (ValueError, KeyError, OSError) as error:
         raise SystemExit(f"ship_sentiment_model: {error}") from None
+    log = logging.getLogger("scripts.ship_sentiment_model")
+    if replaced and results["pretrained"]["accuracy"] <= replaced["dev_accuracy"]:
+        log.info(
+            "kept %s: this run's dev accuracy %.2f%% is not higher than the shipped model's %.2f%% (--only-if-better)",
+            args.target,
+            100 * results["pretrained"]["accuracy"],
+            100 * replaced["dev_accuracy"],
+        )
+        return
     source = Path(results["fine_tuned_model"])
     model = AlbertForSequenceClassification.from_pretrained(source)
     base = Path(results["adaptation"]["init_from"]) if "adaptation" in results else Path(results["model"])
@@ -232,6 +274,8 @@ def main() -> None:
                     "task": task.key,
                     "ngram_baseline": baseline,
                     "ngram_baseline_path": str(args.ngram_baseline or "") or None,
+                    "schedule_choice": schedule,
+                    "replaced": replaced,
                 },
                 indent=2,
             )
@@ -248,13 +292,13 @@ def main() -> None:
                 task,
                 baseline,
                 str(args.ngram_baseline) if args.ngram_baseline else None,
+                schedule,
+                replaced,
             )
         )
 
     replace_directory(args.target, write)
-    logging.getLogger("scripts.ship_sentiment_model").info(
-        "shipped %s → %s (dev %.2f%% as shipped)", source, args.target, 100 * shipped["accuracy"]
-    )
+    log.info("shipped %s → %s (dev %.2f%% as shipped)", source, args.target, 100 * shipped["accuracy"])
 
 
 if __name__ == "__main__":

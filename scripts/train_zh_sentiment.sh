@@ -26,7 +26,10 @@
 # its epoch count is kept if its best epoch is the 4th or later, else 3 epochs at that rate. Then one final run at
 # the chosen rate and epochs on all 13,853 training reviews, scored once on dev; it ships in place of stage 1's model
 # only if its dev accuracy is higher than 83.60%, with both figures in its card. STAGE=3 runs it (resumable per run:
-# a finished run is skipped).
+# a finished run is skipped). Wired in on 2026-12-03 while the search ran, before any final result: the final run
+# and its from-scratch arm on the same schedule run side by side (one thread each), the n-gram baseline is measured
+# again (the from-scratch arm and the baseline are the card's comparisons), and scripts.ship_sentiment_model
+# --only-if-better replaces the shipped model only when the new dev accuracy is higher (else it keeps it).
 set -euo pipefail
 shared=${1:-../shared}
 runs=${2:-runs/zh}
@@ -64,9 +67,20 @@ if [ "${STAGE:-1}" = 3 ]; then
   done
   for pid in "${pids[@]}"; do wait "$pid"; done
   read -r lr epochs <<< "$(python -m benchmarks.schedule_choice "$runs/schedule-lr2e-4" "$runs/schedule-lr5e-4")"
+  # The final run and, beside it on the same budget, the same architecture from random weights (one thread each).
   final=(--model "$model" --glue-dir "$reviews" --max-train-examples 0 --max-seq-length 128 --batch-size 32
-         --eval-every 0 --threads 2 --seed 0 --skip-scratch)
-  python -m benchmarks.sst2 "${final[@]}" --epochs "$epochs" --learning-rate "$lr" --output-dir "$runs/sentiment-long"
+         --eval-every 0 --threads 1 --seed 0 --epochs "$epochs" --learning-rate "$lr")
+  pids=()
+  for arm in "sentiment-long --skip-scratch" "sentiment-long-scratch --skip-pretrained"; do
+    read -r name skip <<< "$arm"
+    [ -f "$runs/$name/sst2_results.json" ] && continue
+    python -m benchmarks.sst2 "${final[@]}" "$skip" --output-dir "$runs/$name" > "$runs/$name.log" 2>&1 & pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  [ -f "$runs/ngram_baseline.json" ] || python -m benchmarks.ngram_baseline "$reviews" --output "$runs/ngram_baseline.json"
+  python -m scripts.ship_sentiment_model "$runs/sentiment-long" assets/sentiment/albert-lab-zh-sentiment \
+    --task zh-reviews --scratch-runs "$runs/sentiment-long-scratch" --ngram-baseline "$runs/ngram_baseline.json" \
+    --schedule-choice "$runs/schedule_choice.json" --only-if-better
   exit 0
 fi
 budget=(--model "$model" "${budget[@]}")

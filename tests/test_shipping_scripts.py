@@ -99,6 +99,8 @@ def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
         task,
         metrics.get("ngram_baseline"),
         metrics.get("ngram_baseline_path"),
+        metrics.get("schedule_choice"),
+        metrics.get("replaced"),
     )
     assert f"{100 * metrics['shipped_dev_accuracy']:.2f}%" in written
     assert metrics[task.key]["budget"]["max_seq_length"] <= config["max_position_embeddings"]

@@ -35,16 +35,14 @@ def write_sentiment(path: Path, n: int, seed: int) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Toy data, a tokenizer trained on it and two random 'pretrained' models (all / none sharing)."""
+def toy_pretrained_models(root: Path, sharings: tuple[str, ...] = ("all", "none")) -> dict[str, Path]:
+    """A tokenizer trained on toy sentences and a random 'pretrained' model per sharing mode, saved under root."""
     from albert.tokenizer import train_tokenizer
 
-    root = tmp_path_factory.mktemp("finetune")
     rng = random.Random(7)
     (root / "corpus.txt").write_text("\n".join(" ".join(sentence(rng, i % 2)) for i in range(300)) + "\n")
     tokenizer = train_tokenizer([root / "corpus.txt"], root / "tokenizer", vocab_size=45)
-    for sharing in ("all", "none"):
+    for sharing in sharings:
         config = AlbertConfig(
             vocab_size=len(tokenizer),
             embedding_size=16,
@@ -57,6 +55,14 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         )
         torch.manual_seed(0)
         AlbertForPreTraining(config).save_pretrained(root / f"pre-{sharing}", tokenizer=tokenizer)
+    return {sharing: root / f"pre-{sharing}" for sharing in sharings}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Toy data, a tokenizer trained on it and two random 'pretrained' models (all / none sharing)."""
+    root = tmp_path_factory.mktemp("finetune")
+    toy_pretrained_models(root)
     write_sentiment(root / "train.tsv", 400, seed=0)
     write_sentiment(root / "dev.tsv", 100, seed=1)
     return {

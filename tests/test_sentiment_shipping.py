@@ -4,13 +4,9 @@ better shipped model and names the one it replaced in the new card, with a sched
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
-import torch
-
-from albert import AlbertConfig, AlbertForPreTraining
-from tests.test_finetune import sentence, write_sentiment
+from tests.test_finetune import toy_pretrained_models, write_sentiment
 
 SCHEDULE = {
     "scores": {"0.0002": 0.91, "0.0005": 0.875},
@@ -20,26 +16,6 @@ SCHEDULE = {
     "epochs": 6,
     "heldout_examples": 1386,
 }
-
-
-def _tiny_model(root: Path) -> Path:
-    from albert.tokenizer import train_tokenizer
-
-    rng = random.Random(7)
-    (root / "corpus.txt").write_text("\n".join(" ".join(sentence(rng, i % 2)) for i in range(300)) + "\n")
-    tokenizer = train_tokenizer([root / "corpus.txt"], root / "tokenizer", vocab_size=45)
-    config = AlbertConfig(
-        vocab_size=len(tokenizer),
-        embedding_size=16,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    torch.manual_seed(0)
-    AlbertForPreTraining(config).save_pretrained(root / "pretrained-model", tokenizer=tokenizer)
-    return root / "pretrained-model"
 
 
 def _set_shipped_accuracy(target: Path, accuracy: float, epochs: int) -> None:
@@ -58,7 +34,7 @@ def test_only_if_better_keeps_a_better_shipped_model_and_names_the_worse_one_it_
     write_sentiment(glue / "train.tsv", 32, seed=4)
     write_sentiment(glue / "dev.tsv", 16, seed=5)
     budget = {
-        "model": str(_tiny_model(tmp_path)),
+        "model": str(toy_pretrained_models(tmp_path, ("all",))["all"]),
         "glue_dir": str(glue),
         "max_train_examples": 32,
         "max_seq_length": 32,

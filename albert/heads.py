@@ -170,65 +170,46 @@ class AlbertForMaskedLM(AlbertPreTrainedModel):
         return MaskedLMOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
 
 
-class AlbertForSequenceClassification(AlbertPreTrainedModel):
+class _AlbertClassifier(AlbertPreTrainedModel):
+    """Encoder → dropout → linear over the pooled [CLS] state, or over every token's state (`per_token`)."""
+
+    per_token = False
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__()
+        self.config = config
+        self.albert = AlbertModel(config, add_pooler=not self.per_token)
+        self.dropout = nn.Dropout(config.classifier_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.init_weights()
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        token_type_ids: torch.Tensor | None = None,
+        labels: torch.Tensor | None = None,
+        output_hidden_states: bool = False,
+        output_attentions: bool = False,
+    ) -> ClassifierOutput:
+        out = self.albert(
+            input_ids,
+            attention_mask,
+            token_type_ids,
+            output_hidden_states=output_hidden_states,
+            output_attentions=output_attentions,
+        )
+        features = out.last_hidden_state if self.per_token else out.pooler_output  # (B, T, H) or (B, H)
+        logits = self.classifier(self.dropout(features))  # (B, T, num_labels) or (B, num_labels)
+        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
+        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
+
+
+class AlbertForSequenceClassification(_AlbertClassifier):
     """Pooled [CLS] → dropout → linear; `num_labels == 1` is regression (MSE)."""
 
-    def __init__(self, config: AlbertConfig):
-        super().__init__()
-        self.config = config
-        self.albert = AlbertModel(config, add_pooler=True)
-        self.dropout = nn.Dropout(config.classifier_dropout_prob)
-        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
-        self.init_weights()
 
-    def forward(
-        self,
-        input_ids: torch.Tensor,
-        attention_mask: torch.Tensor | None = None,
-        token_type_ids: torch.Tensor | None = None,
-        labels: torch.Tensor | None = None,
-        output_hidden_states: bool = False,
-        output_attentions: bool = False,
-    ) -> ClassifierOutput:
-        out = self.albert(
-            input_ids,
-            attention_mask,
-            token_type_ids,
-            output_hidden_states=output_hidden_states,
-            output_attentions=output_attentions,
-        )
-        logits = self.classifier(self.dropout(out.pooler_output))  # (B, num_labels)
-        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
-        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
-
-
-class AlbertForTokenClassification(AlbertPreTrainedModel):
+class AlbertForTokenClassification(_AlbertClassifier):
     """Every token's hidden state → dropout → linear (no pooler), for tagging."""
 
-    def __init__(self, config: AlbertConfig):
-        super().__init__()
-        self.config = config
-        self.albert = AlbertModel(config, add_pooler=False)
-        self.dropout = nn.Dropout(config.classifier_dropout_prob)
-        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
-        self.init_weights()
-
-    def forward(
-        self,
-        input_ids: torch.Tensor,
-        attention_mask: torch.Tensor | None = None,
-        token_type_ids: torch.Tensor | None = None,
-        labels: torch.Tensor | None = None,
-        output_hidden_states: bool = False,
-        output_attentions: bool = False,
-    ) -> ClassifierOutput:
-        out = self.albert(
-            input_ids,
-            attention_mask,
-            token_type_ids,
-            output_hidden_states=output_hidden_states,
-            output_attentions=output_attentions,
-        )
-        logits = self.classifier(self.dropout(out.last_hidden_state))  # (B, T, num_labels)
-        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
-        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
+    per_token = True

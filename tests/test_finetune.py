@@ -58,6 +58,23 @@ def toy_pretrained_models(root: Path, sharings: tuple[str, ...] = ("all", "none"
     return {sharing: root / f"pre-{sharing}" for sharing in sharings}
 
 
+def toy_benchmark_budget(root: Path, model: Path) -> dict[str, Any]:
+    """`benchmarks.sst2` settings for a seconds-long run of `model` on a toy GLUE folder written under root."""
+    glue = root / "glue"
+    glue.mkdir()
+    write_sentiment(glue / "train.tsv", 32, seed=4)
+    write_sentiment(glue / "dev.tsv", 16, seed=5)
+    return {
+        "model": str(model),
+        "glue_dir": str(glue),
+        "max_train_examples": 32,
+        "max_seq_length": 32,
+        "threads": 1,
+        "latency_rounds": 1,
+        "learning_rate": 5e-3,
+    }
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Toy data, a tokenizer trained on it and two random 'pretrained' models (all / none sharing)."""
@@ -459,20 +476,7 @@ def test_sst2_benchmark_runs_one_arm_and_the_arms_join_by_seed(lab: dict[str, Pa
     from benchmarks.sst2 import SST2Config, format_report, run_benchmark
     from scripts.ship_sentiment_model import joined_runs
 
-    glue = tmp_path / "glue"
-    glue.mkdir()
-    write_sentiment(glue / "train.tsv", 32, seed=4)
-    write_sentiment(glue / "dev.tsv", 16, seed=5)
-    budget = {
-        "model": str(lab["all"]),
-        "glue_dir": str(glue),
-        "max_train_examples": 32,
-        "max_seq_length": 32,
-        "threads": 1,
-        "latency_rounds": 1,
-        "learning_rate": 5e-3,
-        "scratch_learning_rate": 1e-3,
-    }
+    budget = {**toy_benchmark_budget(tmp_path, lab["all"]), "scratch_learning_rate": 1e-3}
     scratch = run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "scratch"), skip_pretrained=True))
     assert "pretrained" not in scratch and "quantized" not in scratch and "pretraining_gain_points" not in scratch
     assert scratch["from_scratch"]["train_examples"] == 32

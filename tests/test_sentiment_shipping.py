@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_finetune import toy_pretrained_models, write_sentiment
+from tests.test_finetune import toy_benchmark_budget, toy_pretrained_models
 
 SCHEDULE = {
     "scores": {"0.0002": 0.91, "0.0005": 0.875},
@@ -29,19 +29,7 @@ def test_only_if_better_keeps_a_better_shipped_model_and_names_the_worse_one_it_
     from benchmarks.sst2 import SST2Config, run_benchmark
     from scripts.ship_sentiment_model import main
 
-    glue = tmp_path / "glue"
-    glue.mkdir()
-    write_sentiment(glue / "train.tsv", 32, seed=4)
-    write_sentiment(glue / "dev.tsv", 16, seed=5)
-    budget = {
-        "model": str(toy_pretrained_models(tmp_path, ("all",))["all"]),
-        "glue_dir": str(glue),
-        "max_train_examples": 32,
-        "max_seq_length": 32,
-        "threads": 1,
-        "latency_rounds": 1,
-        "learning_rate": 5e-3,
-    }
+    budget = toy_benchmark_budget(tmp_path, toy_pretrained_models(tmp_path, ("all",))["all"])
     results = run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "run"), skip_scratch=True))
     run_benchmark(SST2Config(**budget, output_dir=str(tmp_path / "scratch"), skip_pretrained=True))
     accuracy = results["pretrained"]["accuracy"]

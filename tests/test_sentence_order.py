@@ -25,7 +25,7 @@ from albert.data.sentence_order import (
 from albert.training.sentence_order import Proportion, preference, score_id_pairs
 
 WORDS = "the a ship sea old man went to and of it was he she they boat night wind over under we".split()
-HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法"
+HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产"
 
 
 def english_documents(count: int, seed: int) -> list[list[str]]:

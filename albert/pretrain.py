@@ -26,11 +26,13 @@ from albert.cli import run_command
 from albert.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
 from albert.data.corpus import TokenizedCorpus
 from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, make_eval_batches
+from albert.data.sentence_order import corpus_order_pairs
 from albert.heads import AlbertForPreTraining
-from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast
+from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.pretraining import BatchStream, evaluate, pair_counts
+from albert.training.sentence_order import score_id_pairs
 
 logger = logging.getLogger("albert.pretrain")
 
@@ -202,23 +204,30 @@ def _build_corpus(
     )
 
 
-def _eval_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> dict[str, list[dict[str, torch.Tensor]]]:
-    """Fixed held-out batches: SOP and NSP, so an NSP model is also scored on SOP (Table 5); an MLM-only
-    model needs only the SOP set, whose masked positions every objective is scored on."""
-    eval_sets: dict[str, list[dict[str, torch.Tensor]]] = {}
-    for objective in ("sop",) if cfg.data.objective == "none" else ("sop", "nsp"):
-        # Held-out masks are piece (character) level whatever the run trains with, so that runs with
-        # and without whole-word masking are scored on the same kind of blank.
-        data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1, whole_word_masking=False)
-        try:
-            eval_sets[objective] = make_eval_batches(
-                valid, data_config, tokenizer.pad_token_id, cfg.eval_examples, batch_size=64
-            )
-        except ValueError as error:
-            if objective in (cfg.data.objective, "sop"):
-                raise
-            logger.warning("held-out %s evaluation skipped: %s", objective.upper(), error)
-    return eval_sets
+@dataclass
+class HeldOutSets:
+    """Fixed held-out data: MLM batches in the run's own format (pairs, or one segment for MLM only), and, for a
+    model with a sentence head, order pairs (`albert.data.sentence_order`: centre-out, asked in both orders)."""
+
+    mlm: list[dict[str, torch.Tensor]]
+    pairs: list[tuple[Any, Any, Any]]
+    special: tuple[int, int]
+    pad_id: int
+
+
+def _held_out_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> HeldOutSets:
+    # Held-out masks are piece (character) level whatever the run trains with, so that runs with and without
+    # whole-word masking are scored on the same kind of blank; an MLM-only run is scored on one segment, its format.
+    objective = "none" if cfg.data.objective == "none" else "sop"
+    data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1, whole_word_masking=False)
+    mlm = make_eval_batches(valid, data_config, tokenizer.pad_token_id, cfg.eval_examples, batch_size=64)
+    pairs = []
+    if cfg.data.objective != "none":
+        pairs = corpus_order_pairs(valid, cfg.data.max_seq_length - 3, cfg.eval_examples, seed=cfg.seed + 1)
+        if not pairs:
+            logger.warning("held-out order evaluation skipped: the held-out text gives no pair of sentences")
+    special = (tokenizer.cls_token_id, tokenizer.sep_token_id)
+    return HeldOutSets(mlm, pairs, special, tokenizer.pad_token_id)
 
 
 _SUMS = ("steps", "loss", "mlm_loss", "sop_loss", "mlm_correct", "mlm_total", "sop_correct", "sop_total")
@@ -239,12 +248,12 @@ class PretrainingTask(Task):
         self.cfg, self.compile = cfg, cfg.compile
         cache = Path(cfg.cache_dir) if cfg.cache_dir else run.out / "cache"
         corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
-        self.eval_sets = (
-            _eval_sets(
+        self.held_out = (
+            _held_out_sets(
                 cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented), tokenizer
             )
             if cfg.valid_corpus
-            else {}
+            else None
         )
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.stream = BatchStream(self.dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id)
@@ -349,29 +358,32 @@ class PretrainingTask(Task):
         return None
 
     def _held_out(self, step: int) -> None:
-        """Held-out MLM and sentence-pair accuracy (main process), one `eval` metrics row."""
-        if not self.eval_sets or not self.run.dist.is_main:
+        """Held-out MLM and, with a sentence head, order and topic preference (main process): one `eval` row."""
+        held_out = self.held_out
+        if held_out is None or not self.run.dist.is_main:
             return
+        result = evaluate(self.model, held_out.mlm, self.run.device, self.cfg.precision)
         row: dict[str, Any] = {
             "step": step,
             "tokens": self.tokens_seen,
             "split": "eval",
             "elapsed_seconds": self.run.elapsed(),
+            "mlm_accuracy": result["mlm_accuracy"],
+            "mlm_loss": result["mlm_loss"],
         }
-        for objective, batches in self.eval_sets.items():
-            result = evaluate(self.model, batches, self.run.device, self.cfg.precision)
-            if result["pairs"]:  # a model without a sentence head (objective "none") scores no pairs
-                row[f"{objective}_accuracy"] = result["pair_accuracy"]
-            if objective == "sop":  # one MLM set for every objective: the same held-out positions
-                row.update(mlm_accuracy=result["mlm_accuracy"], mlm_loss=result["mlm_loss"])
+        if held_out.pairs:
+            scores = score_id_pairs(
+                unwrap(self.model), held_out.pairs, held_out.special, held_out.pad_id, self.cfg.data.max_seq_length - 3
+            )
+            row.update(order_accuracy=scores.order.rate, topic_accuracy=scores.topic.rate)
         self.run.metrics.write(row)
         self.last_eval = row
         logger.info(
-            "eval step %d: MLM %.3f  SOP %.3f  NSP %.3f",
+            "eval step %d: MLM %.3f  prefers the true order %.3f  prefers the real next %.3f",
             step,
             row["mlm_accuracy"],
-            row.get("sop_accuracy", float("nan")),
-            row.get("nsp_accuracy", float("nan")),
+            row.get("order_accuracy", float("nan")),
+            row.get("topic_accuracy", float("nan")),
         )
 
     def checkpoint_due(self, step: int) -> bool:
@@ -429,7 +441,7 @@ def main(argv: list[str] | None = None) -> None:
     held_out = summary["held_out"]
     scores = ", ".join(
         f"{name} {held_out[key]:.3f}"
-        for name, key in (("MLM", "mlm_accuracy"), ("SOP", "sop_accuracy"), ("NSP", "nsp_accuracy"))
+        for name, key in (("MLM", "mlm_accuracy"), ("order", "order_accuracy"), ("topic", "topic_accuracy"))
         if key in held_out
     )
     print(

@@ -4,18 +4,14 @@
         assets/models/albert-lab-base assets/models/albert-lab-none
     python benchmarks/score_models.py --valid-corpus ... --check-cards assets/models/*   # exit 1 on a mismatch
 
-Four held-out measures per model, each an accuracy with its Wilson 95% interval:
-- `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged),
-  on the pipeline's SOP examples (`albert.data.pretraining.make_eval_batches`, seed 1): the same positions for
-  every model that shares the tokenizer.
-- `sop`, `nsp`: the pipeline's own held-out pairs (whole-sentence segments), as training evaluates.
-- `sop_runs`: an evaluation the pipeline cannot shape. Pairs of consecutive runs of whole sentences
-  from the held-out books, built here from the raw text with a splitter of its own (not
-  `albert.data.corpus`), tokenized by the transformers tokenizer of the model folder, swapped half of the
-  time with a fixed seed, and scored through transformers' `AlbertForPreTraining` where it can load the
-  model (sharing all/none) — ALBERT Lab's model otherwise (attention/ffn sharing).
-A model without a sentence head (MLM only) gets no pair scores. Results print as a table and go to
-`--output` as JSON.
+Three held-out measures per model, each a proportion with its Wilson 95% interval:
+- `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged) on the pipeline's
+  held-out examples (`albert.data.pretraining.make_eval_batches`, seed 1) **in the format the model was trained on**:
+  sentence pairs for the SOP and NSP arms, one segment for an MLM-only model (which never saw segment-1 ids).
+- `order`: prefers the true order — the one honest pair rule (`albert.data.sentence_order`: centre-out pairs of whole
+  sentences, no length or edge cue; `albert.training.sentence_order`: each pair asked in both orders).
+- `topic`: prefers the real next text over a segment of another document (what NSP trains).
+A model without a sentence head (MLM only) gets no pair scores. Results print as a table and go to `--output` as JSON.
 """
 
 from __future__ import annotations
@@ -23,12 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import lzma
-import math
-import random
-import re
 import sys
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,126 +27,28 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents  # noqa: E402
+from albert.training.sentence_order import Proportion, score_text_pairs  # noqa: E402
+
 logger = logging.getLogger("benchmarks.score_models")
-# A sentence ends at . ! ? (then closing quotes) before a space and a capital or an opening quote,
-# or at 。！？； (then closing quotes) in Chinese text; deliberately simpler than albert.data.corpus's rule.
-_SENTENCE_END = re.compile(r"""[.!?]+["')\]’”]*(?=\s+["'(“‘]?[A-Z])|[。！？；]+[”’」』）》]*""")
 CARD_TOLERANCE = 0.005
+"""A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
 DEFAULT_MLM_MAX_NGRAM = 3
 """Held-out MLM masks spans of up to this many pieces (the pipeline's n-gram masking) unless a folder says otherwise."""
-"""A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
+PAIR_SEED = 0
 
 
-@dataclass
-class Score:
-    correct: int
-    total: int
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.total if self.total else float("nan")
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """Wilson score interval (good near 0%, 50% and 100% alike)."""
-        n, p = self.total, self.accuracy
-        if not n:
-            return float("nan"), float("nan")
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return centre - half, centre + half
-
-    def as_dict(self) -> dict[str, Any]:
-        low, high = self.interval()
-        return {**asdict(self), "accuracy": round(self.accuracy, 4), "ci95": [round(low, 4), round(high, 4)]}
-
-
-def split_sentences_independently(paragraph: str) -> list[str]:
-    cuts = [0, *(match.end() for match in _SENTENCE_END.finditer(paragraph)), len(paragraph)]
-    return [piece for a, b in zip(cuts, cuts[1:], strict=False) if (piece := paragraph[a:b].strip())]
-
-
-_CHINESE_SENTENCE_END = re.compile(r"[。！？；…][”’」』）》]*$")
-
-
-def is_chinese_headline(paragraph: str) -> bool:
-    """A Chinese line that does not end a sentence: a headline, byline or dateline. It always opens its
-    article, so a pair holding it would give the order away; the pairs leave such lines out."""
-    text = paragraph.strip()
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text) and not _CHINESE_SENTENCE_END.search(text)
-
-
-def sentence_run_pairs(
-    corpus: Path, tokenizer: Any, max_tokens: int, count: int, seed: int = 0
-) -> list[tuple[str, str, int]]:
-    """(first, second, label) pairs: label 1 = swapped. Runs of whole sentences, consecutive in one book,
-    A and B together within `max_tokens` pieces; one pair per window of text, windows drawn at random.
-    Chinese headlines are left out (`is_chinese_headline`)."""
-    with lzma.open(corpus, "rt", encoding="utf-8") if corpus.suffix == ".xz" else open(corpus, encoding="utf-8") as f:
-        books = [block.splitlines() for block in f.read().split("\n\n") if block.strip()]
-    candidates = []
-    for book in books:
-        body = [paragraph for paragraph in book if not is_chinese_headline(paragraph)]
-        sentences = [s for paragraph in body for s in split_sentences_independently(paragraph)]
-        lengths = [len(tokenizer.tokenize(s)) for s in sentences]
-        start = 0
-        while start < len(sentences) - 1:
-            end, used = start, 0  # grow the window by whole sentences while it fits
-            while end < len(sentences) and used + lengths[end] <= max_tokens:
-                used += lengths[end]
-                end += 1
-            if end - start >= 2:
-                candidates.append(sentences[start:end])
-            start = max(end, start + 1)
-    rng = random.Random(seed)
-    rng.shuffle(candidates)
-    pairs = []
-    for window in candidates[:count]:
-        split = rng.randint(1, len(window) - 1)
-        a, b = " ".join(window[:split]), " ".join(window[split:])
-        label = rng.randint(0, 1)
-        pairs.append((b, a, 1) if label else (a, b, 0))
+def held_out_pairs(
+    valid: list[str], tokenizer: Any, max_tokens: int, count: int, seed: int = PAIR_SEED
+) -> list[OrderPair]:
+    """The order pairs of held-out text for one tokenizer (A and B together within `max_tokens` pieces)."""
+    documents = sentence_documents(valid)
+    pairs = order_pairs(
+        documents, lambda s: len(tokenizer(s, add_special_tokens=False)["input_ids"]), max_tokens, count, seed
+    )
     if len(pairs) < count:
-        logger.warning("%s yields %d sentence-run pairs, fewer than the %d asked for", corpus, len(pairs), count)
+        logger.warning("%s yields %d order pairs, fewer than the %d asked for", ", ".join(valid), len(pairs), count)
     return pairs
-
-
-def _scorer(directory: Path) -> tuple[Any, str]:
-    """transformers' AlbertForPreTraining where it can load the folder, else ALBERT Lab's model."""
-    from albert import AlbertConfig, AlbertForPreTraining
-
-    config = AlbertConfig.load(directory)
-    if config.transformers_compatible and config.sentence_objective != "none":
-        import transformers
-
-        return transformers.AlbertForPreTraining.from_pretrained(directory).eval(), "transformers"
-    return AlbertForPreTraining.from_pretrained(directory).eval(), "albert-lab"
-
-
-@torch.no_grad()
-def score_run_pairs(directory: Path, pairs: list[tuple[str, str, int]], batch_size: int = 64) -> Score:
-    from transformers import AlbertTokenizerFast
-
-    tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))  # not AutoTokenizer: see score_model
-    model, kind = _scorer(directory)
-    correct = 0
-    for i in range(0, len(pairs), batch_size):
-        chunk = pairs[i : i + batch_size]
-        encoded = tokenizer(
-            [a for a, _, _ in chunk],
-            [b for _, b, _ in chunk],
-            padding=True,
-            return_tensors="pt",
-            return_token_type_ids=True,
-        )
-        out = model(
-            input_ids=encoded["input_ids"],
-            attention_mask=encoded["attention_mask"],
-            token_type_ids=encoded["token_type_ids"],
-        )
-        predicted = out.sop_logits.argmax(-1)
-        correct += int((predicted == torch.tensor([label for _, _, label in chunk])).sum())
-    logger.info("%s: sentence-run pairs scored through %s", directory.name, kind)
-    return Score(correct, len(pairs))
 
 
 def mlm_max_ngram(directory: Path) -> int:
@@ -166,11 +59,11 @@ def mlm_max_ngram(directory: Path) -> int:
     return int(metrics.get("mlm_max_ngram", DEFAULT_MLM_MAX_NGRAM))
 
 
-def score_pipeline(
+def score_mlm(
     directory: Path, valid: list[str], examples: int, cache_dir: Path, max_ngram: int = DEFAULT_MLM_MAX_NGRAM
-) -> dict[str, Score]:
-    """MLM (on the SOP set, spans of up to `max_ngram` pieces, each 100% `[MASK]`) and the pair accuracies on the
-    pipeline's own held-out examples."""
+) -> Proportion:
+    """Held-out MLM (spans of up to `max_ngram` pieces, each 100% `[MASK]`) on the pipeline's held-out examples in
+    the model's own format: pairs for a model with a sentence head, one segment for an MLM-only model."""
     from albert import AlbertForPreTraining
     from albert.data.corpus import TokenizedCorpus
     from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
@@ -181,58 +74,52 @@ def score_pipeline(
     model = AlbertForPreTraining.from_pretrained(directory)
     corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir, progress=False)
     length = model.config.max_position_embeddings  # every shipped model trained at its full position count
-    scores: dict[str, Score] = {}
-    for objective in ("sop", "nsp"):
-        data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
-        batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
-        result = evaluate(model, batches, torch.device("cpu"), "fp32")
-        if objective == "sop":
-            scores["mlm"] = Score(
-                round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"]
-            )
-        if result["pairs"]:
-            scores[objective] = Score(round(result["pair_accuracy"] * result["pairs"]), result["pairs"])
-    return scores
+    objective = "sop" if model.config.sentence_objective != "none" else "none"
+    data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
+    batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
+    result = evaluate(model, batches, torch.device("cpu"), "fp32")
+    return Proportion(round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"])
 
 
 def score_model(
     directory: Path,
     valid: list[str],
     examples: int,
-    run_pairs: int,
+    pairs: int,
     cache_dir: Path,
     max_tokens: int | None = None,
-    pairs_cache: dict[str, list[tuple[str, str, int]]] | None = None,
+    pairs_cache: dict[str, list[OrderPair]] | None = None,
     max_ngram: int | None = None,
-) -> dict[str, Score]:
-    """Every measure of one folder: the pipeline's (MLM, SOP, NSP) and, with a sentence head, the
-    independent sentence-run pairs, built once per tokenizer when `pairs_cache` is given. Pipeline examples
-    are as long as the model's positions; A and B of a sentence-run pair hold `max_tokens` pieces together
+) -> dict[str, Proportion]:
+    """Every measure of one folder: held-out MLM and, with a sentence head, `order` and `topic` on the held-out
+    pairs, built once per tokenizer when `pairs_cache` is given. A and B of a pair hold `max_tokens` pieces together
     (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
     the folder's metrics.json recorded, see `mlm_max_ngram`)."""
     import hashlib
 
-    from transformers import AlbertTokenizerFast
+    from albert import AlbertForPreTraining
+    from albert.tokenizer import load_tokenizer
 
     max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
-    scores = score_pipeline(directory, valid, examples, cache_dir, max_ngram)
-    if "sop" in scores:  # a model with a sentence head
-        if max_tokens is None:
-            max_tokens = json.loads((directory / "config.json").read_text())["max_position_embeddings"] - 3
-        vocabulary = directory / "spiece.model"
-        vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
-        key = f"{vocabulary_key}:{max_tokens}"
-        cache = pairs_cache if pairs_cache is not None else {}
-        if key not in cache:
-            # transformers' own ALBERT tokenizer, named: AutoTokenizer reads config.json, which transformers
-            # refuses for the attention- and ffn-shared folders it cannot hold
-            tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
-            cache[key] = sentence_run_pairs(Path(valid[0]), tokenizer, max_tokens, run_pairs)
-        scores["sop_runs"] = score_run_pairs(directory, cache[key])
+    scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram)}
+    model = AlbertForPreTraining.from_pretrained(directory).eval()
+    if model.config.sentence_objective == "none":
+        return scores
+    if max_tokens is None:
+        max_tokens = model.config.max_position_embeddings - 3
+    tokenizer = load_tokenizer(directory)
+    vocabulary = directory / "spiece.model"
+    vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
+    key = f"{vocabulary_key}:{max_tokens}:{','.join(valid)}"
+    cache = pairs_cache if pairs_cache is not None else {}
+    if key not in cache:
+        cache[key] = held_out_pairs(valid, tokenizer, max_tokens, pairs)
+    result = score_text_pairs(model, tokenizer, cache[key], max_tokens)
+    scores["order"], scores["topic"] = result.order, result.topic
     return scores
 
 
-def card_mismatches(directory: Path, scores: dict[str, Score]) -> list[str]:
+def card_mismatches(directory: Path, scores: dict[str, Proportion]) -> list[str]:
     """Figures in the folder's metrics.json that disagree with the re-scored ones."""
     path = directory / "metrics.json"
     if not path.is_file():
@@ -240,9 +127,11 @@ def card_mismatches(directory: Path, scores: dict[str, Score]) -> list[str]:
     card = json.loads(path.read_text(encoding="utf-8"))
     problems = []
     for name, score in scores.items():
-        key = {"sop_runs": "sop_runs_accuracy"}.get(name, f"{name}_accuracy")
-        if key in card and abs(card[key] - score.accuracy) > CARD_TOLERANCE:
-            problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.accuracy:.4f}")
+        key = f"{name}_accuracy"
+        if key not in card:
+            problems.append(f"{directory.name}: card has no {key} (re-scored {score.rate:.4f})")
+        elif abs(card[key] - score.rate) > CARD_TOLERANCE:
+            problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.rate:.4f}")
     return problems
 
 
@@ -258,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--examples", type=int, default=3000, help="pipeline examples per task (≥ 20,000 MLM positions at 64 tokens)"
     )
-    parser.add_argument("--run-pairs", type=int, default=3000, help="independent sentence-run pairs")
+    parser.add_argument("--pairs", type=int, default=3000, help="held-out order pairs (each asked in both orders)")
     parser.add_argument(
         "--max-tokens", type=int, help="pieces in A and B together (default: the model's positions − 3 specials)"
     )
@@ -270,21 +159,21 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     torch.set_num_threads(args.threads)
     results: dict[str, dict[str, Any]] = {}
-    pairs_by_tokenizer: dict[str, list[tuple[str, str, int]]] = {}
+    pairs_by_tokenizer: dict[str, list[OrderPair]] = {}
     problems: list[str] = []
     for directory in args.models:
         scores = score_model(
             directory,
             args.valid_corpus,
             args.examples,
-            args.run_pairs,
+            args.pairs,
             args.cache_dir,
             args.max_tokens,
             pairs_by_tokenizer,
         )
         results[directory.name] = {name: score.as_dict() for name, score in scores.items()}
         line = "  ".join(
-            f"{name} {s.accuracy:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
+            f"{name} {s.rate:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
             for name, s in scores.items()
         )
         logger.info("%-28s %s", directory.name, line)

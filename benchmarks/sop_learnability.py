@@ -43,7 +43,7 @@ def write_corpus(path: Path, documents: int, seed: int, ordered: bool) -> Path:
 
 
 def held_out_sop(root: Path, ordered: bool, steps: int, eval_every: int, seed: int) -> list[dict[str, Any]]:
-    """Train on one corpus; the held-out SOP accuracy at every evaluation."""
+    """Train on one corpus; held-out "prefers the true order" (both orders of each pair) at every evaluation."""
     from albert.cli import parse_config
     from albert.pretrain import PretrainConfig, run
 
@@ -61,7 +61,11 @@ def held_out_sop(root: Path, ordered: bool, steps: int, eval_every: int, seed: i
     run(parse_config(PretrainConfig, argv))
     rows = [json.loads(line) for line in (root / "run" / "metrics.jsonl").read_text(encoding="utf-8").splitlines()]
     return [
-        {"step": r["step"], "sop_accuracy": round(r["sop_accuracy"], 4), "mlm_accuracy": round(r["mlm_accuracy"], 4)}
+        {
+            "step": r["step"],
+            "order_accuracy": round(r["order_accuracy"], 4),
+            "mlm_accuracy": round(r["mlm_accuracy"], 4),
+        }
         for r in rows
         if r.get("split") == "eval"
     ]
@@ -80,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             results[name] = held_out_sop(Path(tmp), ordered, args.steps, args.eval_every, args.seed)
     for name, curve in results.items():
-        logger.info("%-32s %s", name, "  ".join(f"step {r['step']}: SOP {r['sop_accuracy']:.1%}" for r in curve))
+        logger.info("%-32s %s", name, "  ".join(f"step {r['step']}: order {r['order_accuracy']:.1%}" for r in curve))
     if args.output:
         args.output.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     return 0

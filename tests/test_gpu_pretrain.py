@@ -59,7 +59,7 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
     model = AlbertForPreTraining.from_pretrained(model_dir)
     assert model.config.hidden_size == 32
     metrics = json.loads((model_dir / "metrics.json").read_text())
-    assert {"mlm_accuracy", "sop_accuracy", "sop_runs_accuracy"} <= set(metrics)
+    assert {"mlm_accuracy", "order_accuracy", "topic_accuracy"} <= set(metrics)
     assert (model_dir / "training_log.csv").is_file() and (model_dir / "spiece.model").is_file()
 
 

@@ -55,7 +55,7 @@ def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, 
     assert result.model.config.sentence_objective == "none" and not result.model.has_sentence_head
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert "mlm_accuracy" in summary["held_out"]
-    assert "sop_accuracy" not in summary["held_out"] and "nsp_accuracy" not in summary["held_out"]
+    assert "order_accuracy" not in summary["held_out"] and "topic_accuracy" not in summary["held_out"]
     rows = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert all("sop_loss" not in row and "none_accuracy" not in row for row in rows)
     final = tmp_path / "run" / "final"
@@ -104,7 +104,8 @@ def test_package_model_card_has_intervals_and_says_when_there_is_no_head(
     row = next(csv.DictReader((tmp_path / "assets" / "runs" / "summary.csv").open()))
     assert row["objective"] == objective and float(row["mlm_low"]) == low
     if objective == "none":
-        assert "sop_accuracy" not in metrics and "no sentence-pair head" in card and "(no sentence head)" in card
+        assert "order_accuracy" not in metrics and "no sentence-pair head" in card and "(no sentence head)" in card
     else:
-        assert {"sop_accuracy", "nsp_accuracy", "sop_runs_accuracy"} <= set(metrics)
-        assert metrics["sop_runs_n"] > 0 and "sentence-run pairs" in card
+        assert {"order_accuracy", "topic_accuracy"} <= set(metrics) and metrics["order_n"] > 0
+        assert "prefers the true order (each pair asked both ways)" in card
+        assert float(row["order_low"]) == metrics["order_ci95"][0]

@@ -28,4 +28,4 @@ def test_the_benchmark_reports_both_curves(tmp_path: Path) -> None:
     curves = json.loads(output.read_text())
     assert list(curves) == ["order in the text", "control: no order in the text"]
     for curve in curves.values():
-        assert [row["step"] for row in curve] == [2, 4] and all(0 <= row["sop_accuracy"] <= 1 for row in curve)
+        assert [row["step"] for row in curve] == [2, 4] and all(0 <= row["order_accuracy"] <= 1 for row in curve)

@@ -1,5 +1,5 @@
 """The pretraining run's batches and held-out scoring: global batches in a seeded, resumable order split across
-processes, and held-out MLM and sentence-pair accuracy (`albert.pretrain` and `benchmarks.score_models` use them).
+processes, and held-out MLM accuracy (`albert.pretrain` and `benchmarks.score_models` use them).
 """
 
 from __future__ import annotations
@@ -54,42 +54,27 @@ class BatchStream:
 def evaluate(
     model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device, precision: str
 ) -> dict[str, float]:
-    """Held-out MLM accuracy (every selected position is [MASK]) and sentence-pair accuracy."""
+    """Held-out MLM accuracy (every selected position is [MASK]) and loss. Sentence order is scored apart, by the
+    one honest pair rule (`albert.training.sentence_order`), never on these one-order-per-example batches."""
     model.eval()
-    correct = total = pair_correct = pair_total = 0
+    correct = total = 0
     loss_sum = 0.0
     for batch in batches:
         batch = {k: v.to(device) for k, v in batch.items()}
         with autocast(device, precision):
             out = unwrap(model)(
-                batch["input_ids"],
-                batch["attention_mask"],
-                batch["token_type_ids"],
-                mlm_labels=batch["mlm_labels"],
-                sentence_order_label=batch["sentence_order_label"],
+                batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], mlm_labels=batch["mlm_labels"]
             )
         targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
         correct += int((out.mlm_logits.argmax(-1) == targets).sum())
         total += targets.numel()
-        if out.sop_logits is not None:
-            pair_correct, pair_total = (
-                a + b
-                for a, b in zip(
-                    (pair_correct, pair_total), pair_counts(out.sop_logits, batch["sentence_order_label"]), strict=True
-                )
-            )
         loss_sum += float(out.mlm_loss) * targets.numel()
     model.train()
-    return {
-        "mlm_accuracy": correct / max(1, total),
-        "pair_accuracy": pair_correct / max(1, pair_total),
-        "mlm_loss": loss_sum / max(1, total),
-        "masked_positions": total,
-        "pairs": pair_total,
-    }
+    return {"mlm_accuracy": correct / max(1, total), "mlm_loss": loss_sum / max(1, total), "masked_positions": total}
 
 
 def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
-    """(correct, scored) sentence-pair predictions; examples without a pair label (IGNORE_INDEX) not scored."""
+    """(correct, scored) sentence-pair predictions on training batches (the objective's own accuracy, logged with
+    the loss); examples without a pair label (IGNORE_INDEX) not scored."""
     scored = labels != IGNORE_INDEX
     return int((logits.argmax(-1)[scored] == labels[scored]).sum()), int(scored.sum())

@@ -6,8 +6,10 @@ figures its model card's table shows, written by `scripts.package_model`), and `
 sentiment model (`scripts.ship_sentiment_model`) — never typed in here. A model without recorded figures (a
 local folder, a hub id) gets its size and chance only, and a sentence saying so.
 
-Chance: 1/V for a masked word (a guess among the V tokens), 50% for sentence order (two orders), and for
-sentiment the share of the commoner label in the dev set (always answering it).
+Chance: 1/V for a masked word (a guess among the V tokens), 50% for sentence order (each pair is asked in both
+orders: "prefers the true order") and for the topic check ("prefers the real next text over another book's"), and for
+sentiment the share of the commoner label in the dev set (always answering it). An order or topic figure is called
+above chance only when its whole 95% interval is above 50%; an interval that holds 50% is a coin toss.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ logger = logging.getLogger(__name__)
 TASK_METRICS: dict[str, tuple[str, ...]] = {
     "mask": ("mlm",),
     "attention": ("mlm",),
-    "order.sop": ("sop", "sop_runs"),
-    "order.nsp": ("nsp",),
+    "order.sop": ("order",),
+    "order.nsp": ("topic", "order"),
 }
 """Which held-out figures of metrics.json speak to each tab (`<key>_accuracy`, `<key>_ci95`, `<key>_n`)."""
-CHANCE = {"mlm": None, "sop": 0.5, "sop_runs": 0.5, "nsp": 0.5}
+CHANCE = {"mlm": None, "order": 0.5, "topic": 0.5}
 """Chance per figure (None: 1/V, which depends on the model)."""
 _JOINER = {"en": " ", "zh": ""}
 _SEPARATOR = {"en": "; ", "zh": "；"}
@@ -183,15 +185,18 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
         parts.append(t("frame.no_figure", lang))
     else:
         figures = _SEPARATOR[normalize_lang(lang)].join(
-            t(f"frame.figure.{h.key}", lang, accuracy=percent(h.accuracy), detail=_detail(h, lang)) for h in f.held_out
+            t(f"frame.figure.{h.key}", lang, accuracy=percent(h.accuracy), detail=_detail(h, lang))
+            + ("" if h.key == "mlm" else t(f"frame.verdict.{h.verdict}", lang))
+            for h in f.held_out
         )
         parts.append(t("frame.held_out", lang, figures=figures))
     if key in ("mask", "attention"):
         parts.append(t("frame.chance.word", lang, V=f"{f.vocab_size:,}", p=percent(1 / f.vocab_size)))
     else:
         parts.append(t("frame.chance.next" if objective == "nsp" else "frame.chance.order", lang))
-        if f.held_out and all(h.verdict != "above" for h in f.held_out):
-            parts.append(t("frame.order.at_chance", lang))  # nothing shows it learned the order: say so
+        order = next((h for h in f.held_out if h.key == "order"), None)
+        if order is not None and order.verdict != "above":
+            parts.append(t("frame.order.at_chance", lang))  # its order interval holds (or is under) 50%: say so
     return _JOINER[normalize_lang(lang)].join(parts)
 
 

@@ -327,10 +327,10 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
 
 
 def summary_figure(summary: pd.DataFrame, lang: str = "en") -> go.Figure:
-    """Final held-out accuracies of every run, grouped bars with their 95% intervals when recorded:
-    MLM, the pipeline's SOP and NSP pairs, and the independent sentence-run SOP pairs; chance drawn at 50%."""
+    """Final held-out figures of every run, grouped bars with their 95% intervals when recorded: MLM, prefers the
+    true order and prefers the real next (each pair asked both ways); chance drawn at 50%."""
     figure = go.Figure()
-    for i, key in enumerate(("mlm", "sop", "nsp", "sop_runs")):
+    for i, key in enumerate(("mlm", "order", "topic")):
         column = f"{key}_accuracy"
         if column not in summary:
             continue

@@ -83,8 +83,9 @@ def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:
     if not metrics:
         return text
     metrics = lm.metrics or {}
-    if isinstance(metrics.get("mlm_accuracy"), (int, float)) and isinstance(metrics.get("sop_accuracy"), (int, float)):
-        text += t("model.metrics", lang, mlm=f"{metrics['mlm_accuracy']:.1%}", sop=f"{metrics['sop_accuracy']:.1%}")
+    mlm, order = metrics.get("mlm_accuracy"), metrics.get("order_accuracy")
+    if isinstance(mlm, (int, float)) and isinstance(order, (int, float)):
+        text += t("model.metrics", lang, mlm=f"{mlm:.1%}", order=f"{order:.1%}")
     return text
 
 

@@ -152,8 +152,7 @@ def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
                 f"{int(_number(row, 'parameters') or 0):,}",
                 _tokens(row),
                 _interval(row, "mlm"),
-                _interval(row, "sop"),
-                _interval(row, "sop_runs"),
+                _interval(row, "order"),
             ]
             for mode in MODES
             if (row := arms.get(mode)) is not None
@@ -167,8 +166,7 @@ def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
                     t("col.parameters", lang),
                     t("col.tokens", lang),
                     t("paper.col.mlm_ours", lang),
-                    t("paper.col.sop_ours", lang),
-                    t("paper.col.sop_runs_ours", lang),
+                    t("paper.col.order_ours", lang),
                 ],
                 ours,
             ),
@@ -314,9 +312,8 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
             f"{int(_number(r, 'embedding_size') or 0)}",
             _tokens(r),
             _interval(r, "mlm"),
-            _interval(r, "nsp"),
-            _interval(r, "sop"),
-            _interval(r, "sop_runs"),
+            _interval(r, "topic"),
+            _interval(r, "order"),
         ]
         for _, r in summary.iterrows()
     ]
@@ -326,9 +323,8 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
         "E",
         t("col.tokens", lang),
         t("paper.col.mlm_ours", lang),
-        t("paper.col.nsp_ours", lang),
-        t("paper.col.sop_ours", lang),
-        t("paper.col.sop_runs_ours", lang),
+        t("paper.col.topic_ours", lang),
+        t("paper.col.order_ours", lang),
     ]
     return "\n\n".join([*parts, t("paper.order.ours", lang), _table(header, ours)])
 

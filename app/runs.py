@@ -16,7 +16,7 @@ from app.models import REPO_ROOT
 
 logger = logging.getLogger(__name__)
 RUNS_ENV = "ALBERT_LAB_RUNS"
-_MEASURES = ("mlm", "sop", "nsp", "sop_runs")
+_MEASURES = ("mlm", "order", "topic")
 
 
 def runs_dir() -> Path:
@@ -153,9 +153,21 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
         text += "\n\n" + (
             t("sharing.runs.apart", lang, pairs=" · ".join(apart)) if apart else t("sharing.runs.overlap", lang)
         )
-    order = pd.to_numeric(arms["sop_accuracy"], errors="coerce").dropna() if "sop_accuracy" in arms else []
-    if len(order):
-        text += "\n\n" + t("sharing.runs.order", lang, low=f"{order.min():.1%}", high=f"{order.max():.1%}")
+    if {"order_accuracy", "order_low", "order_high"} <= set(arms):
+        order = arms.dropna(subset=["order_accuracy", "order_low", "order_high"])
+        if len(order):
+            above = [mode_name(r["sharing"], lang) for _, r in order.iterrows() if r["order_low"] > 0.5]
+            text += "\n\n" + t(
+                "sharing.runs.order",
+                lang,
+                low=f"{order['order_accuracy'].min():.1%}",
+                high=f"{order['order_accuracy'].max():.1%}",
+            )
+            text += " " + (
+                t("sharing.runs.order.above", lang, arms=", ".join(above))
+                if above
+                else t("sharing.runs.order.chance", lang)
+            )
     seeds = seed_contrast_text(summary, lang)
     return text + ("\n\n" + seeds if seeds else "")
 

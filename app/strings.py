@@ -98,8 +98,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "模型 **{name}**：共享方式 {sharing}，{L} 次计算，H {H}，E {E}，V {V}。",
     ),
     "model.metrics": (
-        " Held-out accuracy: masked words {mlm}, sentence order {sop}.",
-        " 留出集准确率：遮蔽词 {mlm}，句子顺序 {sop}。",
+        " Held-out: masked words {mlm}; prefers the true order {order} (chance 50%).",
+        " 留出集：遮蔽词 {mlm}；偏向真实顺序 {order}（随机水平 50%）。",
     ),
     "input.empty": ("The text is empty; type a sentence.", "文本为空，请输入一个句子。"),
     "input.cut_chars": (

@@ -15,18 +15,17 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
         "its first guess is right for **{accuracy}** of masked words{detail}",
         "它的第一猜测猜对了 **{accuracy}** 的遮蔽词{detail}",
     ),
-    "frame.figure.sop": (
-        "it puts **{accuracy}** of sentence pairs in the right order{detail}",
-        "它把 **{accuracy}** 的句对排对了顺序{detail}",
+    "frame.figure.order": (
+        "it prefers the true order of **{accuracy}** of sentence pairs, each pair asked both ways{detail}",
+        "把每个句对正反两种顺序都问一遍，它在 **{accuracy}** 的句对上更偏向真实顺序{detail}",
     ),
-    "frame.figure.sop_runs": (
-        "**{accuracy}** of pairs built independently of its training pipeline{detail}",
-        "在独立于训练流程构建的句对上为 **{accuracy}**{detail}",
+    "frame.figure.topic": (
+        "it prefers the real next text over another book's for **{accuracy}** of pairs{detail}",
+        "它在 **{accuracy}** 的句对上更偏向真正的下文，而不是另一本书里的一段{detail}",
     ),
-    "frame.figure.nsp": (
-        "it tells a real next sentence from a random one for **{accuracy}** of pairs{detail}",
-        "它在 **{accuracy}** 的句对上分清了真正的下一句和随机句子{detail}",
-    ),
+    "frame.verdict.above": (", above chance", "，高于随机水平"),
+    "frame.verdict.chance": (", a coin toss", "，相当于抛硬币"),
+    "frame.verdict.below": (", below chance", "，低于随机水平"),
     "frame.detail.both": (" (95% interval {low}–{high}; {n} examples)", "（95% 区间 {low}–{high}；共 {n} 例）"),
     "frame.detail.ci": (" (95% interval {low}–{high})", "（95% 区间 {low}–{high}）"),
     "frame.detail.n": (" ({n} examples)", "（共 {n} 例）"),
@@ -36,8 +35,8 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
     ),
     "frame.chance.order": ("Chance: 50% (there are two orders).", "随机水平：50%（只有两种顺序）。"),
     "frame.chance.next": (
-        "Chance: 50% (half the pairs are real, half random).",
-        "随机水平：50%（一半是真实的下一句，一半是随机的句子）。",
+        "Chance: 50% on both (each pair asked two ways).",
+        "随机水平：两项都是 50%（每个句对都问两种情况）。",
     ),
     "frame.order.at_chance": (
         "**That is no better than chance: this model has not learned sentence order, so any one answer here is "

@@ -1,6 +1,6 @@
 # ruff: noqa: E501 — Chinese characters count double toward the line length; the strings read better unbroken.
-"""Strings of the model tabs (masked words, sentence order, attention, sharing modes, sentiment) and of how to read
-their views: key → (English, 中文). Merged into `app.strings.STRINGS`."""
+"""Strings of the model tabs (masked words, attention, sharing modes, sentiment) and of how to read their views:
+key → (English, 中文). Merged into `app.strings.STRINGS`; the sentence-order tab's are in `app.strings_order`."""
 
 from __future__ import annotations
 
@@ -45,67 +45,6 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "mask.note.some_cut": (
         "{n} [MASK] past the length limit were not predicted.",
         "有 {n} 个 [MASK] 超出长度上限，未做预测。",
-    ),
-    # ----- sentence order -----------------------------------------------------------------------
-    "order.explain": (
-        "**Sentence-order prediction (SOP).** BERT's next-sentence task (NSP) was too easy: a random second "
-        "sentence usually changes the topic. ALBERT instead shows two *consecutive* segments of one text, "
-        "swapped half of the time, and asks whether they are in the original order. This forces it to learn "
-        "coherence, not just topic. Here the model scores both orders of your two sentences.",
-        "**句子顺序预测（SOP）。** BERT 的下一句预测（NSP）太容易了：随机选来的第二句通常话题不同。ALBERT 改为"
-        "给出同一文本中*相邻*的两段，其中一半调换了顺序，让模型判断顺序是否正确。这样模型必须学会连贯性，"
-        "而不仅是话题。这里模型会为两句话的两种顺序分别打分。",
-    ),
-    "order.a": ("Sentence A", "句子 A"),
-    "order.b": ("Sentence B", "句子 B"),
-    "order.button": ("Compare both orders", "比较两种顺序"),
-    "order.paragraph_box": ("Split a paragraph instead", "或者拆分一个段落"),
-    "order.paragraph": ("Paragraph", "段落"),
-    "order.split_after": ("Split after sentence", "在第几句之后拆分"),
-    "order.split_button": ("Split and compare", "拆分并比较"),
-    "order.ab": ("A → B", "A → B"),
-    "order.ba": ("B → A", "B → A"),
-    "order.sop.yes": ("in order", "顺序正确"),
-    "order.sop.no": ("swapped", "顺序颠倒"),
-    "order.sop.title": ("Sentence order: probability of each reading", "句子顺序：每种读法的概率"),
-    "order.nsp.yes": ("B follows A", "B 接在 A 后"),
-    "order.nsp.no": ("random pair", "随机组合"),
-    "order.nsp.title": (
-        "Next sentence (NSP model): probability of each reading",
-        "下一句预测（NSP 模型）：每种读法的概率",
-    ),
-    "order.sop.verdict": (
-        "**A → B in order: {ab}** · **B → A in order: {ba}**",
-        "**A → B 顺序正确：{ab}** · **B → A 顺序正确：{ba}**",
-    ),
-    "order.nsp.verdict": (
-        "This model was trained on next-sentence prediction (NSP). **B follows A: {ab}** · **A follows B: {ba}**",
-        "该模型用下一句预测（NSP）训练。**B 接在 A 后：{ab}** · **A 接在 B 后：{ba}**",
-    ),
-    "order.prefers_ab": ("The model prefers A → B.", "模型认为 A → B 更合理。"),
-    "order.undecided": (
-        "The model cannot tell the two orders apart (less than 2 points between them).",
-        "模型分不清这两种顺序（两者相差不到 2 个百分点）。",
-    ),
-    "order.prefers_ba": ("The model prefers B → A.", "模型认为 B → A 更合理。"),
-    "order.err.empty": (
-        "Both sentences are needed; type sentence A and sentence B.",
-        "需要两个句子；请输入句子 A 和句子 B。",
-    ),
-    "order.err.split": (
-        "The paragraph needs at least two sentences (ending in . ! ? or 。！？) to split.",
-        "段落至少要有两个句子（以 . ! ? 或 。！？ 结尾）才能拆分。",
-    ),
-    "order.err.no_head": (
-        '{name} was pretrained with masked-word prediction only (the paper\'s Table 5 "None" column): it has no '
-        "sentence head, so it cannot judge sentence order. Pick a model trained with SOP or NSP, e.g. {default}.",
-        "{name} 只用掩码词预测预训练（论文表 5 的“None”一列），没有句子输出层，无法判断句子顺序。"
-        "请选择用 SOP 或 NSP 训练的模型，例如 {default}。",
-    ),
-    "order.note.random_head": (
-        "This checkpoint carries no trained sentence-order weights (Hugging Face hub ALBERTs never do), so these "
-        "probabilities come from a randomly initialised head and mean nothing.",
-        "该检查点没有训练过的句子顺序权重（Hugging Face Hub 上的 ALBERT 都没有），因此这些概率来自随机初始化的输出层，没有意义。",
     ),
     # ----- attention ------------------------------------------------------------------------------
     "attention.explain": (
@@ -186,11 +125,6 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "red line is chance (1/V).",
         "怎么看：每根柱子是该 [MASK] 的一个候选；所有小图共用同一条 0–100% 坐标轴，红色虚线是随机水平（1/V）。",
     ),
-    "howto.order_chart": (
-        "How to read this: for each order the model gives P(in order) + P(swapped) = 100%; a model that reads order "
-        "puts A → B high and B → A low. 50% is a coin toss.",
-        "怎么看：对每种顺序，模型给出 P(顺序正确) + P(顺序颠倒) = 100%；懂得顺序的模型会让 A → B 高、B → A 低。50% 等于掷硬币。",
-    ),
     # ----- sharing modes ------------------------------------------------------------------------------
     "sharing.explain": (
         "**Cross-layer parameter sharing.** *all*: one layer's attention and feed-forward weights serve every "
@@ -217,8 +151,16 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "任意两组的区间都重叠或相接：按实验方案，各组之间尚无差异。",
     ),
     "sharing.runs.order": (
-        "Sentence order on held-out pairs: {low}–{high} (chance: 50%).",
-        "留出句对上的句子顺序准确率：{low}–{high}（随机水平 50%）。",
+        "Prefers the true order on held-out pairs, each asked both ways: {low}–{high} (chance: 50%).",
+        "在留出句对上（每对正反两种顺序都问）偏向真实顺序的比例：{low}–{high}（随机水平 50%）。",
+    ),
+    "sharing.runs.order.above": (
+        "Above chance (whole interval over 50%): {arms}.",
+        "高于随机水平（整个区间在 50% 以上）：{arms}。",
+    ),
+    "sharing.runs.order.chance": (
+        "Every interval holds 50% or lies under it: no arm reads sentence order.",
+        "每个区间都包含 50% 或低于它：没有哪一组学会了句子顺序。",
     ),
     "sharing.seeds": (
         "Not shared against all-shared, held-out masked words, by seed (none − all): {rows}.",
@@ -261,12 +203,13 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "runs.tokens": ("training tokens", "训练词元数"),
     "runs.tokens.log": ("training tokens (log scale)", "训练词元数（对数刻度）"),
     "runs.mlm_accuracy": ("Held-out masked-word accuracy", "留出集遮蔽词准确率"),
-    "runs.sop_accuracy": ("Held-out sentence-order accuracy", "留出集句子顺序准确率"),
-    "runs.nsp_accuracy": ("Held-out next-sentence accuracy", "留出集下一句预测准确率"),
-    "runs.sop_runs_accuracy": (
-        "Sentence order on independent sentence-run pairs",
-        "独立构建的句子序列对上的句子顺序准确率",
+    "runs.sop_accuracy": (
+        "Sentence order during training, on the former one-order pairs (not the honest measure; albert-lab-base's "
+        "climb is the truncation shortcut)",
+        "训练中的句子顺序（旧的单向句对，不是诚实的度量；albert-lab-base 的上升来自截断捷径）",
     ),
+    "runs.order_accuracy": ("Prefers the true order (both orders asked)", "偏向真实顺序（正反两种顺序都问）"),
+    "runs.topic_accuracy": ("Prefers the real next over another book's", "偏向真正的下文而非另一本书的一段"),
     "runs.chance": ("chance (50%)", "随机水平（50%）"),
     "runs.objective.none": ("none (MLM only)", "无（只有 MLM）"),
     "paper.note.table": ("Table", "表"),
@@ -274,9 +217,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "paper.note.avg": ("Avg", "平均"),
     "runs.col.run": ("run", "训练"),
     "runs.col.mlm": ("masked words [95% CI]", "遮蔽词 [95% 区间]"),
-    "runs.col.sop": ("sentence order [95% CI]", "句子顺序 [95% 区间]"),
-    "runs.col.nsp": ("next sentence [95% CI]", "下一句 [95% 区间]"),
-    "runs.col.sop_runs": ("order, independent pairs [95% CI]", "句子顺序（独立句对）[95% 区间]"),
+    "runs.col.order": ("prefers the true order [95% CI]", "偏向真实顺序 [95% 区间]"),
+    "runs.col.topic": ("prefers the real next [95% CI]", "偏向真正的下文 [95% 区间]"),
     "runs.col.paper": ("the paper (ALBERT-base, cited by table)", "论文（ALBERT-base，按表引用）"),
     "runs.summary.title": (
         "Final held-out accuracy of each run (SOP vs NSP included)",

@@ -322,10 +322,14 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
 
 def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> dict[str, Any]:
     """Re-measure a shipped folder with today's bar: metrics.json gets the new figures (its training facts
-    kept) and the card's results table is replaced, followed by `note` (why the figures changed)."""
+    kept), the card's results table is replaced, followed by `note` (why the figures changed), and the folder's row
+    in its summary.csv (assets/runs, or assets/runs/<language>) and the family tables follow."""
     metrics = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
     stale = {k for k in metrics if k.endswith(("_accuracy", "_ci95", "_n")) or k in ("eval_examples", "mlm_loss")}
-    metrics = {k: v for k, v in metrics.items() if k not in stale} | held_out_metrics(directory, valid, cache_dir)
+    max_ngram = metrics.get("mlm_max_ngram")
+    metrics = {k: v for k, v in metrics.items() if k not in stale} | held_out_metrics(
+        directory, valid, cache_dir, mlm_max_ngram=max_ngram
+    )
     atomic_write_text(directory / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     card = (directory / "README.md").read_text(encoding="utf-8")
     start = card.index("## Held-out results")
@@ -336,6 +340,16 @@ def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> di
         f"|---|---|---|---|\n{metric_rows(metrics)}\n\n{RESULTS_INTRO}\n\n{note}"
     )
     atomic_write_text(directory / "README.md", card[:start] + table.rstrip() + card[end:])
+    assets = directory.parent.parent
+    for summary in (assets / "runs" / "summary.csv", *(assets / "runs").glob("*/summary.csv")):
+        rows = list(csv.DictReader(summary.open())) if summary.is_file() else []
+        row = next((r for r in rows if r["run"] == directory.name), None)
+        if row is not None:
+            row = {k: v for k, v in row.items() if k in ("run", "embedding_size", "seed")} | metrics
+            for key, _, _ in METRIC_ROWS:
+                if f"{key}_ci95" in metrics:
+                    row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
+            _update_summary(summary, row)
     return metrics
 
 

@@ -14,15 +14,12 @@ METRICS = {
     "mlm_accuracy": 0.1552,
     "mlm_ci95": [0.15, 0.1591],
     "mlm_n": 24224,
-    "sop_accuracy": 0.62,
-    "sop_ci95": [0.60, 0.64],
-    "sop_n": 2952,
-    "sop_runs_accuracy": 0.49,
-    "sop_runs_ci95": [0.47, 0.51],
-    "sop_runs_n": 3000,
-    "nsp_accuracy": 0.91,
-    "nsp_ci95": [0.90, 0.92],
-    "nsp_n": 2952,
+    "order_accuracy": 0.62,
+    "order_ci95": [0.60, 0.64],
+    "order_n": 3000,
+    "topic_accuracy": 0.91,
+    "topic_ci95": [0.90, 0.92],
+    "topic_n": 3000,
 }
 
 
@@ -31,28 +28,32 @@ def test_each_tab_gets_its_own_figure_and_chance() -> None:
     assert [h.key for h in mask.held_out] == ["mlm"] and mask.held_out[0].chance == 1 / 8000
     assert mask.parameters == 756_098 and mask.tokens == 20_192_986  # the file's figures, not the counted 1
     order = framing.facts("m", METRICS, 8000, 1, "order")
-    assert [h.key for h in order.held_out] == ["sop", "sop_runs"] and {h.chance for h in order.held_out} == {0.5}
+    assert [h.key for h in order.held_out] == ["order"] and order.held_out[0].chance == 0.5
     nsp = framing.facts("m", METRICS, 8000, 1, "order", objective="nsp")
-    assert [h.key for h in nsp.held_out] == ["nsp"]
-    for lang, said in (
-        ("en", "half the pairs are real"),
-        ("zh", "一半是真实的下一句"),
-    ):  # NSP's chance, not "two orders"
+    assert [h.key for h in nsp.held_out] == ["topic", "order"]  # what NSP trains, then the order it does not
+    for lang, said in (("en", "each pair asked two ways"), ("zh", "每个句对都问两种情况")):
         line = framing.framing_markdown(nsp, "order", lang, objective="nsp")
-        assert said in line and "two orders" not in line and "两种顺序" not in line
+        assert said in line and "(there are two orders)" not in line and "（只有两种顺序）" not in line
 
 
 @pytest.mark.parametrize("low,high,verdict", [(0.6, 0.64, "above"), (0.47, 0.51, "chance"), (0.41, 0.45, "below")])
 def test_verdict_compares_the_interval_with_chance(low: float, high: float, verdict: str) -> None:
-    assert framing.HeldOut("sop", (low + high) / 2, low, high, 100, 0.5).verdict == verdict
+    assert framing.HeldOut("order", (low + high) / 2, low, high, 100, 0.5).verdict == verdict
 
 
-def test_order_line_warns_only_when_no_figure_beats_chance() -> None:
+def test_order_line_calls_a_model_above_chance_only_when_its_order_interval_is() -> None:
     learned = framing.framing_markdown(framing.facts("m", METRICS, 8000, 1, "order"), "order")
     assert "**62.0%**" in learned and "60.0%–64.0%" in learned and "coin toss" not in learned
-    at_chance = dict(METRICS, sop_accuracy=0.507, sop_ci95=[0.489, 0.525])
+    assert "62.0%** of sentence pairs, each pair asked both ways (95% interval 60.0%–64.0%; 3,000 examples), above" in (
+        learned
+    )
+    at_chance = dict(METRICS, order_accuracy=0.507, order_ci95=[0.489, 0.525])
     text = framing.framing_markdown(framing.facts("m", at_chance, 8000, 1, "order"), "order")
-    assert "coin toss" in text and "Chance: 50%" in text
+    assert "coin toss" in text and "Chance: 50%" in text and "above chance" not in text
+    # an NSP model above chance on topic but not on order: the topic figure says above, the order one a coin toss
+    nsp = framing.framing_markdown(framing.facts("m", at_chance, 8000, 1, "order", "nsp"), "order", "en", "nsp")
+    assert "over another book's for **91.0%** of pairs (95% interval 90.0%–92.0%; 3,000 examples), above chance" in nsp
+    assert "50.7%" in nsp and "has not learned sentence order" in nsp
     zh = framing.framing_markdown(framing.facts("m", at_chance, 8000, 1, "order"), "order", "zh")
     assert "抛硬币" in zh and not re.search(r"[A-Za-z]{3,}", zh.replace("ALBERT-base", "").replace("BERT-base", ""))
 

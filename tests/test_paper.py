@@ -77,9 +77,9 @@ SUMMARY = pd.DataFrame(
             "mlm_accuracy": 0.15,
             "mlm_low": 0.14,
             "mlm_high": 0.16,
-            "sop_accuracy": 0.5,
-            "sop_low": 0.48,
-            "sop_high": 0.52,
+            "order_accuracy": 0.5,
+            "order_low": 0.48,
+            "order_high": 0.52,
         },
         {
             "run": "arm-none",
@@ -114,9 +114,9 @@ SUMMARY = pd.DataFrame(
             "parameters": 1000,
             "tokens": 2e7,
             "mlm_accuracy": 0.14,
-            "nsp_accuracy": 0.7,
-            "nsp_low": 0.68,
-            "nsp_high": 0.72,
+            "topic_accuracy": 0.7,
+            "topic_low": 0.68,
+            "topic_high": 0.72,
         },
     ]
 )
@@ -124,7 +124,7 @@ SUMMARY = pd.DataFrame(
 
 def test_sharing_panel_puts_our_arms_beside_table_4_and_says_whether_they_differ() -> None:
     text = paper_views.sharing_markdown(SUMMARY, "en")
-    assert "| all-shared | arm-all | 1,000 | 20.0M | 15.0% [14.0%, 16.0%] |" in text
+    assert "| all-shared | arm-all | 1,000 | 20.0M | 15.0% [14.0%, 16.0%] | 50.0% [48.0%, 52.0%] |" in text
     assert "| not-shared | arm-none | 2,500 |" in text
     assert "not sharing gains +2.5 Avg" in text and "+3.0 points" in text and "2.5× the parameters" in text
     assert "do not overlap" in text and "Not trained yet: shared-attention, shared-FFN." in text

@@ -9,13 +9,14 @@ import pandas as pd
 
 from app.runs import sharing_family, sharing_runs_text
 
-SUMMARY = """run,sharing,objective,embedding_size,seed,parameters,tokens,mlm_accuracy,mlm_low,mlm_high,sop_accuracy
-albert-lab-all,all,sop,64,0,756098,20192986,0.1545,0.15,0.1591,0.4993
-albert-lab-base,all,sop,128,0,1289026,59988603,0.2043,0.1993,0.2094,0.5068
-albert-lab-ffn,ffn,sop,64,0,1087618,20192986,0.1637,0.1591,0.1684,0.5075
-albert-lab-none,none,sop,64,0,1747458,20192986,0.1612,0.1566,0.1658,0.4892
-albert-lab-none-s1,none,sop,64,1,1747458,20192986,0.30,0.29,0.31,0.49
-albert-lab-nsp,all,nsp,64,0,756098,20336003,0.113,0.1091,0.1171,0.5183
+HEADER = "run,sharing,objective,embedding_size,seed,parameters,tokens,mlm_accuracy,mlm_low,mlm_high"
+SUMMARY = f"""{HEADER},order_accuracy,order_low,order_high
+albert-lab-all,all,sop,64,0,756098,20192986,0.1545,0.15,0.1591,0.4993,0.4813,0.5173
+albert-lab-base,all,sop,128,0,1289026,59988603,0.2043,0.1993,0.2094,0.5068,0.4888,0.5248
+albert-lab-ffn,ffn,sop,64,0,1087618,20192986,0.1637,0.1591,0.1684,0.5075,0.4895,0.5255
+albert-lab-none,none,sop,64,0,1747458,20192986,0.1612,0.1566,0.1658,0.4892,0.4712,0.5072
+albert-lab-none-s1,none,sop,64,1,1747458,20192986,0.30,0.29,0.31,0.49,0.47,0.51
+albert-lab-nsp,all,nsp,64,0,756098,20336003,0.113,0.1091,0.1171,0.5683,0.5503,0.5863
 """
 
 
@@ -36,7 +37,11 @@ def test_touching_intervals_are_no_difference() -> None:
         in text
     )
     assert "under the protocol no arm differs from another yet" in text  # ffn's 15.91% meets all's 15.91%
-    assert "Sentence order on held-out pairs: 48.9%–50.7% (chance: 50%)." in text
+    assert "Prefers the true order on held-out pairs, each asked both ways: 48.9%–50.7% (chance: 50%)." in text
+    assert "Every interval holds 50% or lies under it: no arm reads sentence order." in text  # the NSP arm is not one
+    above = _summary(SUMMARY.replace("0.5075,0.4895,0.5255", "0.5575,0.5395,0.5755"))
+    assert "Above chance (whole interval over 50%): ffn." in sharing_runs_text("en", above)
+    assert "高于随机水平（整个区间在 50% 以上）：仅前馈。" in sharing_runs_text("zh", above)
 
 
 def test_intervals_apart_are_named_in_both_languages() -> None:
@@ -58,13 +63,13 @@ def test_a_summary_without_intervals_or_sizes_still_reads() -> None:
     assert sharing_runs_text("en", pd.DataFrame()) == "No recorded runs of the sharing modes yet."
 
 
-SEED_ONE = """albert-lab-all-s1,all,sop,64,1,756098,20192986,{all_s1},{all_s1_low},{all_s1_high},0.5
-albert-lab-none-s1,none,sop,64,1,1747458,20192986,{none_s1},{none_s1_low},{none_s1_high},0.5
+SEED_ONE = """albert-lab-all-s1,all,sop,64,1,756098,20192986,{all_s1},{all_s1_low},{all_s1_high},0.5,0.48,0.52
+albert-lab-none-s1,none,sop,64,1,1747458,20192986,{none_s1},{none_s1_low},{none_s1_high},0.5,0.48,0.52
 """
 
 
 def _with_second_seed(all_s1: tuple[float, float, float], none_s1: tuple[float, float, float]) -> pd.DataFrame:
-    rows = SUMMARY.replace("albert-lab-none-s1,none,sop,64,1,1747458,20192986,0.30,0.29,0.31,0.49\n", "")
+    rows = SUMMARY.replace("albert-lab-none-s1,none,sop,64,1,1747458,20192986,0.30,0.29,0.31,0.49,0.47,0.51\n", "")
     fields = dict(zip(("all_s1", "all_s1_low", "all_s1_high"), all_s1, strict=True)) | dict(
         zip(("none_s1", "none_s1_low", "none_s1_high"), none_s1, strict=True)
     )

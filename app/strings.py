@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from app.strings_framing import FRAMING_STRINGS
 from app.strings_model_tabs import MODEL_TAB_STRINGS
+from app.strings_order import ORDER_STRINGS
 from app.strings_paper import PAPER_STRINGS
 from app.strings_parameters import PARAMETER_STRINGS
 
@@ -232,5 +233,5 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
 }
 
-for _table in (PARAMETER_STRINGS, MODEL_TAB_STRINGS, FRAMING_STRINGS, PAPER_STRINGS):
+for _table in (PARAMETER_STRINGS, MODEL_TAB_STRINGS, ORDER_STRINGS, FRAMING_STRINGS, PAPER_STRINGS):
     STRINGS.update(_table)  # tests/test_app_logic.py checks that no key is in two tables

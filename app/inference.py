@@ -247,15 +247,19 @@ class SentenceOrderResult:
     objective: str
     notices: list[str] = field(default_factory=list)
     unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
+    with_other: float | None = None
+    """P(class 0) for A followed by a segment of another document ("B from another book"), when one was given:
+    an NSP model should call it not the next text, whatever it makes of the order."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        found = {
             "objective": self.objective,
             "p_in_order_a_then_b": round(self.in_order_ab, 6),
             "p_in_order_b_then_a": round(self.in_order_ba, 6),
-            "notices": self.notices,
-            **self.unknown.as_dict(),
         }
+        if self.with_other is not None:
+            found["p_a_then_other"] = round(self.with_other, 6)
+        return found | {"notices": self.notices, **self.unknown.as_dict()}
 
 
 def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -271,9 +275,15 @@ def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Te
     return ids, types, mask
 
 
-def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str = "en") -> SentenceOrderResult:
-    """Probability that A→B is in the original order, and that B→A is (one batch of two)."""
-    import torch
+def sentence_order(
+    lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str = "en", other: Any = None
+) -> SentenceOrderResult:
+    """P(class 0) of the sentence head for A→B and B→A (and A→`other` when given), in one batch.
+
+    Class 0 is "in order" for SOP and "is the next text" for NSP. The rows are encoded and scored by
+    `albert.training.sentence_order.class0_probabilities`, the function every order measurement of the project
+    uses, so the tab, the examples chooser and the held-out scores read a pair the same way."""
+    from albert.training.sentence_order import class0_probabilities
 
     if lm.config.sentence_objective == "none":
         raise InputError(t("order.err.no_head", lang, name=lm.name, default=language_models()["en"] or DEFAULT_MODEL))
@@ -281,19 +291,23 @@ def sentence_order(lm: LoadedModel, sentence_a: Any, sentence_b: Any, lang: str 
     b, notices_b = clean_text(sentence_b, lang)
     if not a.strip() or not b.strip():
         raise InputError(t("order.err.empty", lang))
-    notices = list(dict.fromkeys(notices_a + notices_b))
-    unknown = readable(lm, [a, b], lang)
+    o, notices_o = clean_text(other, lang) if isinstance(other, str) and other.strip() else ("", [])
+    notices = list(dict.fromkeys(notices_a + notices_b + notices_o))
+    unknown = readable(lm, [a, b, o], lang)
     notices += unknown_notice(unknown, lang)
-    ids_a, ids_b = (lm.tokenizer(x, add_special_tokens=False, verbose=False)["input_ids"] for x in (a, b))
-    rows = [encode_ids(lm, ids_a, ids_b), encode_ids(lm, ids_b, ids_a)]
-    if any(r.truncated for r in rows):
+    ids_a, ids_b, ids_o = (lm.tokenizer(x, add_special_tokens=False, verbose=False)["input_ids"] for x in (a, b, o))
+    rows = [(ids_a, ids_b), (ids_b, ids_a)] + ([(ids_a, ids_o)] if o.strip() else [])
+    budget = max(lm.max_tokens - 3, 2)  # [CLS] A [SEP] B [SEP]
+    if any(len(x) + len(y) > budget for x, y in rows):
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
-    ids, types, mask = _pad_batch(rows, lm.tokenizer.pad_token_id)
-    with torch.inference_mode():
-        probs = lm.model(ids, attention_mask=mask, token_type_ids=types).sop_logits.float().softmax(dim=-1)
+    special = (lm.tokenizer.cls_token_id, lm.tokenizer.sep_token_id)
+    probs = class0_probabilities(lm.model, rows, special, lm.tokenizer.pad_token_id, budget)
     if not lm.has_sentence_head:
         notices.append(t("order.note.random_head", lang))
-    return SentenceOrderResult(float(probs[0, 0]), float(probs[1, 0]), lm.config.sentence_objective, notices, unknown)
+    with_other = float(probs[2]) if len(rows) == 3 else None
+    return SentenceOrderResult(
+        float(probs[0]), float(probs[1]), lm.config.sentence_objective, notices, unknown, with_other
+    )
 
 
 # ----- attention and layer transitions ----------------------------------------------------------

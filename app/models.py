@@ -43,6 +43,11 @@ FORMER_DEFAULT_MODEL = "albert-lab-base"
 NOT_SHARED_MODEL = "albert-lab-none"
 ZH_MODEL = "albert-lab-zh"
 """The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
+NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
+"""Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
+the paper's Table 5 argument live (it reads topic, not order)."""
+CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"]})
+"""The shipped models that read Chinese (a character vocabulary); the others read English."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
 _PREFERRED_ORDER = (
@@ -50,6 +55,7 @@ _PREFERRED_ORDER = (
     FORMER_DEFAULT_MODEL,
     NOT_SHARED_MODEL,
     ZH_MODEL,
+    NSP_MODELS["zh"],
     "albert-lab-all",
     "albert-lab-attention",
     "albert-lab-ffn",
@@ -139,8 +145,14 @@ def not_shared_model() -> str | None:
 def language_models() -> dict[str, str | None]:
     """The shipped model that reads each language ('en', 'zh'), None where none is shipped."""
     models = shipped_models()
-    english = DEFAULT_MODEL if DEFAULT_MODEL in models else next((m for m in models if m != ZH_MODEL), None)
+    english = DEFAULT_MODEL if DEFAULT_MODEL in models else next((m for m in models if m not in CHINESE_MODELS), None)
     return {"en": english, "zh": ZH_MODEL if ZH_MODEL in models else None}
+
+
+def nsp_model(lang: str) -> str | None:
+    """The shipped NSP arm that reads `lang` ('en', 'zh'), None when it is not shipped."""
+    name = NSP_MODELS.get(lang)
+    return name if name in shipped_models() else None
 
 
 def model_for(choice: str | None, text: str, lang: str = "en") -> str:

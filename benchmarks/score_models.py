@@ -39,13 +39,21 @@ PAIR_SEED = 0
 
 
 def held_out_pairs(
-    valid: list[str], tokenizer: Any, max_tokens: int, count: int, seed: int = PAIR_SEED
+    valid: list[str],
+    tokenizer: Any,
+    max_tokens: int,
+    count: int,
+    seed: int = PAIR_SEED,
+    avoid_seeds: tuple[int, ...] = (),
 ) -> list[OrderPair]:
-    """The order pairs of held-out text for one tokenizer (A and B together within `max_tokens` pieces)."""
+    """The order pairs of held-out text for one tokenizer (A and B together within `max_tokens` pieces); with
+    `avoid_seeds`, none shares a sentence with those seeds' pairs (a replication on unused text)."""
     documents = sentence_documents(valid)
-    pairs = order_pairs(
-        documents, lambda s: len(tokenizer(s, add_special_tokens=False)["input_ids"]), max_tokens, count, seed
-    )
+
+    def count_tokens(sentence: str) -> int:
+        return len(tokenizer(sentence, add_special_tokens=False)["input_ids"])
+
+    pairs = order_pairs(documents, count_tokens, max_tokens, count, seed, avoid_seeds)
     if len(pairs) < count:
         logger.warning("%s yields %d order pairs, fewer than the %d asked for", ", ".join(valid), len(pairs), count)
     return pairs
@@ -90,11 +98,14 @@ def score_model(
     max_tokens: int | None = None,
     pairs_cache: dict[str, list[OrderPair]] | None = None,
     max_ngram: int | None = None,
+    pair_seed: int = PAIR_SEED,
+    avoid_seeds: tuple[int, ...] = (),
 ) -> dict[str, Proportion]:
     """Every measure of one folder: held-out MLM and, with a sentence head, `order` and `topic` on the held-out
     pairs, built once per tokenizer when `pairs_cache` is given. A and B of a pair hold `max_tokens` pieces together
     (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
-    the folder's metrics.json recorded, see `mlm_max_ngram`)."""
+    the folder's metrics.json recorded, see `mlm_max_ngram`). `pair_seed` and `avoid_seeds` choose the pairs
+    (`held_out_pairs`)."""
     import hashlib
 
     from albert import AlbertForPreTraining
@@ -110,10 +121,10 @@ def score_model(
     tokenizer = load_tokenizer(directory)
     vocabulary = directory / "spiece.model"
     vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
-    key = f"{vocabulary_key}:{max_tokens}:{','.join(valid)}"
+    key = f"{vocabulary_key}:{max_tokens}:{','.join(valid)}:{pair_seed}:{avoid_seeds}"
     cache = pairs_cache if pairs_cache is not None else {}
     if key not in cache:
-        cache[key] = held_out_pairs(valid, tokenizer, max_tokens, pairs)
+        cache[key] = held_out_pairs(valid, tokenizer, max_tokens, pairs, pair_seed, avoid_seeds)
     result = score_text_pairs(model, tokenizer, cache[key], max_tokens)
     scores["order"], scores["topic"] = result.order, result.topic
     return scores
@@ -151,6 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-tokens", type=int, help="pieces in A and B together (default: the model's positions − 3 specials)"
     )
+    parser.add_argument("--pair-seed", type=int, default=PAIR_SEED, help="which held-out pairs (cards use 0)")
+    parser.add_argument(
+        "--avoid-pair-seed",
+        type=int,
+        action="append",
+        default=[],
+        help="leave out every sentence of this seed's pairs (a replication on text the cards' pairs did not use)",
+    )
     parser.add_argument("--cache-dir", type=Path, default=Path("runs/cache/valid"))
     parser.add_argument("--output", type=Path, help="write every score as JSON here")
     parser.add_argument("--check-cards", action="store_true", help="exit 1 if a metrics.json disagrees")
@@ -170,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
             args.cache_dir,
             args.max_tokens,
             pairs_by_tokenizer,
+            pair_seed=args.pair_seed,
+            avoid_seeds=tuple(args.avoid_pair_seed),
         )
         results[directory.name] = {name: score.as_dict() for name, score in scores.items()}
         line = "  ".join(

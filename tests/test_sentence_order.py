@@ -190,3 +190,12 @@ def test_scores_both_orders_and_the_random_next_on_token_ids() -> None:
     scores = score_id_pairs(_Reader(), pairs, (2, 3), 0, max_tokens=20, batch_size=7)
     assert scores.order.rate == 1.0
     assert 0.2 < scores.topic.rate < 0.8
+
+
+def test_a_replication_draw_shares_no_sentence_with_the_first() -> None:
+    rng = random.Random(2)
+    lengths = [[rng.randint(1, 30) for _ in range(rng.randint(2, 30))] for _ in range(400)]
+    first = plan_pairs(lengths, max_tokens=60, count=1000, seed=0)
+    again = plan_pairs(lengths, max_tokens=60, count=1000, seed=1, avoid_seeds=(0,))
+    used = {(s.document, i) for s in first for i in range(s.begin, s.end)}
+    assert len(again) > 300 and not any((s.document, i) in used for s in again for i in range(s.begin, s.end))

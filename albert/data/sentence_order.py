@@ -73,9 +73,16 @@ def _grow(lengths: Sequence[int], start: int, stop: int, step: int, budget: int)
     return index
 
 
-def plan_pairs(sentence_lengths: Sequence[Sequence[int]], max_tokens: int, count: int, seed: int = 0) -> list[PairSpan]:
+def plan_pairs(
+    sentence_lengths: Sequence[Sequence[int]],
+    max_tokens: int,
+    count: int,
+    seed: int = 0,
+    avoid_seeds: Sequence[int] = (),
+) -> list[PairSpan]:
     """Up to `count` centre-out pairs over documents given as token counts per sentence; A and B each hold at most
-    `max_tokens // 2` tokens. Deterministic for a seed; no two pairs share a sentence."""
+    `max_tokens // 2` tokens. Deterministic for a seed; no two pairs share a sentence, and none shares a sentence with
+    the pairs the `avoid_seeds` draw (a replication on text the first measurement did not use)."""
     half = max_tokens // 2
     if half < 1:
         raise ValueError(f"max_tokens must be at least 2 to hold a pair, got {max_tokens}.")
@@ -85,9 +92,12 @@ def plan_pairs(sentence_lengths: Sequence[Sequence[int]], max_tokens: int, count
         for m in range(1, len(lengths))
         if 0 < lengths[m - 1] <= half and 0 < lengths[m] <= half
     ]
+    used: set[tuple[int, int]] = set()
+    for avoided in avoid_seeds:
+        for span in plan_pairs(sentence_lengths, max_tokens, count, avoided):
+            used.update((span.document, s) for s in range(span.begin, span.end))
     rng = random.Random(seed)
     rng.shuffle(boundaries)
-    used: set[tuple[int, int]] = set()
     spans: list[PairSpan] = []
     for document, m in boundaries:
         if len(spans) >= count:
@@ -147,10 +157,11 @@ def order_pairs(
     max_tokens: int,
     count: int,
     seed: int = 0,
+    avoid_seeds: Sequence[int] = (),
 ) -> list[OrderPair]:
     """Up to `count` centre-out pairs of text from documents given as lists of sentences; `count_tokens` is the
     scoring model's tokenizer (pieces per sentence, without special tokens), `max_tokens` what A and B may hold
-    together."""
+    together; `avoid_seeds` as in `plan_pairs`."""
     lengths = [[count_tokens(sentence) for sentence in document] for document in documents]
     return [
         OrderPair(
@@ -158,7 +169,7 @@ def order_pairs(
             second=join_sentences(documents[span.document][span.boundary : span.end]),
             other=join_sentences(documents[span.other[0]][span.other[1] : span.other[2]]),
         )
-        for span in plan_pairs(lengths, max_tokens, count, seed)
+        for span in plan_pairs(lengths, max_tokens, count, seed, avoid_seeds)
     ]
 
 

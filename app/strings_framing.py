@@ -20,8 +20,8 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
         "把每个句对正反两种顺序都问一遍，它在 **{accuracy}** 的句对上更偏向真实顺序{detail}",
     ),
     "frame.figure.topic": (
-        "it prefers the real next text over another book's for **{accuracy}** of pairs{detail}",
-        "它在 **{accuracy}** 的句对上更偏向真正的下文，而不是另一本书里的一段{detail}",
+        "it prefers the real next text over another document's for **{accuracy}** of pairs{detail}",
+        "它在 **{accuracy}** 的句对上更偏向真正的下文，而不是另一篇文档里的一段{detail}",
     ),
     "frame.verdict.above": (", above chance", "，高于随机水平"),
     "frame.verdict.chance": (", a coin toss", "，相当于抛硬币"),

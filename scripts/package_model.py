@@ -35,14 +35,14 @@ ORDER_PAIRS = 3000
 METRIC_ROWS = (
     ("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
     ("order", "prefers the true order (each pair asked both ways)", "pairs"),
-    ("topic", "prefers the real next text over another book's", "pairs"),
+    ("topic", "prefers the real next text over another document's", "pairs"),
 )
 RESULTS_INTRO = """Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy
 because 10% of targets are left visible), in the format the model was trained on (a sentence pair, or one segment for
 an MLM-only model); intervals are Wilson 95%. The order pairs are two consecutive runs of whole sentences of the
 held-out text, built centre-out so that no length or edge gives the order away (a decision tree on lengths and edges
 scores 50%), and every pair is asked in both orders: "prefers the true order" is chance at 50% whatever the model's
-bias. The topic check asks the same A with its real next text and with a segment of another book
+bias. The topic check asks the same A with its real next text and with a segment of another document
 (`albert.data.sentence_order`; `benchmarks/score_models.py` re-checks these figures). An interval that holds 50% is a
 coin toss."""
 

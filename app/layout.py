@@ -27,7 +27,7 @@ from app import (
     views,
 )
 from app.i18n import LANGUAGES, Translations, t
-from app.models import AUTO_MODEL, ZH_MODEL, default_model, not_shared_model, shipped_models
+from app.models import AUTO_MODEL, ZH_MODEL, comparison_model, default_model, shipped_models
 from app.tabs import LabViews, TabContext
 
 logger = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ def build_app() -> gr.Blocks:
             views=lab_views(),
             shipped=tuple(models),
             default_model=default,
-            compare_default=not_shared_model(),
+            compare_default=comparison_model(),
         )
         # 'wrap' renders every tab button (no overflow menu); lab.css then makes that one row scroll sideways.
         with gr.Tabs(overflow_behavior="wrap", elem_id="lab-tabs"):

@@ -27,9 +27,9 @@ from app.models import (
     CHINESE_MODELS,
     LoadedModel,
     ModelError,
+    comparison_model,
     load,
     model_for,
-    not_shared_model,
     shipped_config,
     shipped_models,
 )
@@ -276,8 +276,9 @@ def _series(lm: LoadedModel, lang: str | None = None) -> str:
 
 
 def _compare_choice(lm: LoadedModel, compare_model: str | None) -> str | None:
-    """The model to compare with: the one picked, else the not-shared shipped model (if it differs)."""
-    choice = (compare_model or "").strip() or not_shared_model()
+    """The model to compare with: the one picked, else `comparison_model` (a not-shared model for a shared one, the
+    all-shared twin for a not-shared arm)."""
+    choice = (compare_model or "").strip() or comparison_model(lm.name)
     return choice if choice and choice != lm.name else None
 
 

@@ -177,9 +177,9 @@ def test_the_picker_and_model_for_pick_the_chinese_model(chinese_shipped: Chines
         shipped_models,
     )
 
-    # The tiny assets carry no DEFAULT_MODEL: the former default, listed next, is the English model then.
-    assert DEFAULT_MODEL not in shipped_models() and FORMER_DEFAULT_MODEL in shipped_models()
-    assert ZH_MODEL in shipped_models() and language_models() == {"en": FORMER_DEFAULT_MODEL, "zh": ZH_MODEL}
+    # The tiny assets carry neither the default nor the former default: albert-lab-base, listed next, is English then.
+    assert DEFAULT_MODEL not in shipped_models() and FORMER_DEFAULT_MODEL not in shipped_models()
+    assert ZH_MODEL in shipped_models() and language_models() == {"en": "albert-lab-base", "zh": ZH_MODEL}
     assert picker_choices(shipped_models())[0][1] == AUTO_MODEL and (ZH_MODEL, ZH_MODEL) in picker_choices(
         shipped_models()
     )

@@ -342,7 +342,7 @@ def test_a_seed_repeat_is_dashed_in_the_colour_of_its_first_run() -> None:
     assert len({lines[n]["color"] for n in ("albert-lab-all", "albert-lab-none", "albert-lab-e32")}) == 3
 
 
-def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -> None:
+def test_sharing_summary_shows_intervals_the_honest_order_and_the_paper() -> None:
     import pandas as pd
 
     from app.model_plots import summary_figure
@@ -360,12 +360,12 @@ def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -
                 "mlm_accuracy": 0.15,
                 "mlm_low": 0.145,
                 "mlm_high": 0.155,
-                "sop_accuracy": 0.6,
-                "sop_low": 0.58,
-                "sop_high": 0.62,
-                "sop_runs_accuracy": 0.55,
-                "sop_runs_low": 0.53,
-                "sop_runs_high": 0.57,
+                "order_accuracy": 0.6,
+                "order_low": 0.58,
+                "order_high": 0.62,
+                "topic_accuracy": 0.55,
+                "topic_low": 0.53,
+                "topic_high": 0.57,
             },
             {
                 "run": "albert-lab-mlm-only",
@@ -382,12 +382,17 @@ def test_sharing_summary_shows_intervals_the_independent_pairs_and_the_paper() -
     )
     table = summary_table(summary, "en")
     assert table.loc[0, "masked words [95% CI]"] == "15.0% [14.5%, 15.5%]" and table.loc[0, "tokens"] == "20.2M"
-    assert table.loc[1, "sentence order [95% CI]"] == "—"  # MLM only: no sentence head, no number
+    assert table.loc[0, "prefers the true order [95% CI]"] == "60.0% [58.0%, 62.0%]"
+    assert table.loc[1, "prefers the true order [95% CI]"] == "—"  # MLM only: no sentence head, no number
     assert "Table 5 None: MLM 54.9" in table.loc[1].iloc[-1] and "Table 3 (E 64): Avg 79.0" in table.loc[0].iloc[-1]
     assert "遮蔽词 [95% 区间]" in summary_table(summary, "zh").columns
     figure = summary_figure(summary, "en")
     bars = {bar.name: bar for bar in figure.data}
     mlm = bars["Held-out masked-word accuracy"]
     assert list(mlm.error_y.array) == pytest.approx([0.005, 0.005]) and mlm.error_y.type == "data"
-    assert "Sentence order on independent sentence-run pairs" in bars
+    assert list(bars) == [
+        "Held-out masked-word accuracy",
+        "Prefers the true order (both orders asked)",
+        "Prefers the real next over another book's",
+    ]
     assert any(shape.y0 == 0.5 for shape in figure.layout.shapes)  # the chance line

@@ -225,3 +225,15 @@ def test_the_default_model_is_the_one_the_protocol_chose(monkeypatch: pytest.Mon
     assert DEFAULT_MODEL == default_by_the_rule("albert-lab-e128-continued")
     monkeypatch.delenv(MODELS_ENV, raising=False)  # the shipped models, whatever an earlier test pointed the app at
     assert language_models()["en"] == DEFAULT_MODEL and shipped_models()[:2] == [DEFAULT_MODEL, FORMER_DEFAULT_MODEL]
+
+
+def test_each_model_is_compared_with_its_like_for_like_sharing_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A not-shared arm is set beside the all-shared arm of its own seed, E and budget; a shared model beside the
+    not-shared arm. The default (not shared since issue 30) is compared with albert-lab-all-s1."""
+    from app.models import DEFAULT_MODEL, MODELS_ENV, comparison_model
+
+    monkeypatch.delenv(MODELS_ENV, raising=False)
+    assert comparison_model("albert-lab-none-s1") == "albert-lab-all-s1"
+    assert comparison_model("albert-lab-none") == "albert-lab-all"
+    assert comparison_model("albert-lab-e128-continued") == comparison_model("albert-lab-all") == "albert-lab-none"
+    assert comparison_model() == comparison_model(DEFAULT_MODEL)

@@ -14,6 +14,7 @@ above chance only when its whole 95% interval is above 50%; an interval that hol
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -47,13 +48,23 @@ class HeldOut:
     high: float | None
     n: int | None
     chance: float
+    replication: HeldOut | None = None
+    """The same measure on a second draw of pairs that shares no sentence with the first, when recorded."""
 
     @property
-    def verdict(self) -> str:
-        """'above', 'chance' or 'below': the 95% interval against chance (the figure alone without one)."""
+    def own_verdict(self) -> str:
+        """'above', 'chance' or 'below': this figure's 95% interval against chance (the figure alone without one)."""
         low = self.low if self.low is not None else self.accuracy
         high = self.high if self.high is not None else self.accuracy
         return "above" if low > self.chance else "below" if high < self.chance else "chance"
+
+    @property
+    def verdict(self) -> str:
+        """`own_verdict`, held only when a recorded replication agrees: one draw above chance and one at it is a
+        coin toss (with a dozen models tested, one interval in twenty misses 50% by chance alone)."""
+        if self.replication is None or self.replication.own_verdict == self.own_verdict:
+            return self.own_verdict
+        return "chance"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +74,7 @@ class HeldOut:
             "n": self.n,
             "chance": self.chance,
             "verdict": self.verdict,
+            **({"replication": self.replication.as_dict()} if self.replication else {}),
         }
 
 
@@ -125,7 +137,8 @@ def facts(
         chance = CHANCE[key] if CHANCE[key] is not None else 1 / vocab_size
         figure = held_out(metrics, key, chance)
         if figure is not None:
-            recorded.append(figure)
+            replication = held_out(metrics, f"{key}_replication", chance)
+            recorded.append(dataclasses.replace(figure, replication=replication) if replication else figure)
     tokens = _number((metrics or {}).get("tokens"))
     shipped_parameters = _number((metrics or {}).get("parameters"))
     return Facts(
@@ -186,6 +199,16 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
     else:
         figures = _SEPARATOR[normalize_lang(lang)].join(
             t(f"frame.figure.{h.key}", lang, accuracy=percent(h.accuracy), detail=_detail(h, lang))
+            + (
+                t(
+                    "frame.replication",
+                    lang,
+                    accuracy=percent(h.replication.accuracy),
+                    detail=_detail(h.replication, lang),
+                )
+                if h.replication
+                else ""
+            )
             + ("" if h.key == "mlm" else t(f"frame.verdict.{h.verdict}", lang))
             for h in f.held_out
         )

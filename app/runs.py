@@ -16,7 +16,7 @@ from app.models import REPO_ROOT
 
 logger = logging.getLogger(__name__)
 RUNS_ENV = "ALBERT_LAB_RUNS"
-_MEASURES = ("mlm", "order", "topic")
+_MEASURES = ("mlm", "order", "order_replication", "topic")
 
 
 def runs_dir() -> Path:
@@ -69,6 +69,14 @@ def accuracy_with_interval(row: pd.Series, key: str) -> str:
         return "—"
     low, high = (pd.to_numeric(row.get(f"{key}_{b}"), errors="coerce") for b in ("low", "high"))
     return f"{value:.1%}" + (f" [{low:.1%}, {high:.1%}]" if pd.notna(low) and pd.notna(high) else "")
+
+
+def reads_order(row: pd.Series) -> bool:
+    """Whether a summary.csv row is above chance on order: its interval over 50%, and its second draw's too when one
+    was scored (one draw alone, among a dozen models, misses 50% by chance one time in twenty)."""
+    low = pd.to_numeric(row.get("order_low"), errors="coerce")
+    second = pd.to_numeric(row.get("order_replication_low"), errors="coerce")
+    return bool(pd.notna(low) and low > 0.5 and (pd.isna(second) or second > 0.5))
 
 
 def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
@@ -156,7 +164,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     if {"order_accuracy", "order_low", "order_high"} <= set(arms):
         order = arms.dropna(subset=["order_accuracy", "order_low", "order_high"])
         if len(order):
-            above = [mode_name(r["sharing"], lang) for _, r in order.iterrows() if r["order_low"] > 0.5]
+            above = [mode_name(r["sharing"], lang) for _, r in order.iterrows() if reads_order(r)]
             text += "\n\n" + t(
                 "sharing.runs.order",
                 lang,

@@ -23,6 +23,10 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
         "it prefers the real next text over another document's for **{accuracy}** of pairs{detail}",
         "它在 **{accuracy}** 的句对上更偏向真正的下文，而不是另一篇文档里的一段{detail}",
     ),
+    "frame.replication": (
+        " and **{accuracy}** on a second draw of pairs that shares no sentence with the first{detail}",
+        "，在与第一组没有共同句子的第二组句对上为 **{accuracy}**{detail}",
+    ),
     "frame.verdict.above": (", above chance", "，高于随机水平"),
     "frame.verdict.chance": (", a coin toss", "，相当于抛硬币"),
     "frame.verdict.below": (", below chance", "，低于随机水平"),

@@ -155,8 +155,8 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
         "在留出句对上（每对正反两种顺序都问）偏向真实顺序的比例：{low}–{high}（随机水平 50%）。",
     ),
     "sharing.runs.order.above": (
-        "Above chance (whole interval over 50%): {arms}.",
-        "高于随机水平（整个区间在 50% 以上）：{arms}。",
+        "Above chance (whole interval over 50%, on both draws of pairs where two were scored): {arms}.",
+        "高于随机水平（整个区间在 50% 以上；测了两组句对的，两组都如此）：{arms}。",
     ),
     "sharing.runs.order.chance": (
         "Every interval holds 50% or lies under it: no arm reads sentence order.",
@@ -218,6 +218,7 @@ MODEL_TAB_STRINGS: dict[str, tuple[str, str]] = {
     "runs.col.run": ("run", "训练"),
     "runs.col.mlm": ("masked words [95% CI]", "遮蔽词 [95% 区间]"),
     "runs.col.order": ("prefers the true order [95% CI]", "偏向真实顺序 [95% 区间]"),
+    "runs.col.order_replication": ("true order, second draw [95% CI]", "真实顺序，第二组句对 [95% 区间]"),
     "runs.col.topic": ("prefers the real next [95% CI]", "偏向真正的下文 [95% 区间]"),
     "runs.col.paper": ("the paper (ALBERT-base, cited by table)", "论文（ALBERT-base，按表引用）"),
     "runs.summary.title": (

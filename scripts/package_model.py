@@ -36,7 +36,12 @@ METRIC_ROWS = (
     ("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
     ("order", "prefers the true order (each pair asked both ways)", "pairs"),
     ("topic", "prefers the real next text over another document's", "pairs"),
+    ("order_replication", "prefers the true order, second draw (no sentence shared with the first)", "pairs"),
+    ("topic_replication", "prefers the real next, second draw", "pairs"),
 )
+REPLICATION_NOTE = """The second draw (`benchmarks/score_models.py --pair-seed 1 --avoid-pair-seed 0`) asks the same
+questions on held-out pairs that share no sentence with the first draw's; a figure is called above chance only when
+both draws say so."""
 RESULTS_INTRO = """Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy
 because 10% of targets are left visible), in the format the model was trained on (a sentence pair, or one segment for
 an MLM-only model); intervals are Wilson 95%. The order pairs are two consecutive runs of whole sentences of the
@@ -67,6 +72,9 @@ SUMMARY_COLUMNS = (
     "topic_accuracy",
     "topic_low",
     "topic_high",
+    "order_replication_accuracy",
+    "order_replication_low",
+    "order_replication_high",
 )
 
 
@@ -118,6 +126,8 @@ def command_line(run_config: dict) -> str:
 def metric_rows(metrics: dict[str, Any]) -> str:
     rows = []
     for key, label, unit in METRIC_ROWS:
+        if f"{key}_accuracy" not in metrics and key.endswith("_replication"):
+            continue  # recorded only once a second draw was scored
         if f"{key}_accuracy" not in metrics:
             rows.append(f"| {label} | — (no sentence head) | | |" if key != "mlm" else f"| {label} | — | | |")
             continue
@@ -340,6 +350,37 @@ def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> di
         f"|---|---|---|---|\n{metric_rows(metrics)}\n\n{RESULTS_INTRO}\n\n{note}"
     )
     atomic_write_text(directory / "README.md", card[:start] + table.rstrip() + card[end:])
+    _update_summary_metrics(directory, metrics)
+    return metrics
+
+
+def record_replication(directory: Path, scores: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Record a second draw's figures (`benchmarks/score_models.py --pair-seed 1 --avoid-pair-seed 0 --output`, this
+    folder's entry) as `order_replication_*` and `topic_replication_*` in metrics.json, in the card's results table
+    and in the folder's summary.csv row."""
+    metrics = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
+    for name in ("order", "topic"):
+        if name in scores:
+            score = scores[name]
+            metrics[f"{name}_replication_accuracy"] = score["rate"]
+            metrics[f"{name}_replication_ci95"] = score["ci95"]
+            metrics[f"{name}_replication_n"] = score["n"]
+    atomic_write_text(directory / "metrics.json", json.dumps(metrics, indent=2) + "\n")
+    card = (directory / "README.md").read_text(encoding="utf-8")
+    start = card.index("| metric | accuracy | 95% interval | n |")
+    end = card.index("\n\n", start)
+    table = f"| metric | accuracy | 95% interval | n |\n|---|---|---|---|\n{metric_rows(metrics)}"
+    card = card[:start] + table + card[end:]
+    if REPLICATION_NOTE.split("\n")[0] not in card:
+        intro = card.index("coin toss.", start) + len("coin toss.")
+        card = card[:intro] + "\n" + REPLICATION_NOTE + card[intro:]
+    atomic_write_text(directory / "README.md", card)
+    _update_summary_metrics(directory, metrics)
+    return metrics
+
+
+def _update_summary_metrics(directory: Path, metrics: dict[str, Any]) -> None:
+    """The folder's row in its summary.csv (assets/runs, or assets/runs/<language>) takes `metrics`."""
     assets = directory.parent.parent
     for summary in (assets / "runs" / "summary.csv", *(assets / "runs").glob("*/summary.csv")):
         rows = list(csv.DictReader(summary.open())) if summary.is_file() else []
@@ -350,7 +391,6 @@ def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> di
                 if f"{key}_ci95" in metrics:
                     row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
             _update_summary(summary, row)
-    return metrics
 
 
 def _update_summary(path: Path, row: dict) -> None:
@@ -376,8 +416,17 @@ def main() -> None:
         action="store_true",
         help="RUN_DIR is a shipped folder: re-measure it and rewrite its card's results (--notes)",
     )
+    parser.add_argument(
+        "--replication",
+        type=Path,
+        help="RUN_DIR is a shipped folder: record its second draw from this benchmarks/score_models.py --output JSON",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.replication:
+        scores = json.loads(args.replication.read_text(encoding="utf-8"))[args.run_dir.name]
+        print(json.dumps(record_replication(args.run_dir, scores), indent=2))
+        return
     if args.rescore:
         print(json.dumps(rescore(args.run_dir, args.valid, args.notes, Path("runs/cache/valid")), indent=2))
         return

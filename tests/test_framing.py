@@ -59,6 +59,25 @@ def test_order_line_calls_a_model_above_chance_only_when_its_order_interval_is()
     assert "抛硬币" in zh and not re.search(r"[A-Za-z]{3,}", zh.replace("ALBERT-base", "").replace("BERT-base", ""))
 
 
+def test_an_order_figure_above_chance_on_one_draw_only_is_a_coin_toss() -> None:
+    """With a dozen models tested, one interval in twenty misses 50% by chance: a second draw that does not agree
+    takes "above chance" back, and both figures are shown."""
+    one_draw = dict(METRICS, order_accuracy=0.524, order_ci95=[0.506, 0.542])
+    assert "above chance" in framing.framing_markdown(framing.facts("m", one_draw, 8000, 1, "order"), "order")
+    both = dict(
+        one_draw, order_replication_accuracy=0.494, order_replication_ci95=[0.475, 0.512], order_replication_n=2814
+    )
+    facts = framing.facts("m", both, 8000, 1, "order")
+    assert facts.held_out[0].own_verdict == "above" and facts.held_out[0].verdict == "chance"
+    text = framing.framing_markdown(facts, "order")
+    assert "**52.4%**" in text and "**49.4%** on a second draw of pairs that shares no sentence with the first" in text
+    assert "a coin toss" in text and "has not learned sentence order" in text and "above chance" not in text
+    assert facts.as_dict()["held_out"][0]["replication"]["n"] == 2814
+    agreeing = dict(both, order_replication_accuracy=0.56, order_replication_ci95=[0.54, 0.58])
+    assert "above chance" in framing.framing_markdown(framing.facts("m", agreeing, 8000, 1, "order"), "order")
+    assert "第二组句对上为 **49.4%**" in framing.framing_markdown(facts, "order", "zh")
+
+
 def test_mask_line_gives_chance_as_one_in_v() -> None:
     text = framing.framing_markdown(framing.facts("m", METRICS, 8000, 1, "mask"), "mask")
     assert "0.0125%" in text and "8,000 tokens" in text and "**15.5%**" in text and "24,224 examples" in text

@@ -109,3 +109,21 @@ def test_package_model_card_has_intervals_and_says_when_there_is_no_head(
         assert {"order_accuracy", "topic_accuracy"} <= set(metrics) and metrics["order_n"] > 0
         assert "prefers the true order (each pair asked both ways)" in card
         assert float(row["order_low"]) == metrics["order_ci95"][0]
+        from scripts.package_model import record_replication
+
+        second = {
+            "order": {"rate": 0.494, "ci95": [0.475, 0.512], "n": 2814},
+            "topic": {"rate": 0.6, "ci95": [0.58, 0.62], "n": 2814},
+        }
+        folder = tmp_path / "assets" / "models" / "tiny"
+        recorded = record_replication(folder, second)
+        card = (folder / "README.md").read_text()
+        assert recorded["order_replication_ci95"] == [0.475, 0.512] and recorded["topic_replication_n"] == 2814
+        assert (
+            "| prefers the true order, second draw (no sentence shared with the first) | 49.4% | 47.5% – 51.2% | "
+            "2,814 pairs |" in card
+        )
+        assert card.count("--avoid-pair-seed 0") == 1 and record_replication(folder, second) == recorded  # idempotent
+        assert card.count("--avoid-pair-seed 0") == (folder / "README.md").read_text().count("--avoid-pair-seed 0")
+        row = next(csv.DictReader((tmp_path / "assets" / "runs" / "summary.csv").open()))
+        assert float(row["order_replication_low"]) == 0.475

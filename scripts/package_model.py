@@ -406,7 +406,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("name")
-    parser.add_argument("--valid", nargs="+", required=True, help="held-out corpus files the run evaluated on")
+    parser.add_argument(
+        "--valid", nargs="+", help="held-out corpus files the run evaluated on (not with --replication)"
+    )
     parser.add_argument("--assets", type=Path, default=Path("assets"))
     parser.add_argument("--notes", default="", help="a paragraph for the card (limitations, what more compute buys)")
     parser.add_argument("--curve-only", action="store_true", help="record the curve and summary, ship no weights")
@@ -427,6 +429,8 @@ def main() -> None:
         scores = json.loads(args.replication.read_text(encoding="utf-8"))[args.run_dir.name]
         print(json.dumps(record_replication(args.run_dir, scores), indent=2))
         return
+    if not args.valid:
+        parser.error("--valid is required (the held-out corpus files) unless --replication records scored figures.")
     if args.rescore:
         print(json.dumps(rescore(args.run_dir, args.valid, args.notes, Path("runs/cache/valid")), indent=2))
         return

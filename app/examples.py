@@ -31,8 +31,13 @@ class OrderExample:
     b: str
     """A then B is the original order."""
     reading: str = "prefers_ab"
-    """What the shipped model answers, as the tab words it (`app.model_views.order_reading`): "prefers_ab" (right),
-    "undecided" (the two orders less than 2 points apart) or "prefers_ba" (the wrong way round)."""
+    """What the shipped SOP model answers, as the tab words it (`app.model_views.order_reading`): "prefers_ab"
+    (right), "undecided" (the two orders less than 2 points apart) or "prefers_ba" (the wrong way round)."""
+    other: str = ""
+    """B from another book: a segment of a held-out document (`app.order_views.OTHERS_PATH`), the third row."""
+    topic: str | None = None
+    """What the language's NSP arm answers to A → B against A → other, by the same rule: "prefers_ab" (the real B)
+    … "prefers_ba" (the other book); None until that arm is shipped and the example checked with it."""
 
 
 @dataclass(frozen=True)
@@ -66,25 +71,69 @@ MASK_FAILS: dict[str, list[MaskExample]] = {
     "zh": [MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理"))],
 }
 ORDER: dict[str, list[OrderExample]] = {
-    # Pairs whose order a reader sees at once (a cause, then its effect). The default English model has not learned
-    # sentence order (49.8% on held-out pipeline pairs): it gives both orders of any pair nearly the same probability,
-    # so the tab calls every one of them undecided — which is what a class should see. The pairs stay so that a
-    # model that does learn order (a longer or GPU run) can be tried on them.
+    # Pairs whose order a reader sees at once (a cause, then its effect), each with B from another book: a segment of
+    # a held-out book from the tab's 🎲 list. The default English SOP model has not learned sentence order: it gives
+    # both orders of any pair nearly the same probability, so the tab calls every one of them undecided — which is
+    # what a class should see. The NSP arm beside it reads topic: "next" to both real orders (about 93% for the first
+    # pair) and "not next" to the other book (8%), the paper's Table 5 argument live.
     "en": [
-        OrderExample("The storm broke just after midnight.", "By morning the streets were flooded.", "undecided"),
-        OrderExample("The door opened slowly.", "A tall man stood on the step.", "undecided"),
-        OrderExample("He picked up the letter and opened it.", "As he read it, his face turned pale.", "undecided"),
+        OrderExample(
+            "She bought a ticket at the station.",
+            "Then she boarded the train to London.",
+            "undecided",
+            other="Here there is no way round or through to any vital centre of Germany's antagonists.",
+            topic="prefers_ab",
+        ),
+        OrderExample(
+            "She was very tired when she came home.",
+            "She went to bed at once.",
+            "undecided",
+            other="(Utricularia neglecta.) One of the quadrifid processes greatly enlarged.",
+            topic="prefers_ab",
+        ),
+        OrderExample(
+            "He asked her to marry him.",
+            "She said yes.",
+            "undecided",
+            other="Night and day, year on year, High and low, far and near, These are our own aspects, These are our "
+            "own regrets.",
+            topic="prefers_ab",
+        ),
     ],
+    # The Chinese NSP arm (albert-lab-zh-nsp) is not checked on these yet: `topic` is set once it is shipped
+    # (python -m scripts.choose_examples --model albert-lab-zh --lang zh …).
     "zh": [
-        OrderExample("大雪下了一夜。", "第二天早上，地上全是白的。"),
-        OrderExample("天气越来越冷了。", "人们都穿上了厚衣服。"),
-        OrderExample("今天下了一场大雨。", "路上到处都是积水。"),
+        OrderExample("大雪下了一夜。", "第二天早上，地上全是白的。", other="小白鹭走什么样的艺术之路？"),
+        OrderExample(
+            "天气越来越冷了。", "人们都穿上了厚衣服。", other="谈到湘西的贫穷，彭楚政显得心情沉重，表情也凝重了几分。"
+        ),
+        OrderExample(
+            "今天下了一场大雨。",
+            "路上到处都是积水。",
+            other="那么，调整所有制结构，提高国有经济的控制力，应当从何着手呢？",
+        ),
     ],
 }
 ORDER_FAILS: dict[str, list[OrderExample]] = {
-    # No pair is read the wrong way round by more than 2 points either: undecided, like every pair.
-    "en": [OrderExample("She bought a ticket at the station.", "Then she boarded the train to London.", "undecided")],
-    "zh": [OrderExample("去年粮食获得了大丰收。", "农民的收入增加了。", "prefers_ba")],
+    # Both models fail here: the SOP model cannot tell the orders apart, and the NSP arm prefers the other book's
+    # sentence (a narrative line of another novel reads as a next sentence as well as the real one does).
+    "en": [
+        OrderExample(
+            "The door opened slowly.",
+            "A tall man stood on the step.",
+            "undecided",
+            other="Emily whispered to her to leave the room.",
+            topic="prefers_ba",
+        )
+    ],
+    "zh": [
+        OrderExample(
+            "去年粮食获得了大丰收。",
+            "农民的收入增加了。",
+            "prefers_ba",
+            other="他们不会了解饺子对于我们这样一代人，起到过多么重要和不可取代的作用。",
+        )
+    ],
 }
 PARAGRAPH: dict[str, str] = {
     "en": (
@@ -95,7 +144,8 @@ PARAGRAPH: dict[str, str] = {
 }
 """The paragraph the sentence-order tab splits after its first sentence (its default)."""
 PARAGRAPH_READING: dict[str, str] = {"en": "undecided", "zh": "prefers_ab"}
-"""What the shipped model answers for that split (see `OrderExample.reading`)."""
+"""What the shipped SOP model answers for that split (see `OrderExample.reading`), beside the first example's other
+book."""
 SENTIMENT: dict[str, list[SentimentExample]] = {
     "en": [
         SentimentExample("A warm, funny and beautifully acted film.", "positive"),
@@ -122,7 +172,8 @@ def mask_texts(lang: str, fails: bool = False) -> list[str]:
 
 
 def order_pairs(lang: str, fails: bool = False) -> list[list[str]]:
-    return [[e.a, e.b] for e in (ORDER_FAILS if fails else ORDER)[lang]]
+    """The tab's example rows: A, B and B from another book."""
+    return [[e.a, e.b, e.other] for e in (ORDER_FAILS if fails else ORDER)[lang]]
 
 
 def sentiment_texts(lang: str, fails: bool = False) -> list[str]:

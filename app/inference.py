@@ -293,8 +293,14 @@ def sentence_order(
         raise InputError(t("order.err.empty", lang))
     o, notices_o = clean_text(other, lang) if isinstance(other, str) and other.strip() else ("", [])
     notices = list(dict.fromkeys(notices_a + notices_b + notices_o))
-    unknown = readable(lm, [a, b, o], lang)
+    unknown = readable(lm, [a, b], lang)
     notices += unknown_notice(unknown, lang)
+    if o.strip():
+        try:  # an unreadable other book costs its row only (with the guard's sentence), not the pair's answer
+            readable(lm, [o], lang)
+        except InputError as error:
+            notices.append(str(error))
+            o = ""
     ids_a, ids_b, ids_o = (lm.tokenizer(x, add_special_tokens=False, verbose=False)["input_ids"] for x in (a, b, o))
     rows = [(ids_a, ids_b), (ids_b, ids_a)] + ([(ids_a, ids_o)] if o.strip() else [])
     budget = max(lm.max_tokens - 3, 2)  # [CLS] A [SEP] B [SEP]

@@ -72,6 +72,7 @@ def lab_views() -> LabViews:
     """The functions the tabs wire to events: the app's own views, each model result marked with the inputs it
     answers (`freshness.stamped`), so that one landing after they changed is drawn again."""
     stamped = freshness.stamped
+    sentence_order = stamped(model_views.sentence_order_view)
     return LabViews(
         parameters=views.parameters_view,
         preset=views.preset_view,
@@ -84,8 +85,9 @@ def lab_views() -> LabViews:
         layer_transitions=stamped(model_views.layer_transitions_view),
         fill_mask=stamped(model_views.fill_mask_view),
         mask_word=stamped(model_views.mask_word_view, edits=1, kept=3),  # the masked text; top-k, model, language
-        sentence_order=stamped(model_views.sentence_order_view),
-        split_paragraph=stamped(model_views.split_paragraph_view, edits=2, kept=2),  # A and B; model, language
+        sentence_order=sentence_order,
+        split_paragraph=stamped(model_views.split_paragraph_view, edits=2, kept=3),  # A, B; model, language, other
+        draw_other=model_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
         attention=stamped(model_views.attention_view),
         sentiment=stamped(sentiment_views.sentiment_view),
         sentiment_card=sentiment.card_markdown,

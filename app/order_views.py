@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,6 +41,8 @@ from app.plots import PALETTE, FigureJSON, base_layout, plot_text
 logger = logging.getLogger(__name__)
 OTHERS_PATH = REPO_ROOT / "assets" / "sentence_order" / "other-books.json"
 """{"en": [segment, …], "zh": [segment, …]}: held-out segments for the "B from another book" button."""
+OTHERS_ENV = "ALBERT_LAB_ORDER_OTHERS"
+"""Another such file (tests point it at segments their tiny models read), as ALBERT_LAB_MODELS moves the models."""
 ROLES = ("sop", "nsp")
 """The two columns, left to right."""
 _rng = random.Random()
@@ -62,9 +65,15 @@ def _read_segments(path: Path) -> dict[str, tuple[str, ...]]:
     }
 
 
+def others_path() -> Path:
+    """Where the segments of other books are read (`ALBERT_LAB_ORDER_OTHERS` overrides `OTHERS_PATH`)."""
+    override = os.environ.get(OTHERS_ENV, "").strip()
+    return Path(override) if override else OTHERS_PATH
+
+
 def other_segments(lang: str, path: Path | None = None) -> tuple[str, ...]:
     """The shipped segments of other books in `lang` ('en' or 'zh'); () when none are shipped."""
-    return _read_segments(path or OTHERS_PATH).get(normalize_lang(lang), ())
+    return _read_segments(path or others_path()).get(normalize_lang(lang), ())
 
 
 def draw_other(lang: str, current: Any = "", rng: random.Random | None = None, path: Path | None = None) -> str:

@@ -47,6 +47,8 @@ class LabViews:
     """/sentence_order."""
     split_paragraph: Callable[..., tuple]
     """/split_paragraph."""
+    draw_other: Callable[..., tuple]
+    """/draw_other: a segment of another book into the sentence-order tab's third box, then /sentence_order."""
     attention: Callable[..., tuple]
     """/attention."""
     sentiment: Callable[..., tuple]

@@ -2,18 +2,24 @@
 
 Scores candidate examples for the Masked words, Sentence order and Sentiment tabs with the model the app
 uses, the way the app scores them, and logs which it gets right. With `--corpus` (held-out text the model
-never saw, e.g. `gutenberg-valid.txt.xz`) it also scores sentences sampled from that text: one word of each
-masked in turn, and consecutive sentence pairs, so the chosen examples can be seen against the model's
-rate on plain held-out text.
+never saw, e.g. `gutenberg-valid.txt.xz`) it also scores sentences sampled from that text (one word of each
+masked in turn) and sentence-order pairs drawn from it by the project's one pair rule
+(`albert.data.sentence_order.order_pairs`: centre-out, whole sentences, and a segment of another document as
+"B from another book"), so the chosen examples can be seen against the model's rate on plain held-out text.
+Every order pair is read by the SOP model and by the language's NSP arm (`--nsp-model`), as the tab shows them;
+`--others FILE` writes the "B from another book" segments of those pairs for the tab's 🎲 button
+(`app.order_views.OTHERS_PATH`, one list per language, the other languages' lists kept).
 
     python -m scripts.choose_examples                                   # the app's examples and candidates
-    python -m scripts.choose_examples --corpus ../shared/corpus/gutenberg-valid.txt.xz --sample 300
-    python -m scripts.choose_examples --model albert-lab-zh --lang zh   # once the Chinese model is shipped
+    python -m scripts.choose_examples --corpus ../shared/corpus/gutenberg-valid.txt.xz --sample 300 \
+        --others assets/sentence_order/other-books.json
+    python -m scripts.choose_examples --model albert-lab-zh --lang zh \
+        --corpus ../shared/corpus/zh/peoples-daily-199801-valid.txt.xz --others assets/sentence_order/other-books.json
 
 Right means: every [MASK]'s first guess is the hidden word (case-insensitive); the original order A→B gets a
 higher "in order" probability than B→A by 2 points or more (the tab's "prefers" rule, `app.model_views.order_reading`;
-closer than that the tab calls it undecided); the sentiment
-label is the expected one.
+closer than that the tab calls it undecided); the sentiment label is the expected one. The NSP arm's topic reading
+uses the same rule on A→B against A→other book.
 """
 
 from __future__ import annotations
@@ -23,10 +29,13 @@ import json
 import logging
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from albert.data.sentence_order import OrderPair
 
 logger = logging.getLogger("scripts.choose_examples")
 _BRACED = re.compile(r"\{([^{}]+)\}")
@@ -204,8 +213,12 @@ class OrderScore:
     a: str
     b: str
     p_ab: float
-    """P(in order) for A then B — the original order."""
+    """P(class 0) for A then B — the original order (SOP: "in order"; NSP: "B is the next text")."""
     p_ba: float
+    other: str = ""
+    """A segment of another document ("B from another book"), or "" when none was asked."""
+    p_other: float | None = None
+    """P(class 0) for A then `other`."""
 
     @property
     def reading(self) -> str:
@@ -215,15 +228,26 @@ class OrderScore:
         return order_reading(self.p_ab, self.p_ba)
 
     @property
+    def topic(self) -> str | None:
+        """The same rule on A→B against A→other: 'prefers_ab' is "prefers the real B"; None without `other`."""
+        from app.model_views import order_reading
+
+        return order_reading(self.p_ab, self.p_other) if self.p_other is not None else None
+
+    @property
     def right(self) -> bool:
         return self.reading == "prefers_ab"
 
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"right": self.right, "reading": self.reading, "topic": self.topic}
 
-def score_order(lm: Any, a: str, b: str, lang: str = "en") -> OrderScore:
+
+def score_order(lm: Any, a: str, b: str, lang: str = "en", other: str = "") -> OrderScore:
+    """The app's reading of one pair (`app.inference.sentence_order`: both orders, and A→other when given)."""
     from app import inference
 
-    result = inference.sentence_order(lm, a, b, lang)
-    return OrderScore(a, b, result.in_order_ab, result.in_order_ba)
+    result = inference.sentence_order(lm, a, b, lang, other)
+    return OrderScore(a, b, result.in_order_ab, result.in_order_ba, other, result.with_other)
 
 
 @dataclass(frozen=True)
@@ -263,8 +287,8 @@ def _reads(clf: Any, text: str, lang: str) -> bool:
 
 def held_out_sentences(
     corpus: str | Path, sample: int, seed: int = 0, lang: str = "en", min_words: int = 5, max_words: int = 14
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """`sample` short sentences and `sample` consecutive sentence pairs (same paragraph), drawn with `seed`."""
+) -> list[str]:
+    """`sample` short sentences of held-out text, drawn with `seed` (for the masked-word rate)."""
     from albert.data.corpus import read_documents
     from albert.data.sentences import split_sentences
 
@@ -273,15 +297,59 @@ def held_out_sentences(
             return 6 <= len(sentence) <= 30
         return min_words <= len(sentence.split()) <= max_words and '"' not in sentence and "“" not in sentence
 
-    sentences: list[str] = []
-    pairs: list[tuple[str, str]] = []
-    for document in read_documents([corpus]):
-        for paragraph in document:
-            parts = split_sentences(paragraph)
-            sentences.extend(s for s in parts if short(s))
-            pairs.extend((a, b) for a, b in zip(parts, parts[1:], strict=False) if short(a) and short(b))
-    rng = random.Random(seed)
-    return (rng.sample(sentences, min(sample, len(sentences))), rng.sample(pairs, min(sample, len(pairs))))
+    sentences = [
+        s for document in read_documents([corpus]) for paragraph in document for s in split_sentences(paragraph)
+    ]
+    sentences = [s for s in sentences if short(s)]
+    return random.Random(seed).sample(sentences, min(sample, len(sentences)))
+
+
+def held_out_pairs(
+    corpus: str | Path, sample: int, count_tokens: Callable[[str], int], max_tokens: int, seed: int = 0
+) -> list[OrderPair]:
+    """Up to `sample` sentence-order pairs of held-out text by the project's one rule (`order_pairs`: centre-out,
+    whole sentences, A and B together within `max_tokens` as `count_tokens` counts them), each with a segment of
+    another document ("B from another book")."""
+    from albert.data.sentence_order import order_pairs, sentence_documents
+
+    return order_pairs(sentence_documents([corpus]), count_tokens, max_tokens, sample, seed)
+
+
+_GLUED_QUOTES = re.compile(r"[”\"’'][“\"‘]|”[^\s.,;:!?)’—-]")  # lines run together ('…?”“Yes.', '…?”Francine')
+_NOT_PROSE = re.compile(r"[\[\]_*|{}<>]|\d|--|\bhrs?\.|^[A-Z]+[:.]")  # notes, figures, markup, dialogue headings
+
+
+def plain_segment(text: str, lang: str = "en") -> bool:
+    """A segment a class reads at a glance, fit to be "B from another book": plain prose of a few words (Chinese: a
+    dozen to 80 characters, mostly Han), no figures, notes or markup, no two speakers' lines run together."""
+    text = text.strip()
+    if lang == "zh":
+        from albert.data.chinese import is_han
+
+        return 12 <= len(text) <= 80 and sum(is_han(c) for c in text) >= 0.7 * len(text)
+    letters = sum(c.isalpha() for c in text)
+    return (
+        6 <= len(text.split()) <= 30
+        and letters >= 0.75 * len(text.replace(" ", ""))
+        and not _GLUED_QUOTES.search(text)
+        and not _NOT_PROSE.search(text)
+        and text.count('"') % 2 == 0
+        and text.count("“") == text.count("”")  # a quotation cut in two reads as a fragment
+    )
+
+
+def write_others(path: Path, lang: str, segments: Sequence[str], source: str) -> list[str]:
+    """The "B from another book" list of `lang` in `path` (the other languages' lists kept): `segments` without
+    repeats, in their order. Written whole to a temporary file, then renamed."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    kept = list(dict.fromkeys(s.strip() for s in segments if s.strip()))
+    data[lang] = kept
+    data.setdefault("source", {})[lang] = source
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
+    return kept
 
 
 def mask_one_word(sentence: str, rng: random.Random, lang: str = "en") -> tuple[str, list[str]] | None:
@@ -320,17 +388,58 @@ def _log_masks(title: str, scores: list[MaskScore]) -> None:
         logger.info("%s %s | first guess: %s | hidden: %s", "RIGHT" if s.right else "wrong", s.text, guess, target)
 
 
-def _log_orders(title: str, scores: list[OrderScore]) -> None:
+def _log_orders(title: str, scores: list[OrderScore], nsp: list[OrderScore] | None = None) -> None:
+    """Each pair as the SOP model reads it (and the NSP arm beside it, when scored), best first."""
     logger.info("== %s: %s", title, _rate(scores))
-    for s in sorted(scores, key=lambda s: s.p_ba - s.p_ab):
+    beside: list[OrderScore | None] = list(nsp) if nsp else [None] * len(scores)
+    for s, n in sorted(zip(scores, beside, strict=True), key=lambda pair: pair[0].p_ba - pair[0].p_ab):
+        other = f" A→other {100 * s.p_other:.1f}%" if s.p_other is not None else ""
+        nsp_text = (
+            f" | NSP A→B {100 * n.p_ab:.1f}% B→A {100 * n.p_ba:.1f}%"
+            + (f" A→other {100 * n.p_other:.1f}% ({n.topic})" if n.p_other is not None else "")
+            if n is not None
+            else ""
+        )
         logger.info(
-            "%s A→B %.1f%% vs B→A %.1f%% | %s | %s",
+            "%s A→B %.1f%% vs B→A %.1f%%%s%s | %s | %s | other: %s",
             {"prefers_ab": "RIGHT", "undecided": "undecided", "prefers_ba": "wrong"}[s.reading],
             100 * s.p_ab,
             100 * s.p_ba,
+            other,
+            nsp_text,
             s.a,
             s.b,
+            s.other,
         )
+
+
+def _nsp_model(choice: str | None, lm: Any, lang: str) -> Any:
+    """The NSP arm read beside `lm`: `choice`, else the language's shipped one; None when there is none (or `lm`
+    is itself an NSP model)."""
+    from app import models
+
+    name = choice or models.nsp_model(lang)
+    if not name or lm.config.sentence_objective != "sop":
+        return None
+    return models.load(name, lang)
+
+
+def _token_counter(lm: Any) -> Callable[[str], int]:
+    """Pieces per sentence in `lm`'s tokenizer (no special tokens): what `order_pairs` budgets with."""
+    return lambda text: len(lm.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def _score_orders(
+    title: str, key: str, lm: Any, nsp: Any, triples: Sequence[tuple[str, str, str]], lang: str
+) -> dict[str, Any]:
+    """Each (A, B, other) read by the SOP model and by the NSP arm (when given), logged; the report's entries."""
+    scores = [score_order(lm, a, b, lang, other) for a, b, other in triples]
+    beside = [score_order(nsp, a, b, lang, other) for a, b, other in triples] if nsp is not None else None
+    _log_orders(title, scores, beside)
+    entries = [s.as_dict() for s in scores]
+    if beside is not None:
+        entries = [e | {"nsp": n.as_dict()} for e, n in zip(entries, beside, strict=True)]
+    return {key: entries}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -341,9 +450,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--corpus", default=None, help="held-out text (.txt, .xz, .gz) to sample sentences from")
-    parser.add_argument("--sample", type=int, default=200, help="held-out sentences and pairs to score")
+    parser.add_argument("--sample", type=int, default=200, help="held-out sentences (and pairs) to score")
+    parser.add_argument("--pairs", type=int, default=None, help="held-out order pairs to score (default: --sample)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write every score to this file")
+    parser.add_argument(
+        "--nsp-model", default=None, help="the NSP arm read beside the SOP model (default: the language's, if shipped)"
+    )
+    parser.add_argument(
+        "--others", type=Path, default=None, help="write the held-out pairs' other-book segments here (needs --corpus)"
+    )
+    parser.add_argument("--others-count", type=int, default=40, help="how many other-book segments to write")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
 
@@ -355,13 +472,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {"model": lm.name}
     masks = [score_mask(lm, *masked_form(c, args.lang), lang=args.lang) for c in MASK_CANDIDATES[args.lang]]
     _log_masks("masked-word candidates", masks)
-    orders = [score_order(lm, a, b, args.lang) for a, b in ORDER_CANDIDATES[args.lang]]
+    nsp = _nsp_model(args.nsp_model, lm, args.lang)
+    report["nsp_model"] = nsp.name if nsp is not None else None
+    report["mask"] = [asdict(s) | {"right": s.right} for s in masks]
     if lm.config.sentence_objective != "none":
-        _log_orders("sentence-order candidates (true order A→B)", orders)
-    report |= {
-        "mask": [asdict(s) | {"right": s.right} for s in masks],
-        "order": [asdict(s) | {"right": s.right, "reading": s.reading} for s in orders],
-    }
+        from app.order_views import other_segments
+
+        pool = other_segments(args.lang)  # the shipped other-book segments, one per candidate in turn
+        candidates = [
+            (a, b, pool[i % len(pool)] if pool else "") for i, (a, b) in enumerate(ORDER_CANDIDATES[args.lang])
+        ]
+        report |= _score_orders("sentence-order candidates (true order A→B)", "order", lm, nsp, candidates, args.lang)
     directory = args.sentiment_model or sentiment.sentiment_dir_for("", args.lang)
     clf = sentiment.load_classifier(args.lang, directory) if sentiment.is_installed(directory) else None
     if clf is not None and not _reads(clf, SENTIMENT_CANDIDATES[args.lang][0][0], args.lang):
@@ -382,20 +503,29 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         report["sentiment"] = [asdict(s) | {"right": s.right} for s in feelings]
     if args.corpus:
         rng = random.Random(args.seed)
-        sentences, pairs = held_out_sentences(args.corpus, args.sample, args.seed, args.lang)
+        sentences = held_out_sentences(args.corpus, args.sample, args.seed, args.lang)
         held_masks = [
             score_mask(lm, *form, lang=args.lang)
             for form in (mask_one_word(s, rng, args.lang) for s in sentences)
             if form is not None
         ]
         _log_masks("held-out sentences, one word masked", held_masks)
-        held_orders = [score_order(lm, a, b, args.lang) for a, b in pairs]
+        report["held_out_mask"] = [asdict(s) | {"right": s.right} for s in held_masks]
         if lm.config.sentence_objective != "none":
-            _log_orders("held-out consecutive pairs", held_orders)
-        report |= {
-            "held_out_mask": [asdict(s) | {"right": s.right} for s in held_masks],
-            "held_out_order": [asdict(s) | {"right": s.right, "reading": s.reading} for s in held_orders],
-        }
+            # Pairs every model of the tab reads whole: A and B within the shorter model's positions.
+            max_tokens = min(m.max_tokens for m in (lm, nsp) if m is not None) - 3
+            count = args.pairs or args.sample
+            pairs = held_out_pairs(args.corpus, count, _token_counter(lm), max_tokens, args.seed)
+            triples = [(p.first, p.second, p.other) for p in pairs]
+            report |= _score_orders("held-out pairs (order_pairs)", "held_out_order", lm, nsp, triples, args.lang)
+            if args.others:
+                source = (
+                    f"{Path(args.corpus).name}: the 'other' of order_pairs(max_tokens={max_tokens}, seed={args.seed}), "
+                    "plain prose only (scripts.choose_examples.plain_segment)"
+                )
+                plain = [p.other for p in pairs if plain_segment(p.other, args.lang)]
+                kept = write_others(args.others, args.lang, plain[: args.others_count], source)
+                logger.info("wrote %d other-book segments (%s) to %s", len(kept), args.lang, args.others)
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return report

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app import examples
-from app.examples import MaskExample, SentimentExample
+from app.examples import MaskExample, OrderExample, SentimentExample
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SHIPPED = sorted(
@@ -45,12 +45,13 @@ def _first_guesses(example: MaskExample, lang: str) -> list[str]:
     return [mask["top"][0]["token"] for mask in raw["masks"]]
 
 
-def _order_reading(a: str, b: str, lang: str) -> str:
+def _order_answer(example: OrderExample, lang: str) -> dict:
+    """The tab's JSON answer for an example: the SOP model on top, the NSP arm under "beside"."""
     from app.model_views import sentence_order_view
 
-    raw = sentence_order_view(a, b, "", lang)[0]
+    raw = sentence_order_view(example.a, example.b, "", lang, example.other)[0]
     assert "error" not in raw, raw
-    return raw["reading"]
+    return raw
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -70,19 +71,30 @@ def test_default_masked_word_examples_come_out_right(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_default_sentence_order_examples_come_out_as_labelled(lang: str) -> None:
-    """Each pair reads as its example says (right, undecided or wrong); an example that works is never read the
-    wrong way round and one "where it fails" never right."""
+    """Each pair reads as its example says (right, undecided or wrong) by the SOP model; an example that works is
+    never read the wrong way round and one "where it fails" never right. Beside it, the NSP arm (when shipped and the
+    example was checked with it) reads the topic as labelled: the real B over the other book, except where it fails.
+    Every example carries B from another book, one of the tab's 🎲 segments."""
+    from app.models import nsp_model
+    from app.order_views import other_segments
+
     if lang not in _languages():
         pytest.skip(f"no shipped model reads {lang} yet")
-    for example in examples.ORDER[lang]:
-        assert example.reading in ("prefers_ab", "undecided"), example
-        assert _order_reading(example.a, example.b, lang) == example.reading, example
-    for example in examples.ORDER_FAILS[lang]:
-        assert example.reading in ("prefers_ba", "undecided"), example
-        assert _order_reading(example.a, example.b, lang) == example.reading, example
+    for fails, shown in ((False, examples.ORDER[lang]), (True, examples.ORDER_FAILS[lang])):
+        for example in shown:
+            assert example.reading in (("prefers_ba", "undecided") if fails else ("prefers_ab", "undecided")), example
+            assert example.other in other_segments(lang), example
+            raw = _order_answer(example, lang)
+            assert raw["reading"] == example.reading, example
+            if example.topic is None or nsp_model(lang) is None:
+                continue
+            assert raw["beside"]["model"] == nsp_model(lang) and raw["beside"]["topic_reading"] == example.topic, raw
+            if not fails:  # "yes, next" to both real orders, "no" to the other book
+                nsp = raw["beside"]
+                assert min(nsp["p_in_order_a_then_b"], nsp["p_in_order_b_then_a"]) > 0.5 > nsp["p_a_then_other"], raw
     from app.model_views import split_paragraph_view
 
-    a, b, raw, *_ = split_paragraph_view(examples.PARAGRAPH[lang], 1, "", lang)
+    a, b, raw, *_ = split_paragraph_view(examples.PARAGRAPH[lang], 1, "", lang, examples.ORDER[lang][0].other)
     assert a and b and raw["reading"] == examples.PARAGRAPH_READING[lang], raw
 
 
@@ -119,14 +131,17 @@ def test_the_tabs_show_these_examples_and_label_the_failures() -> None:
 
     assert tab_masked.EXAMPLES == [e.text for e in examples.MASK["en"]]
     assert tab_masked.fail_examples("en") == ["The capital of France is [MASK]."]
-    assert tab_order.EXAMPLES[0] == [examples.ORDER["en"][0].a, examples.ORDER["en"][0].b]
-    assert tab_order.fail_examples("en") == [[examples.ORDER_FAILS["en"][0].a, examples.ORDER_FAILS["en"][0].b]]
+    first, failing = examples.ORDER["en"][0], examples.ORDER_FAILS["en"][0]
+    assert tab_order.EXAMPLES[0] == [first.a, first.b, first.other]  # A, B and B from another book
+    assert tab_order.fail_examples("en") == [[failing.a, failing.b, failing.other]]
     assert tab_sentiment.fail_examples("en") == [examples.SENTIMENT_FAILS["en"][0].text]
     assert STRINGS["examples.fails"] == ("Where it fails", "它出错的地方")
     # none of the examples the issue saw fail in class is a default any more
     assert "The capital of France is [MASK]." not in tab_masked.EXAMPLES
     assert "He took off his [MASK] and hung it by the [MASK]." not in tab_masked.EXAMPLES
-    assert ["She bought a ticket at the station.", "Then she boarded the train to London."] not in tab_order.EXAMPLES
+    # The ticket pair, once "where it fails" for an SOP model that read it the wrong way, is now the first example:
+    # the default SOP model is undecided on it, and the NSP arm beside it says "next" to both orders (93%).
+    assert tab_order.EXAMPLES[0][:2] == ["She bought a ticket at the station.", "Then she boarded the train to London."]
 
 
 # ----- the framing line against the cards -------------------------------------------------------------

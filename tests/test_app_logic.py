@@ -300,6 +300,7 @@ def test_app_builds_without_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp_
         "mask_word",
         "sentence_order",
         "split_paragraph",
+        "draw_other",
         "attention",
         "sharing_modes",
         "layer_transitions",

@@ -290,8 +290,10 @@ def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
         assert "error" in refusal and refusal[DRAWN_FOR] == drawn_for(["", *values[api][1:]]), api
     masked, raw, *_ = fns["mask_word"].fn("the old sailor", 2, 3, "", "en")
     assert masked == "the old [MASK]" and raw[DRAWN_FOR] == drawn_for([masked, 3, "", "en"])
-    a, b, raw, *_ = fns["split_paragraph"].fn("One. Two. Three.", 1, "", "en")
-    assert raw[DRAWN_FOR] == drawn_for([a, b, "", "en"])
+    a, b, raw, *_ = fns["split_paragraph"].fn("One. Two. Three.", 1, "", "en", "the baker sold bread .")
+    assert raw[DRAWN_FOR] == drawn_for([a, b, "", "en", "the baker sold bread ."])  # /sentence_order's five inputs
+    other, raw, *_ = fns["draw_other"].fn("the old sailor .", "then she sat .", "", "en", "")
+    assert other and raw[DRAWN_FOR] == drawn_for(["the old sailor .", "then she sat .", "", "en", other])
 
 
 def test_a_cleared_result_keeps_its_sentence_in_the_new_language() -> None:

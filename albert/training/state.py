@@ -56,6 +56,8 @@ class MetricsLog:
         "lr",
         "tokens_per_second",
         "grad_norm",
+        "order_accuracy",
+        "topic_accuracy",
         "elapsed_seconds",
     )
 

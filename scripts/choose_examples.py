@@ -34,124 +34,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scripts.example_candidates import MASK_CANDIDATES, ORDER_CANDIDATES, SENTIMENT_CANDIDATES
+
 if TYPE_CHECKING:
     from albert.data.sentence_order import OrderPair
 
 logger = logging.getLogger("scripts.choose_examples")
 _BRACED = re.compile(r"\{([^{}]+)\}")
-
-# Candidates are written as the app shows them, with the hidden word in braces. Short, plain sentences of the kind
-# the held-out books are made of; famous lines of books in the training set are left out (they may be remembered).
-MASK_CANDIDATES: dict[str, list[str]] = {
-    "en": [
-        "The capital of France is {Paris}.",
-        "She opened the {door} and walked into the garden.",
-        "He took off his {hat} and hung it by the {door}.",
-        "I do not {know} what you mean.",
-        "He opened the {door} and went out.",
-        "She said that {she} would come back soon.",
-        "The children {were} playing in the garden.",
-        "He put his {hand} on my shoulder.",
-        "They sat down to {dinner} at seven o'clock.",
-        "The sun rose over the {hills}.",
-        "I have not seen him for many {years}.",
-        "She was the most beautiful {woman} I had ever seen.",
-        "He shook his {head} and said nothing.",
-        "We shall be very glad to {see} you.",
-        "There was a long {silence}.",
-        "The old man lay down on his {bed} and slept.",
-        "It was a cold {night} in December.",
-        "She looked out of the {window} at the rain.",
-        "He could not {help} laughing.",
-        "Thank you very {much}.",
-        "What do you {mean} by that?",
-        "He was a tall man with a black {beard}.",
-        "The ship sailed across the {sea}.",
-        "She had a letter from her {mother}.",
-    ],
-    "zh": [
-        "我爱自然语言{处理}。",
-        "今天天气很{好}，我们去公园散步吧。",
-        "北京是中国的首{都}。",
-        "他每天早上都要喝一杯{茶}。",
-        "我们要努力{学}习。",
-        "中国人民{解}放军。",
-        "我爱自然语言处{理}。",
-        "中华人民共和{国}成立五十周年。",
-        "我国经济持续快速发{展}。",
-        "坚持改革开{放}的方针。",
-        "建设有中国特色社会主{义}。",
-        "祝大家新年快{乐}！",
-        "孩子们在公{园}里玩。",
-        "他是一名中学老{师}。",
-        "这个问题非常重{要}。",
-        "同学们都在认真地学{习}。",
-        "我们一起去学{校}上课。",
-        "世界各{国}人民的友谊。",
-        "这是一个很大的{问}题。",
-        "他们正在努力工{作}。",
-        "明天是星{期}一。",
-        "人民生活水平不断提{高}。",
-    ],
-}
-ORDER_CANDIDATES: dict[str, list[tuple[str, str]]] = {
-    "en": [
-        ("She bought a ticket at the station.", "Then she boarded the train to London."),
-        ("The storm broke just after midnight.", "By morning the streets were flooded."),
-        ("He finally found the key under the mat.", "He had been searching the house for an hour."),
-        ("The door opened slowly.", "A tall man stood on the step."),
-        ("I knocked at the door.", "Nobody answered."),
-        ("He picked up the letter and opened it.", "As he read it, his face turned pale."),
-        ("She was very tired when she came home.", "She went to bed at once."),
-        ("At last the rain stopped.", "We went out into the garden."),
-        ("The bell rang.", "The children ran out of the school."),
-        ("He asked her to marry him.", "She said yes."),
-        ("We reached the top of the hill at noon.", "From there we could see the whole valley."),
-        ("He lit a candle.", "Then he sat down to read."),
-    ],
-    "zh": [
-        ("今天下了一场大雨。", "路上到处都是积水。"),
-        ("他每天都认真学习。", "所以这次考试他考得很好。"),
-        ("我们到了车站。", "火车已经开走了。"),
-        ("他生病了。", "所以今天没有来上课。"),
-        ("天气越来越冷了。", "人们都穿上了厚衣服。"),
-        ("工厂引进了新技术。", "产品质量明显提高了。"),
-        ("他努力了整整一年。", "终于考上了大学。"),
-        ("会议于昨天上午在北京开幕。", "来自全国各地的代表出席了会议。"),
-        ("去年粮食获得了大丰收。", "农民的收入增加了。"),
-        ("大雪下了一夜。", "第二天早上，地上全是白的。"),
-        ("他把钥匙丢了。", "只好在门外等家人回来。"),
-    ],
-}
-SENTIMENT_CANDIDATES: dict[str, list[tuple[str, str]]] = {
-    "en": [
-        ("A warm, funny and beautifully acted film.", "positive"),
-        ("The plot is thin and the jokes fall flat.", "negative"),
-        ("It is not a bad movie, just a forgettable one.", "negative"),
-        ("One of the best films of the year.", "positive"),
-        ("A dull, lifeless and boring movie.", "negative"),
-        ("The acting is wonderful and the story is moving.", "positive"),
-        ("I have never been so bored in a cinema.", "negative"),
-        ("Not a single moment of this film is dull.", "positive"),
-        ("A charming and delightful comedy.", "positive"),
-        ("The film is a mess from start to finish.", "negative"),
-    ],
-    "zh": [
-        ("这部电影很精彩。", "positive"),
-        ("剧情很无聊，我看到一半就走了。", "negative"),
-        ("质量太差了，用了两天就坏了。", "negative"),
-        ("这本书写得很感人，值得一读。", "positive"),
-        ("非常好的一本书，推荐大家购买。", "positive"),
-        ("物流很快，包装也很好。", "positive"),
-        ("太失望了，完全不值这个价钱。", "negative"),
-        ("客服态度很差，再也不买了。", "negative"),
-        ("东西不错，性价比很高。", "positive"),
-        ("声音太小，电池也不耐用。", "negative"),
-        ("内容空洞，浪费时间。", "negative"),
-        ("一点也不难看。", "positive"),
-        ("我很喜欢这本书。", "positive"),
-    ],
-}
 
 
 def masked_form(candidate: str, lang: str = "en") -> tuple[str, list[str]]:

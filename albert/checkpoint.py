@@ -5,8 +5,10 @@ For sharing modes transformers can express (`all`, `none`) the weights use trans
 so `transformers.AlbertForPreTraining.from_pretrained(dir)` loads them unchanged; `attention`/`ffn`
 directories keep ALBERT Lab's own names and their config.json makes transformers refuse them with
 one sentence. Every name and fix-up of transformers' comes from the adapter (`albert.hf`); this
-module only reads and writes files. It sits below the model classes, which inherit `PretrainedMixin`
-(as transformers' models inherit `PreTrainedModel`), and knows none of them.
+module only reads and writes files. A transformers BERT directory loads too (the adapter reads it as
+sharing `none`, E = H, no projection, an NSP head); it is saved back in the ALBERT layout. This module
+sits below the model classes, which inherit `PretrainedMixin` (as transformers' models inherit
+`PreTrainedModel`), and knows none of them.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
                     "*.safetensors",
                     "pytorch_model.bin",
                     "spiece.model",
+                    "vocab.txt",
                     "tokenizer*",
                     "special_tokens_map.json",
                 ],
@@ -189,6 +192,7 @@ class PretrainedMixin:
                 f"{weights_path} lacks weights for {missing_body[:3]} "
                 f"({len(missing_body)} in all); the file does not match its config."
             )
+        _refuse_non_finite({k: v for k, v in state.items() if k in own}, weights_path)
         if missing:
             logger.info("%s: new head weights initialised: %s", weights_path, missing)
         if unexpected:
@@ -205,6 +209,30 @@ class PretrainedMixin:
             from_hf_state_dict(hf_model.state_dict(), config, source=type(hf_model).__name__), strict=True
         )
         return model.eval()  # as from_pretrained: a converted model is for inference until trained
+
+
+def non_finite_tensors(state: dict[str, torch.Tensor]) -> dict[str, int]:
+    """{name: how many NaN or infinite values} of the floating-point tensors that hold any."""
+    import torch
+
+    counts = {k: int((~torch.isfinite(v)).sum()) for k, v in state.items() if v.is_floating_point()}
+    return {k: n for k, n in counts.items() if n}
+
+
+def _refuse_non_finite(state: dict[str, torch.Tensor], weights_path: Path) -> None:
+    """A model with NaN or infinite weights answers NaN (or a silent argmax of NaN) to everything: refused."""
+    bad = non_finite_tensors(state)
+    if bad:
+        name, count = next(iter(bad.items()))
+        others = f" (and {len(bad) - 1} more tensors)" if len(bad) > 1 else ""
+        raise CheckpointError(
+            f"{weights_path}: {name} holds {count:,} NaN or infinite values{others}, so the model cannot give a "
+            "meaningful answer; load an earlier checkpoint, or train it again (e.g. with a lower learning rate).",
+            "not_finite",
+            tensor=name,
+            count=count,
+            tensors=len(bad),
+        )
 
 
 def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:

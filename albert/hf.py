@@ -9,7 +9,11 @@ dictionaries (no files, no model classes of ours), like torchtitan's state-dict 
 - **fix-ups**, each written once: a pretraining model's sentence-pair head is binary, so transformers is
   told 2 labels (it sizes that head by `num_labels`); a BERT-style model (no E→H projection) exports an
   identity projection; an MLM-only pretraining model exports as `AlbertForMaskedLM`; and a sharing mode
-  transformers cannot represent (`attention`, `ffn`) is refused there with one sentence (`REFUSAL`).
+  transformers cannot represent (`attention`, `ffn`) is refused there with one sentence (`REFUSAL`);
+- **BERT, read only**: BERT is ALBERT with nothing shared, E = H, no E→H projection and an NSP head, so a
+  transformers BERT directory (`model_type` "bert") reads as exactly that configuration (`bert_to_ours`)
+  through a second declarative table (`BERT_KEY_MAP`, import only). A BERT loaded this way is saved as an
+  ALBERT (identity projection, see above), which transformers' `AlbertForPreTraining` loads.
 
 How transformers is made to refuse: its ALBERT always has one layer per group (`inner_group_num` 1),
 a transformers-only field ALBERT Lab has no use for. A `config.json` of a mode transformers cannot
@@ -76,13 +80,15 @@ def config_from_hf(data: Mapping[str, Any], source: str = "config") -> dict[str,
     transformers' own configs have no `sharing`: groups == layers (> 1) is BERT-style, otherwise `all`."""
     ours = dict(data)
     model_type = ours.get("model_type", "albert")
-    if model_type != "albert":
+    if model_type not in ("albert", BERT_MODEL_TYPE):
         raise ConfigError(
-            f"{source} describes a {model_type!r} model; ALBERT Lab reads only 'albert' configs.",
+            f"{source} describes a {model_type!r} model; ALBERT Lab reads 'albert' and 'bert' configs.",
             "model_type",
             source=source,
             value=model_type,
         )
+    if model_type == BERT_MODEL_TYPE:
+        bert_to_ours(ours, source)
     partial = ours.get("sharing") in PARTIAL_SHARING
     if partial and isinstance(ours.get("num_hidden_groups"), str):
         ours["num_hidden_groups"] = 1  # written before the refusal moved to inner_group_num: always 1 here
@@ -112,6 +118,55 @@ def config_from_hf(data: Mapping[str, Any], source: str = "config") -> dict[str,
         layers, groups = ours.get("num_hidden_layers", 12), ours.get("num_hidden_groups", 1)
         ours["sharing"] = "none" if groups == layers and isinstance(layers, int) and layers > 1 else "all"
     return ours
+
+
+# ----- BERT's config ---------------------------------------------------------------------------------
+BERT_MODEL_TYPE = "bert"
+BERT_CLASSES: dict[str, str] = {
+    "BertModel": "AlbertModel",
+    "BertForPreTraining": "AlbertForPreTraining",
+    "BertForMaskedLM": "AlbertForMaskedLM",
+    "BertForSequenceClassification": "AlbertForSequenceClassification",
+    "BertForTokenClassification": "AlbertForTokenClassification",
+}
+"""transformers' BERT classes (a config.json's `architectures`) and the ALBERT Lab class with the same weights."""
+_BERT_REFUSALS: tuple[tuple[str, Any, str], ...] = (
+    # (key, the value that cannot map, what it means): one sentence each
+    ("is_decoder", True, "a BERT decoder (is_decoder=true); ALBERT Lab reads BERT encoders only"),
+    ("add_cross_attention", True, "a BERT with cross-attention layers; ALBERT Lab reads BERT encoders only"),
+    (
+        "tie_word_embeddings",
+        False,
+        "a BERT whose MLM decoder is not tied to its word embeddings (tie_word_embeddings=false); "
+        "ALBERT Lab's decoder is always the embedding matrix",
+    ),
+)
+_BERT_ONLY = ("is_decoder", "add_cross_attention", "tie_word_embeddings", "use_cache", "classifier_dropout")
+
+
+def bert_to_ours(ours: dict[str, Any], source: str = "config") -> None:
+    """A BERT `config.json` dictionary → ours, in place: nothing shared, E = H, no projection, an NSP head.
+
+    BERT's config has none of these fields (it cannot be anything else); what it has that ALBERT Lab cannot
+    build is refused with one sentence. Token ids BERT leaves null (`bos_token_id`) keep our defaults."""
+    for key, unmappable, meaning in _BERT_REFUSALS:
+        if ours.get(key) is unmappable:
+            raise ConfigError(f"{source} describes {meaning}.", "bert_unmappable", source=source, key=key)
+    classifier_dropout = ours.get("classifier_dropout")
+    for key in _BERT_ONLY:
+        ours.pop(key, None)
+    for key in ("bos_token_id", "eos_token_id", "pad_token_id"):
+        if ours.get(key, 0) is None:
+            del ours[key]
+    ours["embedding_size"] = ours.get("hidden_size", 768)
+    ours["project_embeddings"] = False
+    ours["sharing"] = "none"
+    ours["num_hidden_groups"] = ours.get("num_hidden_layers", 12)
+    ours.setdefault("sentence_objective", "nsp")
+    # BERT's classifiers use classifier_dropout, or hidden_dropout_prob when it is null (0.1 by default)
+    ours["classifier_dropout_prob"] = (
+        ours.get("hidden_dropout_prob", 0.1) if classifier_dropout is None else classifier_dropout
+    )
 
 
 # ----- tensors --------------------------------------------------------------------------------------
@@ -145,6 +200,37 @@ TIED_HF_KEYS = {
 }
 PREFIX = "albert."
 
+_BERT_LAYER = "encoder.layer.{g}."
+BERT_KEY_MAP: tuple[tuple[str, str], ...] = (
+    # (ALBERT Lab, transformers' BERT); {g} = layer index (BERT: pass i has block i). Under `bert.` as ours
+    # are under `albert.`, except the heads (`cls.…`, `classifier.…`), as transformers' ALBERT heads.
+    ("embeddings.word_embeddings.weight", "embeddings.word_embeddings.weight"),
+    ("embeddings.position_embeddings.weight", "embeddings.position_embeddings.weight"),
+    ("embeddings.token_type_embeddings.weight", "embeddings.token_type_embeddings.weight"),
+    ("embeddings.norm.{p}", "embeddings.LayerNorm.{p}"),
+    ("attention_blocks.{g}.query.{p}", _BERT_LAYER + "attention.self.query.{p}"),
+    ("attention_blocks.{g}.key.{p}", _BERT_LAYER + "attention.self.key.{p}"),
+    ("attention_blocks.{g}.value.{p}", _BERT_LAYER + "attention.self.value.{p}"),
+    ("attention_blocks.{g}.output.{p}", _BERT_LAYER + "attention.output.dense.{p}"),
+    ("attention_blocks.{g}.norm.{p}", _BERT_LAYER + "attention.output.LayerNorm.{p}"),
+    ("ffn_blocks.{g}.up.{p}", _BERT_LAYER + "intermediate.dense.{p}"),
+    ("ffn_blocks.{g}.down.{p}", _BERT_LAYER + "output.dense.{p}"),
+    ("ffn_blocks.{g}.norm.{p}", _BERT_LAYER + "output.LayerNorm.{p}"),
+    ("pooler.{p}", "pooler.dense.{p}"),
+    ("mlm_head.dense.{p}", "cls.predictions.transform.dense.{p}"),
+    ("mlm_head.norm.{p}", "cls.predictions.transform.LayerNorm.{p}"),
+    ("mlm_head.bias", "cls.predictions.bias"),
+    ("sentence_pair_head.{p}", "cls.seq_relationship.{p}"),
+    ("classifier.{p}", "classifier.{p}"),
+)
+BERT_TIED_KEYS = frozenset({"cls.predictions.decoder.weight", "cls.predictions.decoder.bias"})
+"""BERT's copies of tied weights (the word embeddings, `cls.predictions.bias`): dropped on import."""
+BERT_PREFIX = "bert."
+_BERT_MARKERS = ("encoder.layer.", "cls.predictions.", "cls.seq_relationship.")
+"""Parts of key names only BERT's layout has (ALBERT's layers are `albert_layer_groups`)."""
+_OLD_NORM_NAMES = re.compile(r"(LayerNorm)\.(gamma|beta)$")
+"""Google's TensorFlow names, kept by some hub checkpoints (bert-base-uncased's model.safetensors)."""
+
 
 def _compile(pattern: str) -> re.Pattern[str]:
     regex = re.escape(pattern).replace(r"\{g\}", r"(?P<g>\d+)").replace(r"\{p\}", r"(?P<p>weight|bias)")
@@ -153,21 +239,47 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 _TO_HF = [(_compile(ours), theirs) for ours, theirs in KEY_MAP]
 _FROM_HF = [(_compile(theirs), ours) for ours, theirs in KEY_MAP]
+_FROM_BERT = [(_compile(theirs), ours) for ours, theirs in BERT_KEY_MAP]
 
 
-def _rename(key: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
-    prefix = PREFIX if key.startswith(PREFIX) else ""
+def _rename(
+    key: str, table: list[tuple[re.Pattern[str], str]], prefix_from: str = PREFIX, prefix_to: str = PREFIX
+) -> str | None:
+    prefix = prefix_from if key.startswith(prefix_from) else ""
     body = key[len(prefix) :]
     for pattern, template in table:
         match = pattern.match(body)
         if match:
-            return prefix + template.format(**match.groupdict())
+            return (prefix_to if prefix else "") + template.format(**match.groupdict())
     return None
+
+
+def is_bert_layout(keys: Iterable[str]) -> bool:
+    """Whether a state dict uses transformers' BERT names (rather than its ALBERT names)."""
+    return any(marker in key for key in keys for marker in _BERT_MARKERS)
+
+
+def _ours(key: str, bert: bool) -> str | None:
+    """Our name of a transformers key of either layout (None when it has none); old LayerNorm names read too."""
+    key = _OLD_NORM_NAMES.sub(lambda m: f"{m[1]}.{'weight' if m[2] == 'gamma' else 'bias'}", key)
+    return _rename(key, _FROM_BERT, BERT_PREFIX, PREFIX) if bert else _rename(key, _FROM_HF)
+
+
+def is_buffer(key: str) -> bool:
+    """Position/type-id buffers some transformers versions save beside the weights (no parameters)."""
+    return key.endswith(("position_ids", "token_type_ids"))
 
 
 def is_buffer_or_tied(key: str) -> bool:
     """transformers keys with no information of their own: tied copies and position/type-id buffers."""
-    return key.removeprefix(PREFIX) in TIED_HF_KEYS or key.endswith(("position_ids", "token_type_ids"))
+    return key.removeprefix(PREFIX) in TIED_HF_KEYS or key in BERT_TIED_KEYS or is_buffer(key)
+
+
+def holds_sentence_pair_head(keys: Iterable[str]) -> bool:
+    """Whether a checkpoint's tensor names (ours, transformers' ALBERT or BERT) include an SOP/NSP head."""
+    keys = list(keys)
+    bert = is_bert_layout(keys)
+    return any((_ours(key, bert) or key).startswith("sentence_pair_head.") for key in keys)
 
 
 def to_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig) -> dict[str, torch.Tensor]:
@@ -199,15 +311,16 @@ def to_hf_state_dict(state: Mapping[str, torch.Tensor], config: AlbertConfig) ->
 def from_hf_state_dict(
     state: Mapping[str, torch.Tensor], config: AlbertConfig, source: str = "checkpoint"
 ) -> dict[str, torch.Tensor]:
-    """transformers' keys → ours. Unknown keys raise a clear error naming `source`."""
+    """transformers' keys (ALBERT's or BERT's) → ours. Unknown keys raise a clear error naming `source`."""
     converted: dict[str, torch.Tensor] = {}
+    bert = is_bert_layout(state)
     for key, tensor in state.items():
         if is_buffer_or_tied(key):
             continue
-        new_key = _rename(key, _FROM_HF)
+        new_key = _ours(key, bert)
         if new_key is None:
             raise ConfigError(
-                f"{source} holds a tensor {key!r} that is not part of an ALBERT model.",
+                f"{source} holds a tensor {key!r} that is not part of {'a BERT' if bert else 'an ALBERT'} model.",
                 "unknown_tensor",
                 source=source,
                 key=key,
@@ -221,8 +334,9 @@ def from_hf_state_dict(
 
 
 def looks_like_hf(keys: Iterable[str]) -> bool:
-    """Whether a state dict uses transformers' names (checked on the encoder keys)."""
-    return any("albert_layer_groups" in k or "embeddings.LayerNorm" in k for k in keys)
+    """Whether a state dict uses transformers' names, ALBERT's or BERT's (checked on the encoder keys)."""
+    keys = list(keys)
+    return is_bert_layout(keys) or any("albert_layer_groups" in k or "embeddings.LayerNorm" in k for k in keys)
 
 
 # ----- whole models ----------------------------------------------------------------------------------

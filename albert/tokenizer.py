@@ -20,6 +20,7 @@ tokenizer sees them.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
 import re
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sentencepiece as spm
-from tokenizers import normalizers
+from tokenizers import models, normalizers
 
 from albert.data.chinese import HAN, count_han, isolate_han
 from albert.data.corpus import read_documents
@@ -48,6 +49,8 @@ logger = logging.getLogger(__name__)
 
 SPECIAL_PIECES = ("<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]")
 """ALBERT's special pieces, in id order 0..4."""
+WORDPIECE_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+"""BERT's special tokens, which its WordPiece vocabulary must hold (at ids of its own)."""
 
 MODEL_MAX_LENGTH = 512  # ALBERT's position embeddings; written into tokenizer_config.json
 MODEL_INPUTS = ["input_ids", "token_type_ids", "attention_mask"]
@@ -290,24 +293,54 @@ def train_tokenizer(
     return load_tokenizer(output_dir)
 
 
-def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
-    """Load a tokenizer saved by `train_tokenizer` (or any ALBERT tokenizer folder)."""
+def is_wordpiece(directory: str | Path) -> bool:
+    """Whether a tokenizer folder holds BERT's WordPiece vocabulary (`vocab.txt`, or a WordPiece
+    `tokenizer.json`) rather than ALBERT's SentencePiece model (`spiece.model`, or a Unigram `tokenizer.json`)."""
     directory = Path(directory)
-    if not (directory / "tokenizer.json").is_file() and not (directory / "spiece.model").is_file():
+    if (directory / "spiece.model").is_file():
+        return False
+    if (directory / "vocab.txt").is_file():
+        return True
+    try:
+        data = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    model = data.get("model") if isinstance(data, dict) else None
+    return isinstance(model, dict) and model.get("type") == "WordPiece"
+
+
+def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
+    """Load a tokenizer saved by `train_tokenizer` (or any ALBERT tokenizer folder), or a BERT folder's
+    WordPiece tokenizer (transformers' own `BertTokenizerFast`, for BERT checkpoints read as ALBERT Lab models)."""
+    directory = Path(directory)
+    if not any((directory / name).is_file() for name in ("tokenizer.json", "spiece.model", "vocab.txt")):
         raise FileNotFoundError(
-            f"No tokenizer in {directory}: expected tokenizer.json or spiece.model there "
+            f"No tokenizer in {directory}: expected tokenizer.json, spiece.model or (BERT) vocab.txt there "
             "(train one with albert.tokenizer.train_tokenizer)."
         )
+    wordpiece = is_wordpiece(directory)
     try:
         with _LOADING:
-            from transformers import AlbertTokenizerFast
+            from transformers import AlbertTokenizerFast, BertTokenizerFast
 
-            tokenizer = AlbertTokenizerFast.from_pretrained(str(directory))
+            kind = BertTokenizerFast if wordpiece else AlbertTokenizerFast
+            tokenizer = kind.from_pretrained(str(directory))
     except Exception as error:  # transformers raises many kinds here; all mean the same to the user
         raise ValueError(
             f"The tokenizer files in {directory} could not be loaded ({type(error).__name__}: "
             f"{error}); train the tokenizer again or copy its files anew."
         ) from error
+    if wordpiece:
+        # BERT's ids differ from ALBERT's (bert-base-uncased: [PAD]=0, [UNK]=100, [CLS]=101…); each must be in the
+        # vocabulary itself: transformers appends a missing one after it, an id the model's embeddings lack.
+        vocabulary = tokenizer.backend_tokenizer.get_vocab(with_added_tokens=False)
+        missing = [token for token in WORDPIECE_SPECIAL_TOKENS if token not in vocabulary]
+        if missing:
+            raise ValueError(
+                f"The WordPiece vocabulary in {directory} lacks {' '.join(missing)}; "
+                f"BERT needs {' '.join(WORDPIECE_SPECIAL_TOKENS)}."
+            )
+        return tokenizer
     ids = [tokenizer.convert_tokens_to_ids(piece) for piece in SPECIAL_PIECES]
     if ids != list(range(len(SPECIAL_PIECES))):
         raise ValueError(
@@ -346,6 +379,9 @@ def _encode_plain(tokenizer: PreTrainedTokenizerBase, text: str) -> list[int]:
 def _encode_glued(tokenizer: PreTrainedTokenizerBase, word: str) -> list[int]:
     """One word's pieces without the word-start piece (the tokenizer's own normalizer and SentencePiece model)."""
     backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None and isinstance(backend.model, models.WordPiece):
+        # BERT: no word-start piece to drop, and its pre-tokenizer (which splits "成立" and "s." apart) must run
+        return _encode_plain(tokenizer, word)
     if backend is None:  # a slow tokenizer: drop the lone word-start piece it puts first, if any
         ids = _encode_plain(tokenizer, word)
         return ids[1:] if ids and tokenizer.convert_ids_to_tokens(ids[0]) == "▁" else ids

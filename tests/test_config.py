@@ -209,7 +209,7 @@ def test_transformers_cannot_represent_attention_or_ffn_sharing(sharing):
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"model_type": "bert", "hidden_size": 32}, "describes a 'bert' model"),
+        ({"model_type": "gpt2", "hidden_size": 32}, "describes a 'gpt2' model"),
         ({**TINY, "inner_group_num": 2}, "inner_group_num=2"),
         ({**TINY, "position_embedding_type": "relative_key"}, "only 'absolute' is supported"),
         ({**TINY, "hidden_size": "32"}, "hidden_size must be a whole number"),

@@ -1,4 +1,5 @@
-"""Plotly figures of the model tabs: top-k bars, sentence order, attention heatmaps, layer transitions, runs."""
+"""Plotly figures of the model tabs: top-k bars, attention heatmaps, layer transitions, runs (sentence order:
+`app.order_views`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from plotly.subplots import make_subplots
 from albert.config import SHARING_MODES, AlbertConfig
 from albert.params import count_parameters
 from app.i18n import t
-from app.inference import FillMaskResult, SentenceOrderResult, display_token
+from app.inference import FillMaskResult, display_token
 from app.plots import MODE_COLORS, PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
@@ -140,33 +141,6 @@ def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None
             }
         )
     layout["annotations"], layout["shapes"] = annotations, shapes
-    return FigureJSON(data, layout)
-
-
-def order_figure(result: SentenceOrderResult, lang: str = "en") -> FigureJSON:
-    """P(in order) and P(swapped) for A→B and for B→A, side by side."""
-    kind = "nsp" if result.objective == "nsp" else "sop"
-    rows = [t("order.ab", lang), t("order.ba", lang)]
-    yes = [result.in_order_ab, result.in_order_ba]
-    no = [1 - v for v in yes]
-    data = [
-        {
-            "type": "bar",
-            "x": rows,
-            "y": values,
-            "name": t(f"order.{kind}.{answer}", lang),
-            "marker": {"color": color},
-            "text": [f"{v:.1%}" for v in values],
-            "textposition": "auto",
-        }
-        for values, answer, color in ((yes, "yes", PALETTE[0]), (no, "no", PALETTE[1]))
-    ]
-    layout = base_layout(
-        barmode="group",
-        title=t(f"order.{kind}.title", lang),
-        yaxis=dict(tickformat=".0%", range=[0, 1]),
-        legend=dict(orientation="h", y=-0.15),
-    )
     return FigureJSON(data, layout)
 
 

@@ -65,29 +65,6 @@ ORDER_STRINGS: dict[str, tuple[str, str]] = {
         "orders above the other book. The dotted line is 50%, a coin toss.",
         "怎么看：懂得顺序的模型让 A → B 高于 B → A；只看话题的模型让两种真实顺序都高于另一本书。虚线是 50%，等于掷硬币。",
     ),
-    "order.sop.yes": ("in order", "顺序正确"),
-    "order.sop.no": ("swapped", "顺序颠倒"),
-    "order.sop.title": ("Sentence order: probability of each reading", "句子顺序：每种读法的概率"),
-    "order.nsp.yes": ("B follows A", "B 接在 A 后"),
-    "order.nsp.no": ("random pair", "随机组合"),
-    "order.nsp.title": (
-        "Next sentence (NSP model): probability of each reading",
-        "下一句预测（NSP 模型）：每种读法的概率",
-    ),
-    "order.sop.verdict": (
-        "**A → B in order: {ab}** · **B → A in order: {ba}**",
-        "**A → B 顺序正确：{ab}** · **B → A 顺序正确：{ba}**",
-    ),
-    "order.nsp.verdict": (
-        "This model was trained on next-sentence prediction (NSP). **B follows A: {ab}** · **A follows B: {ba}**",
-        "该模型用下一句预测（NSP）训练。**B 接在 A 后：{ab}** · **A 接在 B 后：{ba}**",
-    ),
-    "order.prefers_ab": ("The model prefers A → B.", "模型认为 A → B 更合理。"),
-    "order.undecided": (
-        "The model cannot tell the two orders apart (less than 2 points between them).",
-        "模型分不清这两种顺序（两者相差不到 2 个百分点）。",
-    ),
-    "order.prefers_ba": ("The model prefers B → A.", "模型认为 B → A 更合理。"),
     # ----- beside the comparison: Table 5 and why order is hard --------------------------------------
     "order.table5.title": (
         "**The paper's Table 5** (ALBERT-base, {cite}): held-out accuracy on each pretraining task",

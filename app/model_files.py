@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from albert.config import AlbertConfig, ConfigError
+from albert.hf import is_buffer
 from albert.params import count_parameters
 from app.i18n import safe, t
 
@@ -48,6 +49,7 @@ HEADER_MAX_BYTES = 8 * 1024 * 1024
 TOKENIZER_MAX_BYTES = 64 * 1024 * 1024
 TOKENIZER_FILES = (
     "spiece.model",
+    "vocab.txt",
     "tokenizer.json",
     "tokenizer_config.json",
     "special_tokens_map.json",
@@ -288,7 +290,8 @@ def allowed_counts(config: AlbertConfig) -> set[int]:
 def check_weights(directory: Path, config: AlbertConfig, name: str, lang: str) -> dict[str, tuple[int, ...]]:
     """The weights' header shapes, refused unless their total is one the config implies."""
     shapes = safetensors_shapes(directory / WEIGHTS_NAME, name, lang)
-    found = sum(math.prod(shape) for shape in shapes.values())
+    # position-id buffers are no parameters (older transformers saved them, e.g. `bert.embeddings.position_ids`)
+    found = sum(math.prod(shape) for key, shape in shapes.items() if not is_buffer(key))
     expected = count_parameters(config, "pretraining").total
     if found not in allowed_counts(config):
         raise ModelError(

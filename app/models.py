@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from albert.config import AlbertConfig, ConfigError
+from albert.hf import BERT_CLASSES, holds_sentence_pair_head
 from app import budget
 from app.i18n import safe, t
 from app.inputs import MAX_NAME_CHARS
@@ -70,9 +71,12 @@ _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
 _CACHE_SIZE = 4
 MAX_TOKENS = 512
 """Most tokens one request reads (BERT's and ALBERT's 512), whatever the model's positions allow."""
-PRETRAINING_ARCHITECTURES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
-"""What the model tabs can use (MLM head, and the sentence-pair head when trained). A classifier
-fine-tuned from one (the Sentiment tab's model) has neither, so it is never offered here."""
+_PRETRAINING_CLASSES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
+PRETRAINING_ARCHITECTURES = _PRETRAINING_CLASSES | {
+    bert for bert, ours in BERT_CLASSES.items() if ours in _PRETRAINING_CLASSES
+}
+"""What the model tabs can use (MLM head, and the sentence-pair head when trained), ALBERT's or BERT's. A
+classifier fine-tuned from one (the Sentiment tab's model) has neither, so it is never offered here."""
 
 
 def configure_torch_threads() -> int:
@@ -353,7 +357,7 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         )
     special = frozenset(int(i) for i in tokenizer.all_special_ids)
     logger.info("loaded %s model %s from %s", kind, name, directory)
-    has_head = any("sop_classifier" in k or "sentence_pair_head" in k for k in shapes)
+    has_head = holds_sentence_pair_head(shapes)
     return LoadedModel(
         name=name,
         kind=kind,
@@ -375,7 +379,8 @@ def _without_paths(message: str, directory: Path) -> str:
 
 
 def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
-    """The checkpoint's tokenizer (transformers' AlbertTokenizerFast), via albert.tokenizer when present."""
+    """The checkpoint's tokenizer (transformers' AlbertTokenizerFast, or BertTokenizerFast for a BERT folder's
+    WordPiece files), via albert.tokenizer when present."""
     try:
         from albert.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
     except ImportError:

@@ -1,8 +1,9 @@
 """BERT checkpoints read as ALBERT Lab models: sharing `none`, E = H, no E→H projection, an NSP head.
 
 Tiny random BERTs are built with transformers' own classes and saved with `save_pretrained` into a temporary
-folder; ALBERT Lab's classes must load them unchanged and give transformers' logits (≤ 1e-5). Nothing is
-downloaded (conftest switches the hub off).
+folder; ALBERT Lab's classes must load them unchanged and give transformers' logits (≤ 1e-5). The app half: a
+folder holding such a BERT and its WordPiece tokenizer works in the masked-word, attention, layer-transition and
+sentence-order views. Nothing is downloaded (conftest switches the hub off).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 import transformers
-from app_support import WORDS
+from app_support import WORDS, use_tiny_assets
 from conftest import max_abs_diff, randomize_
 from safetensors.torch import load_file, save_file
 
@@ -274,3 +275,89 @@ def test_a_wordpiece_vocabulary_without_bert_special_tokens_is_refused(tmp_path)
     save_wordpiece(tmp_path, ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "the", "river"])
     with pytest.raises(ValueError, match=r"lacks \[MASK\]"):
         load_tokenizer(tmp_path)
+
+
+# ----- the app ------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def bert_folder(tmp_path_factory) -> Path:
+    """A tiny random BERT (BertForPreTraining, saved by transformers) with its WordPiece tokenizer files."""
+    directory = tmp_path_factory.mktemp("tiny-bert")
+    sizes = dict(vocab_size=len(VOCABULARY), hidden_size=32, num_hidden_layers=3, num_attention_heads=4)
+    bert_model("BertForPreTraining", sizes, intermediate_size=48).save_pretrained(str(directory))
+    save_wordpiece(directory)
+    return directory
+
+
+@pytest.fixture
+def _tiny_models(monkeypatch: pytest.MonkeyPatch):
+    return use_tiny_assets(monkeypatch)
+
+
+def test_the_app_loads_a_bert_folder_with_its_nsp_head(bert_folder, _tiny_models) -> None:
+    from app.models import _load_uncached, resolve
+
+    assert resolve(str(bert_folder))[0] == "local"
+    lm = _load_uncached("local", str(bert_folder), "en")
+    assert lm.has_sentence_head and lm.config.sentence_objective == "nsp"
+    assert lm.tokenizer.mask_token == "[MASK]" and lm.mask_id == VOCABULARY.index("[MASK]")
+    assert lm.special_ids == {VOCABULARY.index(t) for t in ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")}
+
+
+def test_fill_mask_view_answers_for_a_bert_folder(bert_folder, _tiny_models) -> None:
+    from app.model_views import fill_mask_view
+
+    raw, status, filled, chart, words = fill_mask_view("the old sailor walked along the [MASK] .", 5, str(bert_folder))
+    assert "error" not in raw, raw
+    assert raw["tokens"][0] == "[CLS]" and "[MASK]" in raw["tokens"] and raw["unknown_tokens"] == 0
+    (mask,) = raw["masks"]
+    assert len(mask["top"]) == 5 and all(row["token"] in VOCABULARY for row in mask["top"])
+    assert not any(row["token"].startswith("[") for row in mask["top"])  # special tokens are never predicted
+    assert "[MASK]" not in filled
+
+
+def test_attention_and_layer_transition_views_answer_for_a_bert_folder(bert_folder, _tiny_models) -> None:
+    from app.model_views import attention_view, layer_transitions_view
+
+    pair = ("the sailors walked along the river", "the children counted boxes")
+    raw, *_ = attention_view(*pair, 2, 48, str(bert_folder))
+    assert "error" not in raw, raw
+    assert (raw["layers"], raw["heads"]) == (3, 4) and "##s" in raw["tokens"]
+    assert raw["b_start"] == raw["tokens"].index("[SEP]") + 1
+    raw, status, l2, cosine = layer_transitions_view("the old sailor walked along the river", str(bert_folder))
+    assert "error" not in raw, raw
+    (series,) = [name for name in raw if name.startswith(bert_folder.name)]
+    assert len(raw[series]["l2"]) == len(raw[series]["cosine"]) == 3
+    assert all(value > 0 for value in raw[series]["l2"])
+
+
+def test_sentence_order_view_answers_with_the_bert_nsp_head(bert_folder, _tiny_models) -> None:
+    from app.inference import sentence_order
+    from app.model_views import sentence_order_view
+    from app.models import load
+
+    a, b = "the old sailor walked along the river .", "the children counted boxes ."
+    raw, *_ = sentence_order_view(a, b, str(bert_folder))
+    assert "error" not in raw, raw
+    assert raw["objective"] == "nsp"
+    result = sentence_order(load(str(bert_folder)), a, b)
+    assert not any("random" in notice for notice in result.notices)  # BERT's NSP head is trained, not new
+    # class 0 = "B follows A" for BERT's NSP as for ours: the same number transformers' BERT gives
+    lm = load(str(bert_folder))
+    theirs = transformers.BertForPreTraining.from_pretrained(str(bert_folder)).eval()
+    encoded = lm.tokenizer(a, b, return_tensors="pt")
+    with torch.no_grad():
+        expected = theirs(**encoded).seq_relationship_logits.softmax(-1)[0, 0].item()
+    assert abs(result.in_order_ab - expected) <= 1e-5
+
+
+def test_app_pre_allocation_checks_hold_for_a_bert_folder(bert_folder, _tiny_models, tmp_path) -> None:
+    """A BERT whose config claims more than its weights hold is refused before anything is built."""
+    from app.model_files import ModelError
+    from app.models import _load_uncached
+
+    for f in bert_folder.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    config = json.loads((tmp_path / "config.json").read_text())
+    (tmp_path / "config.json").write_text(json.dumps({**config, "vocab_size": 5000}))
+    with pytest.raises(ModelError, match="parameters"):
+        _load_uncached("local", str(tmp_path), "en")

@@ -227,12 +227,7 @@ def comparison_figure(columns: dict[str, Column], lang: str = "en") -> FigureJSO
 def table5_markdown(lang: str = "en") -> str:
     """The paper's Table 5, intrinsic columns (ALBERT-base: None, NSP, SOP rows, from `app.paper.TABLE5`), and
     the plain sentence for students on why order needs both sentences read together."""
-    header = [
-        t("col.objective", lang),
-        t("paper.col.intrinsic_mlm", lang),
-        t("paper.col.intrinsic_nsp", lang),
-        t("paper.col.intrinsic_sop", lang),
-    ]
+    header = [t("order.table5.trained", lang), "MLM", "NSP", "SOP"]  # short: four columns fit a phone
     rows = []
     for objective in ("none", "nsp", "sop"):
         intrinsic = paper.TABLE5[objective][0]

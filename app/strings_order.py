@@ -67,9 +67,11 @@ ORDER_STRINGS: dict[str, tuple[str, str]] = {
     ),
     # ----- beside the comparison: Table 5 and why order is hard --------------------------------------
     "order.table5.title": (
-        "**The paper's Table 5** (ALBERT-base, {cite}): held-out accuracy on each pretraining task",
-        "**论文的表 5**（ALBERT-base，{cite}）：各预训练任务的留出集准确率",
+        "**The paper's Table 5** (ALBERT-base, {cite}): held-out accuracy on each pretraining task (MLM: masked "
+        "words; NSP: next sentence; SOP: sentence order)",
+        "**论文的表 5**（ALBERT-base，{cite}）：各预训练任务的留出集准确率（MLM：遮蔽词；NSP：下一句；SOP：句子顺序）",
     ),
+    "order.table5.trained": ("trained with", "训练目标"),
     "order.table5.read": (
         "Trained with NSP, a model is at chance on order ({nsp_sop}); trained with SOP, it also does NSP ({sop_nsp}).",
         "用 NSP 训练的模型在句子顺序上只有随机水平（{nsp_sop}）；用 SOP 训练的模型在 NSP 上也不错（{sop_nsp}）。",

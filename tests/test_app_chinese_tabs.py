@@ -167,9 +167,12 @@ def test_chinese_text_typed_in_each_tab_is_answered_by_the_chinese_model(page: A
     expect(page.locator("#order-status")).to_contain_text("模型 albert-lab-zh：")
     raw, _, verdict, _ = sentence_order_view(*PAIR, "auto", "zh")
     assert raw["model"] == "albert-lab-zh" and raw["unknown_tokens"] == 0, raw
-    ab = f"A → B 顺序正确：{raw['p_in_order_a_then_b']:.1%}"
-    assert ab in verdict, verdict
-    expect(page.locator("#order-verdict")).to_contain_text(ab)
+    ab, ba = (f"{raw[key]:.1%}" for key in ("p_in_order_a_then_b", "p_in_order_b_then_a"))
+    assert f"| A → B | {ab} |" in verdict and f"| B → A | {ba} |" in verdict, verdict  # the SOP column
+    missing = "没有随附的中文 NSP 模型（应在 assets/models/albert-lab-zh-nsp）"  # this tiny world ships no NSP arm
+    assert missing in verdict, verdict
+    for shown in (ab, ba, "SOP 模型", missing):
+        expect(page.locator("#order-verdict")).to_contain_text(shown)
     expect(page.locator("#order-status")).not_to_contain_text(UNKNOWN_NOTE)
     _no_english(page, ["#order-status", "#order-verdict"], list(PAIR))
 

@@ -100,23 +100,35 @@ ORDER: dict[str, list[OrderExample]] = {
             topic="prefers_ab",
         ),
     ],
-    # The Chinese NSP arm (albert-lab-zh-nsp) is not checked on these yet: `topic` is set once it is shipped
-    # (python -m scripts.choose_examples --model albert-lab-zh --lang zh …).
+    # The Chinese SOP model prefers the true order of these by 2 to 11 points, yet on held-out pairs it is at chance:
+    # a few pairs go its way by luck, and "where it fails" shows one that goes the other way. The Chinese NSP arm
+    # (albert-lab-zh-nsp, trained on news) says "next" to both orders of the first pair (91%) and 2% to the other
+    # article; on the plainer pairs below it is less sure of the real B, but always prefers it to the other article.
     "zh": [
-        OrderExample("大雪下了一夜。", "第二天早上，地上全是白的。", other="小白鹭走什么样的艺术之路？"),
         OrderExample(
-            "天气越来越冷了。", "人们都穿上了厚衣服。", other="谈到湘西的贫穷，彭楚政显得心情沉重，表情也凝重了几分。"
+            "我们到了车站。",
+            "火车已经开走了。",
+            other="同时正是在大国关系的调整中，俄进一步确立了世界大国之一的地位。展望１９９８年，这一趋势将继续下去。",
+            topic="prefers_ab",
         ),
         OrderExample(
-            "今天下了一场大雨。",
-            "路上到处都是积水。",
-            other="那么，调整所有制结构，提高国有经济的控制力，应当从何着手呢？",
+            "大雪下了一夜。",
+            "第二天早上，地上全是白的。",
+            other="面对这种变化，我国必须尽快改变传统的农业生产要素配置方式，不断增加资本和技术投入，以提高农产品的科技含量和附加价值。",
+            topic="prefers_ab",
+        ),
+        OrderExample(
+            "天气越来越冷了。",
+            "人们都穿上了厚衣服。",
+            other="他说，马中两国人民之间有着长期的友好关系，马耳他人民关注着中国的发展。",
+            topic="prefers_ab",
         ),
     ],
 }
 ORDER_FAILS: dict[str, list[OrderExample]] = {
-    # Both models fail here: the SOP model cannot tell the orders apart, and the NSP arm prefers the other book's
-    # sentence (a narrative line of another novel reads as a next sentence as well as the real one does).
+    # Both models fail here. English: the SOP model cannot tell the orders apart, and the NSP arm prefers the other
+    # book's sentence (a narrative line of another novel reads as a next sentence as well as the real one does).
+    # Chinese: the SOP model prefers the wrong order, and the NSP arm the other article's sentence.
     "en": [
         OrderExample(
             "The door opened slowly.",
@@ -132,6 +144,7 @@ ORDER_FAILS: dict[str, list[OrderExample]] = {
             "农民的收入增加了。",
             "prefers_ba",
             other="他们不会了解饺子对于我们这样一代人，起到过多么重要和不可取代的作用。",
+            topic="prefers_ba",
         )
     ],
 }

@@ -244,7 +244,7 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT_ZH", str(zh_assets.sentiment))
     assert tab_masked.examples("zh")[0] == "我爱自然语言处[MASK]。"
     assert tab_masked.examples("en") == tab_masked.EXAMPLES
-    assert tab_order.examples("zh")[0][:2] == ["大雪下了一夜。", "第二天早上，地上全是白的。"]  # then the other book
+    assert tab_order.examples("zh")[0][:2] == ["我们到了车站。", "火车已经开走了。"]  # then the other book
     assert tab_attention.example("zh") == tab_attention.EXAMPLE_ZH
     assert tab_sentiment.examples("zh")[0] == "非常好的一本书，推荐大家购买。"
     # A language switch replaces a default example, never what someone typed.

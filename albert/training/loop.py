@@ -35,7 +35,14 @@ from tqdm import tqdm
 
 from albert.training.distributed import Distributed, all_reduce_sum, cleanup_distributed, start_run
 from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
-from albert.training.state import MetricsLog, resume_training_state, rng_state, save_training_state
+from albert.training.state import (
+    MetricsLog,
+    claim_output_dir,
+    replace_earlier_work,
+    resume_training_state,
+    rng_state,
+    save_training_state,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +71,18 @@ class RunConfig:
     """Training metrics row every N steps."""
     resume: bool = False
     """Continue from output_dir/checkpoint exactly: weights, optimizer, schedule, RNG and the run's own
-    position (data order; best dev score and early-stopping count when fine-tuning)."""
+    position (data order; best dev score and early-stopping count when fine-tuning). Refused when there
+    is no complete checkpoint (see --resume-or-start)."""
+    resume_or_start: bool = False
+    """Resume when output_dir holds a complete checkpoint, else start a new run there (what a script that
+    reruns one command after a kill wants; a checkpoint cut short while being written counts as none)."""
+    overwrite: bool = False
+    """Start a new run in an output_dir that holds an earlier run's checkpoint or final (best) model: they are
+    removed (the log says which) once the model and data are ready. Without it such a folder is refused."""
+    allow_unverified: bool = False
+    """When resuming (--resume, --resume-or-start): accept a checkpoint that has no checksums.sha256 (written
+    before ALBERT Lab recorded checksums, or with the manifest deleted). Its files are then loaded unchecked,
+    so a damaged or altered byte in the weights or the optimizer state goes unnoticed."""
     stop_after_steps: int | None = None
     """Stop (checkpoint saved, resumable) after this step, keeping the planned schedule."""
     max_minutes: float | None = None
@@ -76,6 +94,14 @@ class RunConfig:
             raise ValueError(f"log_every must be at least 1, got {self.log_every}.")
         if self.stop_after_steps is not None and self.stop_after_steps < 1:
             raise ValueError(f"stop_after_steps must be at least 1 when given, got {self.stop_after_steps}.")
+        if self.overwrite and (self.resume or self.resume_or_start):
+            raise ValueError("--overwrite starts a new run and --resume (-or-start) continues the old one; give one.")
+        if self.resume and self.resume_or_start:
+            raise ValueError(
+                "give --resume (refused when there is no checkpoint) or --resume-or-start (starts then), not both."
+            )
+        if self.allow_unverified and not (self.resume or self.resume_or_start):
+            raise ValueError("--allow-unverified only applies when resuming; add --resume or --resume-or-start.")
 
 
 @dataclass
@@ -174,6 +200,8 @@ class Task:
 def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
     """Train the task `make_task(run)` builds; returns the model and the summary (output_dir/summary file)."""
     started = time.time()
+    # Decided before anything is written: a refused folder is left exactly as it was.
+    resuming, replaced = claim_output_dir(Path(cfg.output_dir), cfg.resume, cfg.resume_or_start, cfg.overwrite)
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     run = Run(dist, out, started=started, budget_started=started)
     task = make_task(run)
@@ -182,13 +210,15 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
     scheduler = build_scheduler(optimizer, cfg.optim, task.total_steps)
     step, checkpoint_step = 0, None
     checkpoint_dir = out / "checkpoint"
-    if cfg.resume:
-        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler)
+    if resuming:
+        state = resume_training_state(checkpoint_dir, model, optimizer, scheduler, cfg.allow_unverified)
         step = checkpoint_step = state["step"]
         task.restore(state)
         run.started -= state["elapsed_seconds"]
+    else:  # only once the model and data are ready: a run that fails to start replaces nothing
+        _start_fresh(cfg, run, replaced, task.summary_name)
     run.metrics = metrics = MetricsLog(
-        out, enabled=dist.is_main, truncate_after_step=step if cfg.resume else 0, columns=task.metrics_columns
+        out, enabled=dist.is_main, truncate_after_step=step if resuming else 0, columns=task.metrics_columns
     )
 
     def checkpoint() -> None:
@@ -254,6 +284,18 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
         (out / task.summary_name).write_text(json.dumps(jsonable(summary), indent=2) + "\n")
     cleanup_distributed()
     return RunResult(model=model, summary=summary)
+
+
+def _start_fresh(cfg: RunConfig, run: Run, replaced: list[Path], summary_name: str) -> None:
+    """A new run's start: say so when --resume-or-start found nothing to resume, and remove the earlier run's
+    products it replaces (with --overwrite, or what --resume-or-start starts over from), its summary file too."""
+    if run.dist.is_main:
+        if cfg.resume_or_start:
+            logger.info("--resume-or-start: no complete checkpoint in %s, so a new run starts there", run.out)
+        if replaced:
+            reason = "--overwrite" if cfg.overwrite else "--resume-or-start"
+            replace_earlier_work(run.out, [*replaced, run.out / summary_name], reason)
+    run.dist.barrier()
 
 
 class _Progress:

@@ -2,11 +2,15 @@
 
 A training checkpoint is a `from_pretrained` directory plus `training_state.pt` and
 `checksums.sha256` (the SHA-256 of every other file, in `sha256sum -c` format), written last, so
-a checkpoint with a manifest is complete. Resume verifies it and names a damaged file; one
-written before checksums existed resumes with a warning. A crash between the two renames of
-`replace_directory` leaves `checkpoint.old` and `checkpoint.tmp`: resume takes the newer one
-that is complete and verified. A full disk (any OSError while writing) removes the partial
-`.tmp` and keeps the previous checkpoint current.
+a checkpoint with a manifest is complete. Every file and the directory are fsynced before it is
+renamed into place. Resume verifies it and names a damaged file; one without a manifest (written
+before checksums existed, or with it deleted) is refused unless the run allows unverified files.
+A crash between the two renames of `replace_directory` leaves `checkpoint.old` and
+`checkpoint.tmp`: resume takes the newer one that is complete and verified. A full disk (any
+OSError while writing) removes the partial `.tmp` and keeps the previous checkpoint current.
+
+`claim_output_dir` decides, before a run writes anything, whether it resumes, starts, or is refused
+because its output folder holds an earlier run's work (`earlier_work`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from albert.io import atomic_write
+from albert.io import atomic_write, fsync_directory, fsync_tree
 from albert.training.distributed import unwrap
 
 logger = logging.getLogger(__name__)
@@ -52,12 +56,12 @@ class MetricsLog:
         "mlm_accuracy",
         "sop_accuracy",
         "nsp_accuracy",
+        "order_accuracy",
+        "topic_accuracy",
         "accuracy",
         "lr",
         "tokens_per_second",
         "grad_norm",
-        "order_accuracy",
-        "topic_accuracy",
         "elapsed_seconds",
     )
 
@@ -142,10 +146,14 @@ def replace_directory(directory: Path, write: Callable[[Path], None]) -> Path:
             f"{kept}; free some space (or fix the cause) and run again (a training run "
             "continues from its checkpoint with --resume)."
         ) from error
+    # Every byte and name of the new copy on the disk before it is renamed in: after a power cut the rename
+    # must not name files whose data never reached the disk.
+    fsync_tree(temp)
     if directory.exists():
         shutil.rmtree(old, ignore_errors=True)
         directory.rename(old)
     temp.rename(directory)
+    fsync_directory(directory.parent)  # the renames themselves
     shutil.rmtree(old, ignore_errors=True)
     return directory
 
@@ -167,15 +175,19 @@ def write_checksums(directory: Path) -> Path:
     return path
 
 
-def verify_checksums(directory: Path) -> bool:
-    """True when every file listed in `directory`'s manifest has its recorded SHA-256; False (and a
-    warning) when there is no manifest; a damaged or missing file raises `TrainingStateError`."""
+def verify_checksums(directory: Path, allow_unverified: bool = False) -> bool:
+    """True when every file listed in `directory`'s manifest has its recorded SHA-256; a damaged or missing file
+    raises `TrainingStateError`. Without a manifest: `TrainingStateError`, or, when `allow_unverified`, False and
+    a warning (a checkpoint written before ALBERT Lab recorded checksums)."""
     manifest = directory / CHECKSUMS_NAME
     if not manifest.is_file():
-        logger.warning(
-            "%s carries no checksums (written before ALBERT Lab recorded them): resuming without verifying its files",
-            directory,
-        )
+        if not allow_unverified:
+            raise TrainingStateError(
+                f"{directory} has no {CHECKSUMS_NAME}, so its files cannot be checked against what was written "
+                "(a damaged byte would go unnoticed); restore the manifest from a copy, or resume without "
+                "checking with --allow-unverified if you trust these files."
+            )
+        logger.warning("%s carries no checksums: resuming without verifying its files (--allow-unverified)", directory)
         return False
     for number, line in enumerate(manifest.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
         expected, _, name = line.partition("  ")
@@ -261,15 +273,22 @@ def _config_differences(saved: Any, current: Any) -> str:
 
 
 def resume_training_state(
-    directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, scheduler: torch.optim.lr_scheduler.LRScheduler
+    directory: Path,
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    allow_unverified: bool = False,
 ) -> dict[str, Any]:
     """Restore weights, optimizer, schedule and RNG from a checkpoint written by
-    `save_training_state` (verified against its checksums); returns the rest of its state
-    (step, data position, …)."""
+    `save_training_state` (verified against its checksums; one without them only when
+    `allow_unverified`); returns the rest of its state (step, data position, …)."""
     recover_checkpoint(directory)
     if not (directory / STATE_NAME).exists():
-        raise FileNotFoundError(f"--resume: no checkpoint in {directory}.")
-    verify_checksums(directory)
+        raise TrainingStateError(
+            f"{directory} holds no {STATE_NAME}, so it cannot be resumed; restore it from a copy, or start "
+            "a new run with --overwrite."
+        )
+    verify_checksums(directory, allow_unverified)
     state = load_training_state(directory)
     saved = type(model).from_pretrained(directory)
     try:
@@ -299,3 +318,110 @@ def restore_rng_state(state: dict[str, Any]) -> None:
     torch.set_rng_state(state["torch"])
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state["cuda"])
+
+
+# ----- the output folder: resume, start, or refuse ----------------------------------------------
+RUN_PRODUCTS = ("checkpoint", "final", "best")
+"""What a run leaves in its output folder that a new run would replace: the resumable checkpoint, pretraining's
+final model and fine-tuning's best one."""
+
+
+def _leftovers(checkpoint: Path) -> tuple[Path, Path]:
+    return checkpoint.with_name(checkpoint.name + ".old"), checkpoint.with_name(checkpoint.name + ".tmp")
+
+
+def checkpoint_found(checkpoint: Path) -> bool:
+    """Whether there is a checkpoint to resume: `checkpoint` itself, or what a crash between the renames of
+    `replace_directory` leaves of one (`.old`, or a `.tmp` written to its manifest). A `.tmp` without its
+    manifest is a write cut short, not a checkpoint."""
+    old, temp = _leftovers(checkpoint)
+    return (
+        checkpoint.is_dir()
+        or (old / STATE_NAME).is_file()
+        or ((temp / STATE_NAME).is_file() and (temp / CHECKSUMS_NAME).is_file())
+    )
+
+
+def earlier_work(out: Path) -> list[Path]:
+    """The products of an earlier run in `out` (`RUN_PRODUCTS` and the checkpoint's crash leftovers)."""
+    checkpoint = out / "checkpoint"
+    found = [out / name for name in RUN_PRODUCTS if (out / name).exists()]
+    found += [p for p in _leftovers(checkpoint) if p.exists()]
+    return found
+
+
+def _describe(out: Path, paths: list[Path]) -> str:
+    """'checkpoint (step 40) and final model' for a message or a log line."""
+    names = {"checkpoint": "checkpoint", "final": "final model", "best": "best model"}
+    parts = []
+    for path in paths:
+        if path.name not in names:
+            continue
+        part = names[path.name]
+        if path.name == "checkpoint":
+            step = checkpoint_step(path)
+            part += f" (step {step})" if step is not None else ""
+        parts.append(part)
+    if not parts:  # only crash leftovers
+        return ", ".join(p.name for p in paths)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def checkpoint_step(checkpoint: Path) -> int | None:
+    """The step a checkpoint was written at, read without loading its tensors (None when unreadable)."""
+    try:
+        state = torch.load(checkpoint / STATE_NAME, map_location="cpu", weights_only=True, mmap=True)
+        return int(state["step"])
+    except Exception:  # a damaged or foreign file: the step is only informative here
+        return None
+
+
+def claim_output_dir(out: Path, resume: bool, resume_or_start: bool, overwrite: bool) -> tuple[bool, list[Path]]:
+    """Before a run writes anything: (whether it resumes, the earlier products it replaces when it starts).
+
+    A folder holding an earlier run's checkpoint or final/best model is refused (`TrainingStateError`, one
+    sentence) unless the run resumes it or `overwrite` replaces it; `resume` with no complete checkpoint is
+    refused too, naming `--resume-or-start`, which resumes when a checkpoint is there and starts when none is."""
+    checkpoint = out / "checkpoint"
+    earlier = earlier_work(out)
+    if overwrite:
+        return False, earlier
+    if resume or resume_or_start:
+        recover_checkpoint(checkpoint)  # a crash between the renames: the checkpoint is moved back first
+        if checkpoint_found(checkpoint):
+            return True, []
+        if resume:
+            _, temp = _leftovers(checkpoint)
+            why = (
+                f"only {temp.name}, a checkpoint whose writing was cut short"
+                if temp.exists()
+                else "no checkpoint"
+                if out.is_dir()
+                else "nothing: the folder does not exist"
+            )
+            raise TrainingStateError(
+                f"--resume: {out} holds {why}, so there is nothing to resume; run with --resume-or-start to "
+                "start a new run there (it resumes instead whenever a complete checkpoint is there)."
+            )
+        return False, earlier
+    if checkpoint_found(checkpoint) or any(p.name in ("final", "best") for p in earlier):
+        raise TrainingStateError(
+            f"{out} already holds an earlier run's {_describe(out, earlier)}; continue it with --resume, "
+            "replace it with --overwrite, or choose another --output-dir."
+        )
+    return False, []  # at most a checkpoint write cut short, which the first checkpoint replaces
+
+
+def replace_earlier_work(out: Path, earlier: list[Path], reason: str) -> None:
+    """Remove the earlier run's products a new run replaces (`claim_output_dir`), saying in the log what goes."""
+    earlier = [path for path in earlier if path.exists()]
+    if not earlier:
+        return
+    logger.warning(
+        "%s: removing the earlier run's %s from %s; this run starts at step 1", reason, _describe(out, earlier), out
+    )
+    for path in earlier:
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)

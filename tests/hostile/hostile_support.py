@@ -52,6 +52,40 @@ def finetune_argv(models: dict[str, Path], out: Path, *extra: str, model: str = 
     ]
 
 
+def pretrain_argv(
+    models: dict[str, Path], out: Path, *extra: str, hidden_size: int = 32, init_from: Path | None = None
+) -> list[str]:
+    """A seconds-long `albert.pretrain` command line: 4 steps of a tiny model (or of `init_from`'s model, with its
+    tokenizer) on a tiny corpus kept in models["root"]."""
+    corpus = models["root"] / "pretrain_corpus.txt"
+    if not corpus.exists():
+        rng = random.Random(0)
+        words = "alpha beta gamma delta film story plot music scene actor".split()
+        lines = [" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(48)]
+        corpus.write_text("\n\n".join("\n".join(lines[i : i + 8]) for i in range(0, 48, 8)) + "\n")
+    tiny = dict(
+        hidden_size=hidden_size,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        embedding_size=16,
+        max_position_embeddings=64,
+    )
+    model = (
+        ["--init-from", str(init_from)]
+        if init_from
+        else [
+            *("--tokenizer", str(models["root"] / "tokenizer")),
+            *(item for key, value in tiny.items() for item in (f"--model.{key.replace('_', '-')}", str(value))),
+        ]
+    )
+    return [
+        *("--corpus", str(corpus), "--output-dir", str(out), "--cache-dir", str(models["root"] / "pretrain_cache")),
+        *("--data.max-seq-length", "32", "--batch-size", "4", "--max-steps", "4", "--eval-every", "100"),
+        *("--threads", "1", *model, *extra),
+    ]
+
+
 @pytest.fixture(scope="session")
 def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     from albert.tokenizer import train_tokenizer

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, models  # noqa: F401 (a fixture)
+from hostile_support import finetune_argv, models, pretrain_argv  # noqa: F401 (a fixture)
 
 from albert import AlbertConfig, AlbertForPreTraining
 from albert.finetune import main
@@ -91,11 +91,18 @@ def test_flipped_bytes_name_the_damaged_file(tmp_path: Path, name: str) -> None:
     assert f"{path} is damaged: its SHA-256 differs" in str(error.value) and "--resume" in str(error.value)
 
 
-def test_a_checkpoint_without_checksums_still_resumes_exactly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_checkpoint_without_checksums_is_refused_unless_unverified_files_are_allowed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     saved = save(tmp_path / "checkpoint", 3)
-    (tmp_path / "checkpoint" / CHECKSUMS_NAME).unlink()  # as the code before checksums wrote it
+    (tmp_path / "checkpoint" / CHECKSUMS_NAME).unlink()  # as the code before checksums wrote it, or deleted
+    with pytest.raises(TrainingStateError) as error:
+        resume(tmp_path / "checkpoint")
+    message = str(error.value)
+    assert f"has no {CHECKSUMS_NAME}" in message and "--allow-unverified" in message and "\n" not in message
+    model, optimizer, scheduler = trained(0)
     with caplog.at_level(logging.WARNING, logger="albert.training"):
-        state, model = resume(tmp_path / "checkpoint")
+        state = resume_training_state(tmp_path / "checkpoint", model, optimizer, scheduler, allow_unverified=True)
     assert state["step"] == 3 and same_weights(saved, model)
     assert "carries no checksums" in caplog.text
 
@@ -200,51 +207,41 @@ def test_command_line_full_disk_is_one_sentence(
 
 
 def test_pretrain_resume_with_another_hidden_size_is_one_sentence(models: dict[str, Path], tmp_path: Path) -> None:
-    import random
-
     from albert.pretrain import main as pretrain
 
-    rng = random.Random(0)
-    words = "alpha beta gamma delta film story plot music scene actor".split()
-    documents = ["\n".join(" ".join(rng.choice(words) for _ in range(12)) + "." for _ in range(8)) for _ in range(6)]
-    (tmp_path / "corpus.txt").write_text("\n\n".join(documents) + "\n")
-    argv = [
-        "--corpus",
-        str(tmp_path / "corpus.txt"),
-        "--tokenizer",
-        str(models["root"] / "tokenizer"),
-        "--output-dir",
-        str(tmp_path / "run"),
-        "--cache-dir",
-        str(tmp_path / "cache"),
-        "--data.max-seq-length",
-        "32",
-        "--batch-size",
-        "4",
-        "--max-steps",
-        "4",
-        "--eval-every",
-        "100",
-        "--threads",
-        "1",
-        "--model.hidden-size",
-        "32",
-        "--model.num-hidden-layers",
-        "2",
-        "--model.num-attention-heads",
-        "2",
-        "--model.intermediate-size",
-        "64",
-        "--model.embedding-size",
-        "16",
-        "--model.max-position-embeddings",
-        "64",
-    ]
-    pretrain([*argv, "--stop-after-steps", "2"])
+    pretrain(pretrain_argv(models, tmp_path / "run", "--stop-after-steps", "2"))
     assert (tmp_path / "run" / "checkpoint" / CHECKSUMS_NAME).is_file()
-    argv[argv.index("--model.hidden-size") + 1] = "48"
     with pytest.raises(SystemExit) as error:
-        pretrain([*argv, "--resume"])
+        pretrain(pretrain_argv(models, tmp_path / "run", "--resume", hidden_size=48))
     message = str(error.value.code)
     assert message.startswith("albert.pretrain: ") and "hidden_size 32 in the checkpoint but 48 now" in message
     assert "\n" not in message
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads which file a descriptor is from /proc")
+def test_every_file_and_folder_is_on_disk_before_the_checkpoint_is_renamed_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    events: list[tuple[str, str]] = []
+    fsync, rename = os.fsync, Path.rename
+
+    def recording_fsync(descriptor: int) -> None:
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{descriptor}")))
+        fsync(descriptor)
+
+    def recording_rename(self: Path, target: Path) -> Path:
+        events.append(("rename", f"{self} -> {target}"))
+        return rename(self, target)
+
+    save(tmp_path / "checkpoint", 1)
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    monkeypatch.setattr(Path, "rename", recording_rename)
+    save(tmp_path / "checkpoint", 2)  # the second save: the previous checkpoint is renamed away, then the new one in
+    temp = str(tmp_path / "checkpoint.tmp")
+    swap = events.index(("rename", f"{temp} -> {tmp_path / 'checkpoint'}"))
+    synced_before = {path for kind, path in events[:swap] if kind == "fsync"}
+    written = {str(p).replace(str(tmp_path / "checkpoint"), temp) for p in (tmp_path / "checkpoint").rglob("*")}
+    assert written | {temp} <= synced_before, (written | {temp}) - synced_before
+    assert ("fsync", str(tmp_path)) in events[swap:]  # the renames themselves reach the disk

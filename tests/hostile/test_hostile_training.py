@@ -1,19 +1,26 @@
 """A fine-tuning run whose loss becomes NaN or infinite stops with a non-zero exit and one sentence,
-and keeps its best checkpoint as it was (issue 18)."""
+and keeps its best checkpoint as it was (issue 18). Runs never lose work (issue 35): a folder holding an earlier
+run is refused unless resumed or overwritten, `--resume` without a complete checkpoint names `--resume-or-start`,
+and a checkpoint without its manifest resumes only with `--allow-unverified`."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, models, write_table  # noqa: F401 (a fixture)
+from hostile_support import finetune_argv, models, pretrain_argv, write_table  # noqa: F401 (a fixture)
 
 from albert import AlbertForSequenceClassification
 from albert.checkpoint import read_state_dict
 from albert.finetune import main
+from albert.training import state as training_state
+from albert.training.state import CHECKSUMS_NAME
 
 
 def test_a_loss_that_becomes_nan_stops_the_run_and_keeps_the_best_checkpoint(
@@ -57,3 +64,147 @@ def test_unscaled_regression_targets_overflow_to_an_infinite_loss_and_stop(
     assert "the training loss became inf" in message and "at step 1" in message
     assert "no best model had been saved yet" in message and "scale of the labels" in message
     assert not (tmp_path / "out" / "best").exists() and not (tmp_path / "out" / "checkpoint").exists()
+
+
+# ----- runs that never lose work (issue 35) ------------------------------------------------------
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, byte for byte."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def refusal(command, argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as error:
+        command(argv)
+    message = str(error.value.code)  # a string exit code: Python prints it and exits with status 1
+    assert "\n" not in message, message
+    return message
+
+
+def test_a_folder_holding_a_run_is_refused_unless_resumed_or_overwritten(
+    models: dict[str, Path], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    main(finetune_argv(models, tmp_path, "--stop-after-steps", "2"))
+    before = snapshot(tmp_path)
+    assert "checkpoint/model.safetensors" in before and "best/model.safetensors" in before
+    message = refusal(main, finetune_argv(models, tmp_path))
+    assert message == (
+        f"albert.finetune: {tmp_path} already holds an earlier run's checkpoint (step 2) and best model; "
+        "continue it with --resume, replace it with --overwrite, or choose another --output-dir."
+    )
+    assert snapshot(tmp_path) == before  # nothing written, nothing removed
+    with caplog.at_level(logging.WARNING, logger="albert.training"):
+        main(finetune_argv(models, tmp_path, "--overwrite", "--stop-after-steps", "4"))
+    assert f"--overwrite: removing the earlier run's checkpoint (step 2) and best model from {tmp_path}" in caplog.text
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows if r["split"] == "train"] == [2, 4]  # the new run's rows only
+    assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
+
+
+def test_a_pretraining_folder_is_refused_from_the_command_line_with_one_line(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    from albert.pretrain import main as pretrain
+
+    pretrain(pretrain_argv(models, tmp_path))  # the whole run: checkpoint and final model
+    before = snapshot(tmp_path)
+    process = subprocess.run(
+        [sys.executable, "-m", "albert.pretrain", *pretrain_argv(models, tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert process.stderr.strip().splitlines()[-1] == (
+        f"albert.pretrain: {tmp_path} already holds an earlier run's checkpoint (step 4) and final model; "
+        "continue it with --resume, replace it with --overwrite, or choose another --output-dir."
+    )
+    assert snapshot(tmp_path) == before
+
+
+def killed_during_the_first_checkpoint(command, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run `argv` and kill it while its first checkpoint is being written (before its manifest)."""
+
+    def killed(directory: Path) -> Path:
+        raise KeyboardInterrupt("killed while writing the checkpoint")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(training_state, "write_checksums", killed)
+        with pytest.raises(KeyboardInterrupt):
+            command(argv)
+
+
+@pytest.mark.parametrize("command", ["pretrain", "finetune"])
+def test_resume_or_start_starts_when_no_complete_checkpoint_and_resumes_when_there_is_one(
+    models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, command
+) -> None:
+    from albert.pretrain import main as pretrain
+
+    run, argv = (pretrain, pretrain_argv) if command == "pretrain" else (main, finetune_argv)
+    killed_during_the_first_checkpoint(run, argv(models, tmp_path, "--stop-after-steps", "2"), monkeypatch)
+    assert (tmp_path / "checkpoint.tmp").is_dir() and not (tmp_path / "checkpoint").exists()
+    before = snapshot(tmp_path)
+    message = refusal(run, argv(models, tmp_path, "--resume"))
+    assert message == (
+        f"albert.{command}: --resume: {tmp_path} holds only checkpoint.tmp, a checkpoint whose writing was cut short, "
+        "so there is nothing to resume; run with --resume-or-start to start a new run there (it resumes instead "
+        "whenever a complete checkpoint is there)."
+    )
+    assert snapshot(tmp_path) == before
+    with caplog.at_level(logging.INFO, logger="albert.training"):
+        run(argv(models, tmp_path, "--resume-or-start", "--stop-after-steps", "2"))  # starts
+    assert f"--resume-or-start: no complete checkpoint in {tmp_path}, so a new run starts there" in caplog.text
+    assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 2
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="albert.training"):
+        run(argv(models, tmp_path, "--resume-or-start", "--stop-after-steps", "4"))  # resumes
+    assert f"resumed from {tmp_path / 'checkpoint'} at step 2" in caplog.text
+    assert "no complete checkpoint" not in caplog.text
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows if r["split"] == "train"] == [2, 4]
+
+
+def test_a_checkpoint_without_its_manifest_resumes_only_with_allow_unverified(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    main(finetune_argv(models, tmp_path, "--stop-after-steps", "2"))
+    (tmp_path / "checkpoint" / CHECKSUMS_NAME).unlink()
+    before = snapshot(tmp_path)
+    message = refusal(main, finetune_argv(models, tmp_path, "--resume"))
+    assert message.startswith(f"albert.finetune: {tmp_path / 'checkpoint'} has no {CHECKSUMS_NAME}")
+    assert "--allow-unverified" in message
+    assert snapshot(tmp_path) == before
+    main(finetune_argv(models, tmp_path, "--resume", "--allow-unverified", "--stop-after-steps", "4"))
+    assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
+    assert (tmp_path / "checkpoint" / CHECKSUMS_NAME).is_file()  # the new checkpoint has its manifest again
+
+
+def test_a_flipped_byte_is_refused_on_resume_even_with_allow_unverified(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    main(finetune_argv(models, tmp_path, "--stop-after-steps", "2"))
+    path = tmp_path / "checkpoint" / "model.safetensors"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    for extra in ((), ("--allow-unverified",)):
+        message = refusal(main, finetune_argv(models, tmp_path, "--resume", *extra))
+        assert f"{path} is damaged: its SHA-256 differs" in message
+
+
+@pytest.mark.parametrize(
+    "flags, fragment",
+    [
+        (("--overwrite", "--resume"), "give one"),
+        (("--overwrite", "--resume-or-start"), "give one"),
+        (("--resume", "--resume-or-start"), "not both"),
+        (("--allow-unverified",), "only applies when resuming"),
+    ],
+)
+def test_contradictory_run_flags_are_one_sentence(
+    models: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture, flags: tuple[str, ...], fragment: str
+) -> None:
+    with pytest.raises(SystemExit) as error:
+        main(finetune_argv(models, tmp_path / "out", *flags))
+    assert error.value.code == 2  # argparse's usage error
+    assert fragment in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

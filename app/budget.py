@@ -56,6 +56,12 @@ def check() -> None:
         raise RequestTooLong(t("request.err.timeout", state[2], s=f"{state[1]:g}"))
 
 
+def language() -> str:
+    """The language of this thread's request (the one its `deadline` was set with); "en" outside one."""
+    state = getattr(_local, "state", None)
+    return state[2] if state is not None else "en"
+
+
 def watch(model: Any) -> Any:
     """Make every sublayer of an ALBERT Lab model check the deadline before it runs; returns the model."""
     encoder = getattr(model, "albert", model)

@@ -13,7 +13,8 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -345,10 +346,9 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     try:
         model = AlbertForPreTraining.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(
-            t("model.err.load", lang, name=_short(name), reason=safe(_without_paths(str(error), directory), 300))
-        ) from error
+        raise load_refusal(error, name, directory, lang) from error
     budget.watch(model.eval())
+    refuse_non_finite_outputs(model, name)
     tokenizer = load_tokenizer(directory, name, lang)
     config = model.config
     if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
@@ -394,3 +394,48 @@ def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     except Exception as error:  # transformers raises many kinds here; the user needs one sentence
         logger.warning("tokenizer of %s failed: %r", directory, error)
         raise ModelError(t("model.err.tokenizer", lang, name=_short(name))) from error
+
+
+# ----- no silent NaN ----------------------------------------------------------------------------
+def load_refusal(error: Exception, name: str, directory: Path, lang: str) -> ModelError:
+    """The sentence for a model `from_pretrained` refused: its own for NaN or infinite weights (the library's
+    `not_finite` code), else the library's reason without the folder's full path."""
+    if isinstance(error, ConfigError) and error.code == "not_finite":
+        tensor, count = str(error.params.get("tensor", "?")), error.params.get("count", 0)
+        return ModelError(t("model.err.not_finite", lang, name=_short(name), tensor=_short(tensor), n=f"{count:,}"))
+    reason = safe(_without_paths(str(error), directory), 300)
+    return ModelError(t("model.err.load", lang, name=_short(name), reason=reason))
+
+
+def refuse_non_finite_outputs(model: Any, name: str) -> Any:
+    """Make every forward pass of `model`, and of its encoder (which the attention views call directly), refuse
+    NaN or infinite outputs with one sentence (a `ModelError` in the request's language): otherwise they come out
+    as probabilities `null`, an argmax of NaN ('.') or a comparison of NaNs read as an order. One place for every
+    tab; the check costs a pass over outputs the request computed anyway. Returns the model."""
+    import torch
+
+    def check(_module: Any, _inputs: Any, output: Any) -> None:
+        if not all(bool(torch.isfinite(tensor).all()) for tensor in _tensors(output)):
+            logger.warning("%s: non-finite outputs refused", name)
+            raise ModelError(t("model.err.not_finite_output", budget.language(), name=_short(name)))
+
+    for module in dict.fromkeys([model, getattr(model, "albert", model)]):
+        module.register_forward_hook(check)
+    return model
+
+
+def _tensors(output: Any) -> Iterator[Any]:
+    """The floating-point tensors of a forward pass's output (a dataclass, a tuple of them, a tensor) that an answer
+    reads; losses are left out (the mean over no labelled position is NaN by definition, and no tab shows one)."""
+    import torch
+
+    if isinstance(output, torch.Tensor):
+        if output.is_floating_point():
+            yield output
+    elif is_dataclass(output) and not isinstance(output, type):
+        for item in fields(output):
+            if not item.name.endswith("loss"):
+                yield from _tensors(getattr(output, item.name))
+    elif isinstance(output, (tuple, list)):
+        for item in output:
+            yield from _tensors(item)

@@ -26,7 +26,7 @@ from albert.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
 from app.languages import Unknowns, check_readable, text_language, unknown_notice
-from app.models import REPO_ROOT, ModelError, load_tokenizer
+from app.models import REPO_ROOT, ModelError, load_refusal, load_tokenizer, refuse_non_finite_outputs
 from app.static_files import publish, served_path, unique_name
 
 logger = logging.getLogger(__name__)
@@ -220,8 +220,8 @@ def _load_uncached(directory: Path, lang: str) -> Classifier:
     try:
         model = AlbertForSequenceClassification.from_pretrained(directory)
     except (CheckpointError, ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(t("model.err.load", lang, name=safe(name), reason=safe(error, 300))) from error
-    model.eval()
+        raise load_refusal(error, name, directory, lang) from error
+    refuse_non_finite_outputs(model.eval(), name)
     tokenizer = load_tokenizer(directory, name, lang)
     if len(tokenizer) > config.vocab_size:
         raise ModelError(

@@ -57,6 +57,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "无法从 Hugging Face Hub 下载 “{value}”：本机似乎未联网，或模型 ID 有误；请使用随附模型或本地检查点文件夹。",
     ),
     "model.err.load": ("Could not load model “{name}”: {reason}", "无法加载模型 “{name}”：{reason}"),
+    "model.err.not_finite": (
+        "Model “{name}” has NaN or infinite weights ({n} in {tensor}), so it cannot give a meaningful answer; "
+        "pick another model.",
+        "模型 “{name}” 的权重中有 NaN 或无穷大的数值（{tensor} 中有 {n} 个），无法给出有意义的答案；请换一个模型。",
+    ),
+    "model.err.not_finite_output": (
+        "Model “{name}” computed NaN or infinite numbers for this text, so there is no answer to show; "
+        "try another model or another text.",
+        "模型 “{name}” 对这段文字算出了 NaN 或无穷大的数值，因此没有可显示的答案；请换一个模型或换一段文字。",
+    ),
     "model.err.tokenizer": (
         "Model “{name}” has no usable tokenizer (expected spiece.model or tokenizer.json in its folder).",
         "模型 “{name}” 没有可用的分词器（文件夹中应有 spiece.model 或 tokenizer.json）。",

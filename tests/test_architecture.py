@@ -44,9 +44,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.training.optim",
         "albert.training.state",
         "albert.training.loop",
+        "albert.training.evaluate",
         "albert.training.pretraining",
         "albert.training.layerwise",
-        "albert.training.evaluate",
     ),
     "commands": ("albert.pretrain", "albert.finetune", "albert.task_text", "albert"),
 }

@@ -70,6 +70,21 @@ def task_metrics(
     return {"accuracy": accuracy, "f1": float(f1), "matthews": float(matthews_corrcoef(labels, predictions))}
 
 
+class NonFiniteOutputError(ValueError):
+    """A model whose outputs came out NaN or infinite during an evaluation: no metric is computed from them."""
+
+
+def require_finite(outputs: torch.Tensor, where: str) -> None:
+    """Stop an evaluation with one sentence when `outputs` hold NaN or infinite values: the argmax of NaN logits is
+    an arbitrary class and a correlation of NaN is NaN, so the metrics would be silently wrong or null."""
+    if not bool(torch.isfinite(outputs).all()):
+        raise NonFiniteOutputError(
+            f"the model's outputs are NaN or infinite on {where}, so no metrics were computed from them; check the "
+            "model's weights (a run's last checkpoint stays as it was), or evaluate with --precision fp32 if it ran "
+            "in bf16."
+        )
+
+
 def is_better(value: float, best: float | None, metric: str) -> bool:
     """Whether `value` improves on `best`: the first evaluation always does, a later NaN never does."""
     if best is None:
@@ -100,6 +115,7 @@ def predict(
         with autocast(device, precision):
             out = model(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], labels=batch["labels"])
         logits = out.logits.float()
+        require_finite(logits, f"examples {start + 1}-{start + len(batch['labels'])} of {len(examples)}")
         loss_sum += float(out.loss) * len(batch["labels"])
         if task == "regression":
             predictions.append(logits.squeeze(-1).cpu())

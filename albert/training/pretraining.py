@@ -9,6 +9,7 @@ import torch
 from albert.config import IGNORE_INDEX
 from albert.data.pretraining import PretrainingDataset, collate_pretraining
 from albert.training.distributed import Distributed, autocast, epoch_order, unwrap
+from albert.training.evaluate import require_finite
 
 
 class BatchStream:
@@ -59,12 +60,13 @@ def evaluate(
     model.eval()
     correct = total = 0
     loss_sum = 0.0
-    for batch in batches:
+    for number, batch in enumerate(batches, 1):
         batch = {k: v.to(device) for k, v in batch.items()}
         with autocast(device, precision):
             out = unwrap(model)(
                 batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], mlm_labels=batch["mlm_labels"]
             )
+        require_finite(out.mlm_logits, f"held-out batch {number} of {len(batches)}")
         targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
         correct += int((out.mlm_logits.argmax(-1) == targets).sum())
         total += targets.numel()

@@ -422,3 +422,66 @@ def test_unknown_presets_and_configurations_are_named(no_tracebacks) -> None:
     _one_sentence(raw["error"])
     raw, *_ = sharing_modes_view("x" * 10_000, "en")
     assert "10,000 characters" in raw["error"]
+
+
+# ----- no silent NaN (issue 35) -------------------------------------------------------------------
+def _with_a_nan_weight(source: Path, target: Path) -> Path:
+    """A copy of the model folder `source` whose weights hold one NaN."""
+    import torch
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    shutil.copytree(source, target)
+    path = target / "model.safetensors"
+    with safe_open(str(path), "pt") as stream:
+        metadata, weights = stream.metadata(), {k: stream.get_tensor(k) for k in stream.keys()}  # noqa: SIM118
+    name = next(k for k in weights if k.endswith("word_embeddings.weight"))
+    weights[name][3, 1] = torch.nan
+    save_file(weights, str(path), metadata=metadata)
+    return target
+
+
+def test_a_model_with_nan_weights_is_refused_with_one_sentence_by_every_tab(
+    tmp_path, monkeypatch, no_tracebacks
+) -> None:
+    from app.model_views import attention_view, layer_transitions_view, sentence_order_view
+    from app.sentiment_views import sentiment_view
+
+    model = str(_with_a_nan_weight(tiny_assets().models / "albert-lab-base", tmp_path / "nan-model"))
+    answers = {
+        "fill_mask": _fill(model),
+        "fill_mask zh": _fill(model, "zh"),
+        "sentence_order": sentence_order_view("She bought a ticket.", "Then she left.", model, "en")[0]["error"],
+        "attention": attention_view("the old sailor", "", 1, 16, model, "", "en")[0]["error"],
+        "layer_transitions": layer_transitions_view("the old sailor", model, "", "en")[0]["error"],
+    }
+    monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(_with_a_nan_weight(tiny_assets().sentiment, tmp_path / "nan-sst2")))
+    answers["sentiment"] = sentiment_view("the old sailor walked", "en")[0]["error"]
+    for endpoint, message in answers.items():
+        _one_sentence(message, str(tmp_path))
+        name = "nan-sst2" if endpoint == "sentiment" else "nan-model"
+        wanted = "的权重中有 NaN 或无穷大的数值" if endpoint.endswith("zh") else "has NaN or infinite weights"
+        assert f"“{name}” {wanted}" in message or f"“{name}”{wanted}" in message, (endpoint, message)
+
+
+def test_outputs_that_become_non_finite_are_refused_per_answer(tmp_path, no_tracebacks) -> None:
+    import torch
+
+    from app.model_views import attention_view, sentence_order_view
+    from app.models import load
+
+    model = str(shutil.copytree(tiny_assets().models / "albert-lab-base", tmp_path / "overflows"))
+    loaded = load(model)  # finite weights: it loads; then its outputs overflow, as a bf16 or a huge weight can
+    with torch.no_grad():
+        loaded.model.albert.projection.weight.fill_(3e38)
+    answers = {
+        "fill_mask": _fill(model),
+        "sentence_order": sentence_order_view("She bought a ticket.", "Then she left.", model, "en")[0],
+        "attention": attention_view("the old sailor", "", 1, 16, model, "", "zh")[0],
+    }
+    assert answers["fill_mask"] == (
+        "Model “overflows” computed NaN or infinite numbers for this text, so there is no answer to show; "
+        "try another model or another text."
+    )
+    assert set(answers["sentence_order"]) == {"error"}, answers["sentence_order"]  # no 'prefers_ba', no null
+    assert "算出了 NaN 或无穷大的数值" in answers["attention"]["error"]

@@ -208,3 +208,73 @@ def test_contradictory_run_flags_are_one_sentence(
     assert error.value.code == 2  # argparse's usage error
     assert fragment in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+# ----- no silent NaN (issue 35) -------------------------------------------------------------------
+def with_a_nan_weight(source: Path, target: Path) -> Path:
+    """A copy of the model folder `source` whose word embeddings hold one NaN."""
+    import shutil
+
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    shutil.copytree(source, target)
+    path = target / "model.safetensors"
+    with safe_open(str(path), "pt") as stream:
+        metadata, weights = stream.metadata(), {k: stream.get_tensor(k) for k in stream.keys()}  # noqa: SIM118
+    name = next(k for k in weights if k.endswith("word_embeddings.weight"))
+    weights[name][3, 1] = float("nan")
+    save_file(weights, str(path), metadata=metadata)
+    return target
+
+
+def test_a_model_with_nan_weights_is_refused_by_both_commands(models: dict[str, Path], tmp_path: Path) -> None:
+    from albert.pretrain import main as pretrain
+
+    broken = with_a_nan_weight(models["narrow"], tmp_path / "broken")
+    message = refusal(main, finetune_argv({**models, "narrow": broken}, tmp_path / "finetuned"))
+    assert message.startswith(f"albert.finetune: {broken / 'model.safetensors'}: ")
+    assert "word_embeddings.weight holds 1 NaN or infinite values" in message
+    assert "cannot give a meaningful answer" in message
+    message = refusal(pretrain, pretrain_argv(models, tmp_path / "continued", init_from=broken))
+    assert message.startswith(f"albert.pretrain: {broken / 'model.safetensors'}: ") and "NaN or infinite" in message
+    assert not (tmp_path / "finetuned" / "checkpoint").exists() and not (tmp_path / "continued" / "checkpoint").exists()
+
+
+def test_evaluation_with_non_finite_outputs_is_one_sentence_and_writes_no_metrics(
+    models: dict[str, Path], tmp_path: Path
+) -> None:
+    from albert.tokenizer import load_tokenizer
+
+    labels = {"id2label": {"0": "0", "1": "1"}, "label2id": {"0": 0, "1": 1}}  # the dev file's labels
+    classifier = AlbertForSequenceClassification.from_pretrained(models["narrow"], num_labels=2, extra=labels)
+    with torch.no_grad():  # finite weights whose logits overflow to infinity (as bf16 or a runaway weight can)
+        classifier.albert.pooler.bias.fill_(10.0)  # every pooled value tanh(≈10) = 1 …
+        classifier.classifier.weight.fill_(3e38)  # … so each logit sums 32 × 3e38: infinite
+    classifier.save_pretrained(tmp_path / "overflows", tokenizer=load_tokenizer(models["narrow"]))
+    argv = ["--eval-only", "--model", str(tmp_path / "overflows"), "--dev-file", str(models["dev"])]
+    message = refusal(main, [*argv, "--output-dir", str(tmp_path / "out"), "--max-seq-length", "16"])
+    assert message == (
+        "albert.finetune: the model's outputs are NaN or infinite on examples 1-16 of 16, so no metrics were "
+        "computed from them; check the model's weights (a run's last checkpoint stays as it was), or evaluate "
+        "with --precision fp32 if it ran in bf16."
+    )
+    assert not (tmp_path / "out" / "eval_results.json").exists()
+
+
+def test_held_out_pretraining_evaluation_refuses_non_finite_outputs() -> None:
+    from albert import AlbertConfig, AlbertForPreTraining
+    from albert.training.evaluate import NonFiniteOutputError
+    from albert.training.pretraining import evaluate
+
+    torch.manual_seed(0)
+    sizes = dict(embedding_size=16, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64)
+    model = AlbertForPreTraining(AlbertConfig(vocab_size=40, **sizes))
+    ids = torch.randint(5, 40, (2, 8))
+    batch = {"input_ids": ids, "attention_mask": torch.ones_like(ids), "token_type_ids": torch.zeros_like(ids)}
+    batch["mlm_labels"] = torch.where(torch.arange(8) % 3 == 0, ids, -100)
+    assert evaluate(model, [batch], torch.device("cpu"), "fp32")["masked_positions"] == 6
+    with torch.no_grad():
+        model.albert.projection.weight.fill_(3e38)
+    with pytest.raises(NonFiniteOutputError, match="on held-out batch 1 of 1, so no metrics were computed"):
+        evaluate(model, [batch], torch.device("cpu"), "fp32")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import gradio as gr
@@ -9,6 +10,7 @@ import gradio as gr
 from app import queues
 from app.examples import mask_texts
 from app.i18n import normalize_lang
+from app.inference import MAX_WORDS
 from app.languages import follow_language
 from app.models import language_models
 from app.tabs import TabContext
@@ -86,10 +88,18 @@ def build(ctx: TabContext) -> None:
             **queues.MODEL,
         )
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
-    # choices; so the public /mask_word takes the word's number from a hidden field instead.
+    # choices; so the public /mask_word takes the word's number from a hidden field instead. /pick_word skips
+    # that check too (preprocess=False): a client calling it never holds the choices the page last received,
+    # and Gradio answered every such call with "not in the list of choices: []" and a traceback in the log.
     word_index = gr.Number(visible=False, precision=0)
     words.input(
-        _picked, inputs=words, outputs=word_index, api_name="pick_word", api_visibility="undocumented", queue=False
+        _picked,
+        inputs=words,
+        outputs=word_index,
+        api_name="pick_word",
+        api_visibility="undocumented",
+        queue=False,
+        preprocess=False,
     ).then(
         ctx.views.mask_word,
         inputs=[text, word_index, top_k, model, lang],
@@ -99,6 +109,12 @@ def build(ctx: TabContext) -> None:
     )
 
 
-def _picked(index: float | None) -> float | None:
-    """/pick_word: the picked word's number, unchanged, into the hidden field /mask_word reads."""
-    return index
+def _picked(index: Any) -> int | None:
+    """/pick_word: the picked word's number into the hidden field /mask_word reads. The value arrives as sent
+    (unchecked by Gradio): anything but a word number the radio can hold (0 to MAX_WORDS - 1) becomes None,
+    which /mask_word answers by changing nothing."""
+    if isinstance(index, bool) or not isinstance(index, (int, float)):
+        return None
+    if not (math.isfinite(index) and index == int(index) and 0 <= index < MAX_WORDS):
+        return None
+    return int(index)

@@ -114,6 +114,20 @@ def test_the_server_logged_no_traceback_for_bad_input(http, url: str) -> None:
     assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.mark.parametrize(
+    "value", [3, 0, 199, 200, -1, 2.5, 1e308, "x", "1: the", "", None, True, [1], {"a": 1}], ids=repr
+)
+def test_any_value_sent_to_pick_word_answers_cleanly(http, url: str, value) -> None:
+    """The word list's hidden endpoint: a word number goes into the hidden field, anything else is a no-op
+    (None), never Gradio's "not in the list of choices: []" (issue 35)."""
+    status, stream = _call(http, url, "pick_word", json.dumps({"data": [value]}))
+    assert status == 200 and "event: complete" in stream, stream[:300]
+    wanted = value if type(value) is int and 0 <= value < 200 else None
+    assert _result(stream) == [wanted]
+    log = (tiny_assets().root / "server.log").read_text(encoding="utf-8")
+    assert "Traceback" not in log and "not in the list of choices" not in log, log[-3000:]
+
+
 def test_uploads_are_bounded(http, url: str) -> None:
     response = http.post(f"{url}/gradio_api/upload", files={"files": ("big.bin", b"0" * 2_000_000)})
     assert response.status_code == 413

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Can a small model learn sentence order where the text gives it structure? (issue 30, item 5)
-# Usage: scripts/sop_structure_experiment.sh [SHARED_DIR] [RUNS_DIR]      (STEP=train|score|all, default all)
+# Usage: scripts/sop_structure_experiment.sh [SHARED_DIR] [RUNS_DIR]      (STEP=train|score|all|ship, default all)
 #
 # Protocol (written on 2026-12-03 at 18:30, before any run of it; committed before the training starts).
 #
@@ -88,14 +88,28 @@ if [ "$step" = train ] || [ "$step" = all ]; then
     --sentence-loss-weight 5 --max-steps 4000 --eval-every 500 --eval-examples 1024 --checkpoint-every 500 \
     --log-every 10 --seed 0 --threads 1 --max-minutes 40 ${RESUME:-}
 fi
+# The run stopped at its time cap (3,029 of 4,000 steps) without writing final/: its weights are checkpoint/'s.
+trained="$runs/albert-lab-zh-reviews-sop/final"
+[ -d "$trained" ] || trained="$runs/albert-lab-zh-reviews-sop/checkpoint"
 if [ "$step" = score ] || [ "$step" = all ]; then
   python -m scripts.score_order_experiment baselines --train "$runs/reviews-train.txt" --dev "$runs/reviews-dev.txt" \
     --tokenizer assets/models/albert-lab-zh --output "$runs/baselines.json"
-  for arm in "shipped assets/models/albert-lab-zh" "reviews-sop $runs/albert-lab-zh-reviews-sop/final"; do
+  for arm in "shipped assets/models/albert-lab-zh" "reviews-sop $trained"; do
     read -r name model <<< "$arm"
     python -m scripts.score_order_experiment model --model "$model" --corpus "reviews-dev=$runs/reviews-dev.txt" \
       --corpus "news-valid=$news" --pairs 1000 --output "$runs/score-$name.json"
     python -m scripts.score_order_experiment compare --scores "$runs/score-$name.json" \
       --baselines "$runs/baselines.json" --output "$runs/compare-$name.json"
   done
+fi
+# Shipping (only because arm (b) met both rules): fp16 folder and card, then the deciding figures again on that file
+# (they went into its card's "reviews only" section and metrics.json's structure_experiment by hand).
+if [ "$step" = ship ]; then
+  python -m scripts.package_model "$runs/albert-lab-zh-reviews-sop" albert-lab-zh-reviews-sop \
+    --valid "$runs/reviews-train-heldout.txt" --language zh
+  shipped=assets/models/albert-lab-zh-reviews-sop
+  python -m scripts.score_order_experiment model --model "$shipped" --corpus "reviews-dev=$runs/reviews-dev.txt" \
+    --corpus "news-valid=$news" --pairs 1000 --output "$runs/score-shipped-reviews-sop.json"
+  python -m scripts.score_order_experiment compare --scores "$runs/score-shipped-reviews-sop.json" \
+    --baselines "$runs/baselines.json" --output "$runs/compare-shipped-reviews-sop.json"
 fi

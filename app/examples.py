@@ -51,7 +51,8 @@ MASK: dict[str, list[MaskExample]] = {
     "en": [
         MaskExample("She opened the [MASK] and walked into the garden.", ("door",)),
         MaskExample("I do not [MASK] what you mean.", ("know",)),
-        MaskExample("He shook his [MASK] and put his [MASK] in his pocket.", ("head", "hand")),
+        MaskExample("He shook his [MASK] and said nothing.", ("head",)),
+        MaskExample("She said that [MASK] would come back soon.", ("she",)),
         # A sentence of one of the 17 held-out books, never seen in training.
         MaskExample("Lord John lies back with his hands in [MASK] pockets and his eyes closed.", ("his",)),
     ],

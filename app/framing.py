@@ -89,6 +89,8 @@ class Facts:
     held_out: tuple[HeldOut, ...]
     recorded: bool
     """Whether the model carries held-out figures (a shipped model's metrics.json)."""
+    order_text: dict[str, str] | None = None
+    """Where its order figures hold, when only in one genre (metrics.json `order_text`: {"en": ..., "zh": ...})."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -148,7 +150,15 @@ def facts(
         tokens=int(tokens) if tokens is not None else None,
         held_out=tuple(recorded),
         recorded=metrics is not None,
+        order_text=_genre((metrics or {}).get("order_text")),
     )
+
+
+def _genre(value: Any) -> dict[str, str] | None:
+    """metrics.json's `order_text` when it names the genre in both languages, else None."""
+    if isinstance(value, dict) and all(isinstance(value.get(lang), str) for lang in ("en", "zh")):
+        return {lang: value[lang] for lang in ("en", "zh")}
+    return None
 
 
 def model_facts(lm: Any, task: str) -> Facts:
@@ -213,6 +223,8 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
             for h in f.held_out
         )
         parts.append(t("frame.held_out", lang, figures=figures))
+        if f.order_text and key.startswith("order"):
+            parts.append(t("frame.order.genre", lang, text=safe(f.order_text[normalize_lang(lang)])))
     if key in ("mask", "attention"):
         parts.append(t("frame.chance.word", lang, V=f"{f.vocab_size:,}", p=percent(1 / f.vocab_size)))
     else:

@@ -51,7 +51,7 @@ ZH_MODEL = "albert-lab-zh"
 NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
 """Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
 the paper's Table 5 argument live (it reads topic, not order)."""
-CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"]})
+CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-reviews-sop"})
 """The shipped models that read Chinese (a character vocabulary); the others read English."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
@@ -69,7 +69,7 @@ _PREFERRED_ORDER = (
     "albert-lab-mlm",
 )
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
-_CACHE_SIZE = 4
+_CACHE_SIZE = 6  # the order tab holds an SOP model and an NSP arm per language
 MAX_TOKENS = 512
 """Most tokens one request reads (BERT's and ALBERT's 512), whatever the model's positions allow."""
 _PRETRAINING_CLASSES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})

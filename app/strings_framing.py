@@ -27,6 +27,10 @@ FRAMING_STRINGS: dict[str, tuple[str, str]] = {
         " and **{accuracy}** on a second draw of pairs that shares no sentence with the first{detail}",
         "，在与第一组没有共同句子的第二组句对上为 **{accuracy}**{detail}",
     ),
+    "frame.order.genre": (
+        "Its sentence-order figures hold for {text} only.",
+        "它的句子顺序成绩只适用于{text}。",
+    ),
     "frame.verdict.above": (", above chance", "，高于随机水平"),
     "frame.verdict.chance": (", a coin toss", "，相当于抛硬币"),
     "frame.verdict.below": (", below chance", "，低于随机水平"),

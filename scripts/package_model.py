@@ -100,7 +100,7 @@ def held_out_metrics(
     return result
 
 
-SCHEDULING_OPTIONS = ("resume", "max_minutes", "stop_after_steps")
+SCHEDULING_OPTIONS = ("resume", "resume_or_start", "overwrite", "allow_unverified", "max_minutes", "stop_after_steps")
 
 
 def command_line(run_config: dict) -> str:

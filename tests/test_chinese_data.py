@@ -319,7 +319,7 @@ def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_t
     from albert import AlbertForPreTraining
     from albert.pretrain import run
     from benchmarks.score_models import card_mismatches, mlm_max_ngram, score_model
-    from scripts.package_model import EVAL_EXAMPLES, RUN_PAIRS, package
+    from scripts.package_model import EVAL_EXAMPLES, ORDER_PAIRS, package
 
     plain, segmented = corpus_files
     arguments = [
@@ -341,7 +341,7 @@ def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_t
     folder = assets / "models" / "tiny-zh"
     # the target is on single characters, each replaced by [MASK]; the re-check reads that from the folder
     assert metrics["mlm_max_ngram"] == 1 and mlm_max_ngram(folder) == 1 and metrics["mlm_n"] > 0
-    single = score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score")
+    single = score_model(folder, [str(plain)], EVAL_EXAMPLES, ORDER_PAIRS, tmp_path / "score")
     assert not card_mismatches(folder, single)
     import albert.data.pretraining as pretraining
 
@@ -353,9 +353,9 @@ def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_t
         return make_eval_batches(corpus, data, *args, **kwargs)
 
     monkeypatch.setattr(pretraining, "make_eval_batches", recording)
-    score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score")
-    score_model(folder, [str(plain)], EVAL_EXAMPLES, RUN_PAIRS, tmp_path / "score", max_ngram=3)
-    assert spans_asked == [1, 1, 3, 3]  # SOP and NSP batches: the folder's single characters, then as asked
+    score_model(folder, [str(plain)], EVAL_EXAMPLES, ORDER_PAIRS, tmp_path / "score")
+    score_model(folder, [str(plain)], EVAL_EXAMPLES, ORDER_PAIRS, tmp_path / "score", max_ngram=3)
+    assert spans_asked == [1, 3]  # one MLM set: the folder's single characters, then as asked
     card = (folder / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\nlanguage: zh\n") and "一个很小的模型。" in card
     # the Sharing modes tab compares the English family: the Chinese curve and row are kept apart

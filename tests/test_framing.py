@@ -115,3 +115,14 @@ def test_percent_keeps_small_chances_readable() -> None:
         "0.00333%",
         "0%",
     ]
+
+
+def test_an_order_figure_of_one_genre_says_where_it_holds() -> None:
+    genre = dict(METRICS, order_text={"en": "Chinese product reviews", "zh": "中文商品评论"})
+    text = framing.framing_markdown(framing.facts("m", genre, 8000, 1, "order"), "order")
+    assert "Its sentence-order figures hold for Chinese product reviews only." in text
+    assert "只适用于中文商品评论。" in framing.framing_markdown(
+        framing.facts("m", genre, 8000, 1, "order"), "order", "zh"
+    )
+    assert "hold for" not in framing.framing_markdown(framing.facts("m", genre, 8000, 1, "mask"), "mask")
+    assert framing.facts("m", dict(METRICS, order_text="reviews"), 8000, 1, "order").order_text is None

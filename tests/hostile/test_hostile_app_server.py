@@ -61,7 +61,7 @@ def _result(stream: str) -> object:
         ("fill_mask", ["the [MASK]", 5, "x" * 10_000, "en"], "10,000 characters"),
         ("attention", ["a b", "", "NaN", 16, "", "", "en"], "finite whole number"),
         ("attention", ["a b", "", 1, -5, "", "", "en"], "from 8 to 128"),
-        ("split_paragraph", ["One. Two.", {"k": 1}, "", "en"], "whole number"),
+        ("split_paragraph", ["One. Two.", {"k": 1}, "", "en", ""], "whole number"),  # last: B from another book
         ("mask_word", ["the old sailor", 2.5, 5, "", "en"], "whole number"),
         (
             "parameters",

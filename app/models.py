@@ -51,7 +51,7 @@ ZH_MODEL = "albert-lab-zh"
 NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
 """Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
 the paper's Table 5 argument live (it reads topic, not order)."""
-CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-reviews-sop"})
+CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews"})
 """The shipped models that read Chinese (a character vocabulary); the others read English."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""

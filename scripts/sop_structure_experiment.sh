@@ -52,7 +52,7 @@
 #
 # Decision rule. A model is shipped to the app only if the lower bound of its honest interval on text it never saw is
 # above 50%, and its card names the genre (reviews) and gives the news figure and both baselines. Arm (b) passes if
-# its dev-review lower bound is above 50%: it is then saved as assets/models/albert-lab-zh-reviews-sop (fp16, as the
+# its dev-review lower bound is above 50%: it is then saved as assets/models/albert-lab-zh-sop-reviews (fp16, as the
 # other shipped models), re-scored on the shipped file, with a card and metrics.json. If the bag of words' interval is
 # above 50% too, the card says so and compares: a model at or below the bag of words shows no more than
 # single-segment position reading; one whose interval lies above it reads more. Otherwise nothing ships, and the
@@ -83,14 +83,14 @@ mkdir -p "$runs"
 if [ "$step" = train ] || [ "$step" = all ]; then
   python -m albert.pretrain --init-from assets/models/albert-lab-zh --no-data.whole-word-masking --data.max-ngram 1 \
     --corpus "$runs/reviews-train.txt" --valid-corpus "$runs/reviews-train-heldout.txt" \
-    --cache-dir "$runs/cache" --output-dir "$runs/albert-lab-zh-reviews-sop" \
+    --cache-dir "$runs/cache" --output-dir "$runs/albert-lab-zh-sop-reviews" \
     --data.max-seq-length 128 --batch-size 32 --optim.learning-rate 5e-4 --optim.warmup-fraction 0.03 \
     --sentence-loss-weight 5 --max-steps 4000 --eval-every 500 --eval-examples 1024 --checkpoint-every 500 \
     --log-every 10 --seed 0 --threads 1 --max-minutes 40 ${RESUME:-}
 fi
 # The run stopped at its time cap (3,029 of 4,000 steps) without writing final/: its weights are checkpoint/'s.
-trained="$runs/albert-lab-zh-reviews-sop/final"
-[ -d "$trained" ] || trained="$runs/albert-lab-zh-reviews-sop/checkpoint"
+trained="$runs/albert-lab-zh-sop-reviews/final"
+[ -d "$trained" ] || trained="$runs/albert-lab-zh-sop-reviews/checkpoint"
 if [ "$step" = score ] || [ "$step" = all ]; then
   python -m scripts.score_order_experiment baselines --train "$runs/reviews-train.txt" --dev "$runs/reviews-dev.txt" \
     --tokenizer assets/models/albert-lab-zh --output "$runs/baselines.json"
@@ -105,9 +105,9 @@ fi
 # Shipping (only because arm (b) met both rules): fp16 folder and card, then the deciding figures again on that file
 # (they went into its card's "reviews only" section and metrics.json's structure_experiment by hand).
 if [ "$step" = ship ]; then
-  python -m scripts.package_model "$runs/albert-lab-zh-reviews-sop" albert-lab-zh-reviews-sop \
+  python -m scripts.package_model "$runs/albert-lab-zh-sop-reviews" albert-lab-zh-sop-reviews \
     --valid "$runs/reviews-train-heldout.txt" --language zh
-  shipped=assets/models/albert-lab-zh-reviews-sop
+  shipped=assets/models/albert-lab-zh-sop-reviews
   python -m scripts.score_order_experiment model --model "$shipped" --corpus "reviews-dev=$runs/reviews-dev.txt" \
     --corpus "news-valid=$news" --pairs 1000 --output "$runs/score-shipped-reviews-sop.json"
   python -m scripts.score_order_experiment compare --scores "$runs/score-shipped-reviews-sop.json" \

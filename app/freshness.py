@@ -70,6 +70,8 @@ def is_shown(raw: Any) -> bool:
 
 DRAWN_FOR = "drawn_for"
 """The JSON result's key naming the inputs it answers (`drawn_for`)."""
+DRAWN_FOR_EACH = "drawn_for_each"
+"""The JSON result's key holding one digest per input, so that a late result can tell which input changed."""
 
 
 def drawn_for(values: Sequence[Any]) -> str:
@@ -95,7 +97,7 @@ def stamped(fn: Callable, edits: int = 0, kept: int = 0) -> Callable:
         if any(isinstance(value, dict) for value in written):  # gr.skip(): the inputs on screen are not known
             return outputs
         values = (*written, *args[len(args) - kept :]) if edits else args
-        raw = {**outputs[edits], DRAWN_FOR: drawn_for(values)}
+        raw = {**outputs[edits], DRAWN_FOR: drawn_for(values), DRAWN_FOR_EACH: [drawn_for([v]) for v in values]}
         return (*written, raw, *outputs[edits + 1 :])
 
     return wrapper
@@ -142,12 +144,32 @@ def mark_if_stale(raw: Any, *args: Any) -> Any:
     return next(_MARKS) if is_stale(raw, args) else gr.skip()
 
 
-def run_if_stale(fn: Callable, n_outputs: int) -> Callable:
+def text_changed(raw: Any, values: Sequence[Any], text_positions: Sequence[int]) -> bool:
+    """`raw` answers another text than the one in a box at `text_positions` of `values` (False when not recorded)."""
+    each = raw.get(DRAWN_FOR_EACH) if isinstance(raw, dict) else None
+    if not isinstance(each, list) or len(each) != len(values):
+        return False
+    return any(each[i] != drawn_for([values[i]]) for i in text_positions)
+
+
+def run_if_stale(
+    fn: Callable,
+    n_outputs: int,
+    text_positions: Sequence[int] = (),
+    outputs: Sequence[Any] = (),
+    button: str = "",
+    lang_position: int = -1,
+) -> Callable:
     """(raw, *inputs) → fn(*inputs) when `raw` answers other inputs than these (it landed after they changed);
-    otherwise no change."""
+    otherwise no change. When the text itself changed, typing cleared the result and asked for the button: a run
+    that could not be cancelled in time lands, and the result is cleared again (`stale_outputs`), not re-run."""
 
     def wrapper(raw: Any, *args: Any) -> tuple:
-        return fn(*args) if is_stale(raw, args) else tuple(gr.skip() for _ in range(n_outputs))
+        if not is_stale(raw, args):
+            return tuple(gr.skip() for _ in range(n_outputs))
+        if outputs and text_changed(raw, args, text_positions):
+            return stale_outputs(list(outputs), button, args[lang_position])
+        return fn(*args)
 
     return _named(wrapper, fn, "if_stale")
 
@@ -259,8 +281,9 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             show_progress="hidden",
             preprocess=False,
         )
+        texts = [i for i, component in enumerate(event.inputs) if isinstance(component, gr.Textbox)]
         redraw.change(
-            run_if_stale(event.fn, n),
+            run_if_stale(event.fn, n, texts, event.outputs, event.button, event.inputs.index(lang)),
             inputs=[raw, *event.inputs],
             outputs=event.outputs,
             api_name=f"{event.api_name}_fresh",

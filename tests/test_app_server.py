@@ -84,7 +84,11 @@ def test_fill_mask_and_mask_word(client) -> None:
 
     text = "the old sailor walked along the [MASK] near the village ."
     result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")
-    assert result == fill_mask_view(text, 5, "", "en")[0] | {"drawn_for": drawn_for([text, 5, "", "en"])}
+    stamp = {
+        "drawn_for": drawn_for([text, 5, "", "en"]),
+        "drawn_for_each": [drawn_for([v]) for v in (text, 5, "", "en")],
+    }
+    assert result == fill_mask_view(text, 5, "", "en")[0] | stamp
     assert filled == result["filled_text"] and "[MASK]" not in filled
     result, *_ = client.predict("[MASK] " * 50, api_name="/fill_mask")
     assert "50 [MASK]" in result["error"]
@@ -117,6 +121,7 @@ def test_sharing_and_transitions(client) -> None:
 
     result, status, *_ = client.predict("the old sailor walked", "", "", "en", api_name="/layer_transitions")
     assert result.pop(DRAWN_FOR) == drawn_for(["the old sailor walked", "", "", "en"])  # beside the models' entries
+    assert len(result.pop("drawn_for_each")) == 4
     assert {len(v["l2"]) for v in result.values()} == {4} and len(result) == 2
 
 
@@ -132,7 +137,11 @@ def test_sentiment_and_its_card(client, url: str) -> None:
     assert result["probabilities"] == pytest.approx(here["probabilities"], abs=1e-5)
     assert len(result["pass_scores"]) == 4 and "Prediction" in verdict and "sentiment-token-view" in tokens
     result, status, *_ = client.predict("   ", "zh", api_name="/sentiment")
-    assert result == {"error": "文本为空，请输入一个句子。", "drawn_for": drawn_for(["   ", "zh"])}
+    assert result == {
+        "error": "文本为空，请输入一个句子。",
+        "drawn_for": drawn_for(["   ", "zh"]),
+        "drawn_for_each": [drawn_for(["   "]), drawn_for(["zh"])],
+    }
     with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to
         assert b"tiny sentiment model" in response.read()
 

@@ -236,7 +236,7 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
     """Runs overlap: a result can land after the language, a control or the text changed (issue 17). Each says
     what it answers (`drawn_for`), and the landing check runs the event again only for one that answers other
     inputs than those on screen."""
-    from app.freshness import DRAWN_FOR, drawn_for, is_stale, mark_if_stale, run_if_stale, stamped
+    from app.freshness import DRAWN_FOR, DRAWN_FOR_EACH, drawn_for, is_stale, mark_if_stale, run_if_stale, stamped
 
     calls = []
 
@@ -246,7 +246,8 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
 
     drawn = stamped(view)
     raw, status = drawn("a", "en")
-    assert raw == {"ok": "a", DRAWN_FOR: drawn_for(["a", "en"])} and status == "status"
+    each = [drawn_for(["a"]), drawn_for(["en"])]
+    assert raw == {"ok": "a", DRAWN_FOR: drawn_for(["a", "en"]), DRAWN_FOR_EACH: each} and status == "status"
     assert drawn_for(["a", "en"]) != drawn_for(["a", "zh"]) != drawn_for(["b", "zh"])
     check = run_if_stale(drawn, 2)
     assert check(raw, "a", "en") == (gr.skip(),) * 2 and calls == [("a", "en")]  # it answers what is on screen
@@ -254,6 +255,13 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
     assert check(raw, "b", "en")[0]["ok"] == "b"  # the text changed while it was on its way
     assert not is_stale(None, ["a", "en"]) and not is_stale({"ok": "a"}, ["b", "en"])  # nothing, or no stamp
     assert check({"ok": "a"}, "b", "en") == (gr.skip(),) * 2  # a result that does not say: left as it is
+    # In the app the text boxes are named: typing cleared the result and asked for the button, so a run that could
+    # not be cancelled in time lands and is cleared again, with the same sentence; a language change still re-runs.
+    runs = len(calls)
+    tab_check = run_if_stale(drawn, 2, text_positions=[0], outputs=[gr.JSON(), gr.Markdown()], button="mask.button")
+    cleared = tab_check(raw, "b", "en")
+    assert cleared[0] is None and "Predict" in cleared[1] and len(calls) == runs
+    assert tab_check(raw, "a", "zh")[0][DRAWN_FOR] == drawn_for(["a", "zh"]) and calls[-1] == ("a", "zh")
     # The check on landing (outside the queue) moves the hidden redraw trigger only for a stale result.
     assert mark_if_stale(raw, "a", "en") == gr.skip() and mark_if_stale(None, "a", "zh") == gr.skip()
     assert mark_if_stale(raw, "a", "zh") != mark_if_stale(raw, "a", "zh")  # a new value each time: a change

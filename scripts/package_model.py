@@ -317,15 +317,10 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
             if prior and row.get("tokens"):
                 row["tokens"] = str(int(float(row["tokens"])) + prior["tokens"])
             writer.writerow(row)
-    row = {"run": name, "embedding_size": shipped.config.embedding_size, "seed": summary["config"]["seed"], **metrics}
-    for key, _, _ in METRIC_ROWS:
-        if f"{key}_ci95" in metrics:
-            row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
-    _update_summary(runs / "summary.csv", row)
+    row = {"run": name, "embedding_size": shipped.config.embedding_size, "seed": summary["config"]["seed"]}
+    _update_summary(runs / "summary.csv", _summary_row(row, metrics))
     if language == "en":  # every English card and the README show the family with this arm in it
-        from scripts.family_table import update_family_tables
-
-        update_family_tables(assets, assets.parent / "README.md")
+        _update_family_tables(assets)
     logger.info("packaged %s → %s: %s", run_dir, target, metrics)
     return metrics
 
@@ -386,11 +381,25 @@ def _update_summary_metrics(directory: Path, metrics: dict[str, Any]) -> None:
         rows = list(csv.DictReader(summary.open())) if summary.is_file() else []
         row = next((r for r in rows if r["run"] == directory.name), None)
         if row is not None:
-            row = {k: v for k, v in row.items() if k in ("run", "embedding_size", "seed")} | metrics
-            for key, _, _ in METRIC_ROWS:
-                if f"{key}_ci95" in metrics:
-                    row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
-            _update_summary(summary, row)
+            kept = {k: v for k, v in row.items() if k in ("run", "embedding_size", "seed")}
+            _update_summary(summary, _summary_row(kept, metrics))
+            if summary.parent == assets / "runs":  # the English family: its tables follow
+                _update_family_tables(assets)
+
+
+def _summary_row(row: dict[str, Any], metrics: dict[str, Any]) -> dict[str, Any]:
+    """A summary.csv row: `row` (run, embedding size, seed) with the metrics and each interval as low/high."""
+    row = {**row, **metrics}
+    for key, _, _ in METRIC_ROWS:
+        if f"{key}_ci95" in metrics:
+            row[f"{key}_low"], row[f"{key}_high"] = metrics[f"{key}_ci95"]
+    return row
+
+
+def _update_family_tables(assets: Path) -> None:
+    from scripts.family_table import update_family_tables
+
+    update_family_tables(assets, assets.parent / "README.md")
 
 
 def _update_summary(path: Path, row: dict) -> None:

@@ -53,20 +53,20 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
         from huggingface_hub import constants, snapshot_download
 
         offline = bool(constants.HF_HUB_OFFLINE)
-        return Path(
-            snapshot_download(
-                text,
-                allow_patterns=[
-                    "config.json",
-                    "*.safetensors",
-                    "pytorch_model.bin",
-                    "spiece.model",
-                    "vocab.txt",
-                    "tokenizer*",
-                    "special_tokens_map.json",
-                ],
-            )
-        )
+        # safetensors only: most hub repos also hold a pytorch_model.bin twin, which would double the download.
+        # The .bin is fetched only for a repo that has no safetensors weights at all.
+        patterns = [
+            "config.json",
+            "*.safetensors",
+            "spiece.model",
+            "vocab.txt",
+            "tokenizer*",
+            "special_tokens_map.json",
+        ]
+        directory = Path(snapshot_download(text, allow_patterns=patterns))
+        if not any(directory.glob("*.safetensors")):
+            directory = Path(snapshot_download(text, allow_patterns=[*patterns, "pytorch_model.bin"]))
+        return directory
     except Exception as error:  # network, missing repo, offline mode: one clear sentence
         # Offline mode fails for every id not in the cache; saying so beats "check the network".
         reason = (

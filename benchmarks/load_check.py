@@ -1,6 +1,6 @@
 """Load check of the app: 32 concurrent gradio_client clients × 20 requests across the endpoints, then 40
 clients on /attention, then more requests up to 1,000, one in `--abandon-every` of these abandoned (sent over
-HTTP and never read; by default one in four, the README's memory run used 3), with every answer checked and
+HTTP and never read; by default one in four, docs/usage/hosting.md's memory run used 3), with every answer checked and
 the server's memory watched.
 
     python benchmarks/load_check.py                  # 32 × 20, 40 × 5 /attention, then up to 1,000 requests

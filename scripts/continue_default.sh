@@ -1,13 +1,7 @@
 #!/usr/bin/env bash
-# The default model of issue 15: the best ablation arm (albert-lab-e128) continued past the family's 20M tokens
-# (README, "Ablations at CPU scale", *The continued run*: protocol written before it runs).
-# usage: scripts/continue_default.sh MINUTES        (from the repository root; resumes when a checkpoint exists)
-#        PROCS=2 scripts/continue_default.sh MINUTES   (two processes, one thread each, 32 sequences each: the same
-#        global batch of 64, the same examples in each step, since every rank reads its slice of one seeded order)
-# Its shipped fp16 weights start the run (--init-from: config and tokenizer from there, a fresh AdamW); peak lr 5e-4,
-# 3% warm-up, linear decay over 11,100 steps (40M more tokens, 60M in all, the budget of albert-lab-base), data seed 2;
-# the arms' data, sequence length, batch and evaluation. Package with scripts.package_model; the protocol's rule
-# decides whether it replaces albert-lab-base.
+# The best ablation arm (albert-lab-e128) continued past the family's 20M tokens (albert-lab-e128-continued).
+# Usage: [PROCS=1|2|4] scripts/continue_default.sh MINUTES        (from the repository root; resumes from a checkpoint)
+# Protocol: docs/protocols/ablations.md (*The continued run* and its two amendments)
 set -euo pipefail
 minutes=$1
 out=runs/ablation/e128-continued

@@ -1,6 +1,6 @@
 """The ablation family's table — every recorded arm's held-out figures with the paper's matching ones — written
-from `assets/runs/summary.csv` into the README and into every arm's model card, so that each card shows its arm
-beside the others and the paper, and no copy can drift from the measured figures.
+from `assets/runs/summary.csv` into the ablations results page (docs/results/ablations.md) and into every arm's model
+card, so that each card shows its arm beside the others and the paper, and no copy can drift from the measured figures.
 
     python -m scripts.family_table            # rewrite the tables
     python -m scripts.family_table --check    # exit 1 if any table differs from summary.csv
@@ -21,6 +21,8 @@ from albert.io import atomic_write_text
 logger = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+FAMILY_PAGE = Path("docs") / "results" / "ablations.md"
+"""The page (relative to the repository root) whose family table sits between the markers."""
 BEGIN = "<!-- family table: written by `python -m scripts.family_table` from assets/runs/summary.csv -->"
 END = "<!-- end of family table -->"
 CARD_ANCHOR = "## Training log"
@@ -61,12 +63,12 @@ def with_table(text: str, table: str, card: bool) -> str:
     raise ValueError("no family-table markers (and no card training-log heading) to place the table at.")
 
 
-def family_files(assets: Path, readme: Path | None) -> list[tuple[Path, bool]]:
-    """(file, is a card) for the README (when it has the markers) and the card of every arm in summary.csv."""
+def family_files(assets: Path, page: Path | None) -> list[tuple[Path, bool]]:
+    """(file, is a card) for the results page (when it has the markers) and the card of every arm in summary.csv."""
     from app.runs import load_summary
 
     summary = load_summary(assets / "runs")
-    files = [(readme, False)] if readme is not None and readme.is_file() and BEGIN in readme.read_text() else []
+    files = [(page, False)] if page is not None and page.is_file() and BEGIN in page.read_text() else []
     for run in [] if summary is None else summary["run"]:
         card = assets / "models" / str(run) / "README.md"
         if card.is_file():
@@ -74,23 +76,23 @@ def family_files(assets: Path, readme: Path | None) -> list[tuple[Path, bool]]:
     return files
 
 
-def stale_family_tables(assets: Path, readme: Path | None) -> list[Path]:
+def stale_family_tables(assets: Path, page: Path | None) -> list[Path]:
     """The files whose family table differs from what summary.csv gives."""
     table = family_markdown(assets / "runs" / "summary.csv")
     stale = []
-    for path, card in family_files(assets, readme):
+    for path, card in family_files(assets, page):
         text = path.read_text(encoding="utf-8")
         if with_table(text, table, card) != text:
             stale.append(path)
     return stale
 
 
-def update_family_tables(assets: Path, readme: Path | None) -> list[Path]:
+def update_family_tables(assets: Path, page: Path | None) -> list[Path]:
     """Rewrite every stale family table (atomically, file by file); returns the files changed."""
     table = family_markdown(assets / "runs" / "summary.csv")
     changed = []
-    for path in stale_family_tables(assets, readme):
-        card = path != readme
+    for path in stale_family_tables(assets, page):
+        card = path != page
         atomic_write_text(path, with_table(path.read_text(encoding="utf-8"), table, card))
         changed.append(path)
     return changed
@@ -99,16 +101,18 @@ def update_family_tables(assets: Path, readme: Path | None) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--assets", type=Path, default=REPO_ROOT / "assets")
-    parser.add_argument("--readme", type=Path, default=REPO_ROOT / "README.md")
+    parser.add_argument(
+        "--page", "--readme", type=Path, default=REPO_ROOT / FAMILY_PAGE, help="the results page holding the table"
+    )
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a table is stale")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if args.check:
-        stale = stale_family_tables(args.assets, args.readme)
+        stale = stale_family_tables(args.assets, args.page)
         for path in stale:
             logger.error("%s: its family table differs from assets/runs/summary.csv", path)
         return 1 if stale else 0
-    for path in update_family_tables(args.assets, args.readme):
+    for path in update_family_tables(args.assets, args.page):
         logger.info("updated %s", path)
     return 0
 

@@ -319,7 +319,7 @@ def package(run_dir: Path, name: str, valid: list[str], assets: Path, notes: str
             writer.writerow(row)
     row = {"run": name, "embedding_size": shipped.config.embedding_size, "seed": summary["config"]["seed"]}
     _update_summary(runs / "summary.csv", _summary_row(row, metrics))
-    if language == "en":  # every English card and the README show the family with this arm in it
+    if language == "en":  # every English card and docs/results/ablations.md show the family with this arm
         _update_family_tables(assets)
     logger.info("packaged %s → %s: %s", run_dir, target, metrics)
     return metrics
@@ -397,9 +397,9 @@ def _summary_row(row: dict[str, Any], metrics: dict[str, Any]) -> dict[str, Any]
 
 
 def _update_family_tables(assets: Path) -> None:
-    from scripts.family_table import update_family_tables
+    from scripts.family_table import FAMILY_PAGE, update_family_tables
 
-    update_family_tables(assets, assets.parent / "README.md")
+    update_family_tables(assets, assets.parent / FAMILY_PAGE)
 
 
 def _update_summary(path: Path, row: dict) -> None:

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# The ablation family of issue 15, one arm per call (README, "Ablations at CPU scale"); resumes when a checkpoint exists.
-# usage: scripts/run_ablation_arm.sh NAME MINUTES [extra pretrain flags: --model.embedding-size 64 --model.sharing all ...]
-# Runs from a frozen snapshot of the code (a detached git worktree /work/snap-SHA, SHA default: main's HEAD), so a
-# refactor landing on main never changes the code under a live run. The snapshot's runs/ is a link to
-# /work/main/runs and ../shared is the same folder, so every recorded path is the protocol's relative one.
+# One arm of the ablation family (issue 15) per call, run from a frozen snapshot of main; resumes from a checkpoint.
+# Usage: scripts/run_ablation_arm.sh NAME MINUTES [extra pretrain flags: --model.embedding-size 64 --model.sharing all ...]
+# Protocol: docs/protocols/ablations.md
 name=$1; minutes=$2; shift 2
 sha=${SNAPSHOT:-$(git -C /work/main rev-parse --short HEAD)}
 snap=/work/snap-$sha

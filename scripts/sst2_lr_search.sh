@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
-# SST-2: each arm's learning rate chosen on a split of the *training* file, then the pretrained vs
-# from-scratch comparison on the GLUE dev set at the chosen rates.
-#   search: benchmarks.sst2_holdout holds out 872 whole training sentences (and all their phrases);
-#           both arms (pretrained, from scratch) are fine-tuned at each rate of LRS, seed 0, and scored
-#           on the held-out sentences. The dev set is not read.
-#   final:  benchmarks.sst2 with each arm at its best rate (a tie goes to the lower rate), one job per
-#           arm and seed (--skip-scratch / --skip-pretrained): full train.tsv, dev.tsv, INT8, seeds
-#           0..SEEDS-1; then the summary table. Ship with scripts.ship_sentiment_model --scratch-runs.
-# Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all (report: the table only)
-# THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
+# SST-2: each arm's learning rate chosen on held-out *training* sentences, then pretrained vs from scratch on dev.
+# Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   STAGE=search|final|report|all; THREADS, PARALLEL, SEEDS
+# Protocol: docs/protocols/sst2.md
 set -euo pipefail
 glue=${1:-../shared/glue}/SST-2
 runs=${2:-runs}/lrsel

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
-# Task-adaptive pretraining on SST-2's training text, then SST-2 fine-tuning, with its control:
-#   base:    the shipped default model, continued on the task text   (albert.pretrain --init-from)
-#   scratch: the same architecture from random weights, same steps   (the control: is it the books?)
-# Each arm is fine-tuned on seeds 0..SEEDS-1 with benchmarks.sst2 (its from-scratch arm skipped: the
-# plain from-scratch runs do not depend on the starting model).
-# Usage: scripts/sst2_task_adaptive.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=pretrain|finetune|all
-# THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
+# Task-adaptive pretraining on SST-2's training text, then SST-2 fine-tuning, with its from-scratch control.
+# Usage: scripts/sst2_task_adaptive.sh [GLUE_DIR] [RUNS_DIR]   STAGE=pretrain|finetune|all; THREADS, PARALLEL, SEEDS
+# Protocol: docs/protocols/sst2.md
 set -euo pipefail
 glue=${1:-../shared/glue}
 runs=${2:-runs}/tapt

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Trains the shipped demo models with our own pipeline (python -m albert.pretrain).
+# Trains the first demo models with our own pipeline (python -m albert.pretrain); resumable with RESUME=--resume.
 # Usage: scripts/train_demo_models.sh default|ablations [CORPUS_DIR] [RUNS_DIR]
-# The default model and the ablations share one tokenizer and one token cache, so their
-# held-out numbers are comparable. Every run is resumable: re-run with RESUME=--resume.
+# Notes: docs/protocols/demo-models.md
 set -euo pipefail
 what=${1:?default or ablations}
 corpus=${2:-../shared/corpus}

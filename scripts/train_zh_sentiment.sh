@@ -1,35 +1,7 @@
 #!/usr/bin/env bash
-# Fine-tunes albert-lab-zh on zh-reviews and ships albert-lab-zh-sentiment with its card (issue 16).
+# Fine-tunes albert-lab-zh on zh-reviews and ships albert-lab-zh-sentiment with its card (STAGE=1|2|3).
 # Usage: scripts/train_zh_sentiment.sh [SHARED_DIR] [RUNS_DIR]        (MODEL=... another pretrained start)
-#
-# Protocol: all 13,853 training reviews, 3 epochs, 128 tokens (the model's positions; 18% of reviews are
-# longer and are cut), batch 32, peak learning rate 2e-4 with 10% warm-up, seed 0, the best epoch by dev
-# accuracy (as albert-lab-sst2). Beside it, with the same budget: the same architecture from random weights
-# (--skip-pretrained) and a TF-IDF character 1-3-gram logistic regression (benchmarks.ngram_baseline). The three
-# run side by side, one CPU thread each; then scripts.ship_sentiment_model re-scores the shipped fp16 file,
-# measures INT8, and writes the card with the verdict against the targets (>= 88%, above both baselines).
-#
-# Stage 2 (written on 2026-12-01 at 21:20, while stage 1 ran: after its first epoch the pretrained arm was at 81.6% dev
-# and from scratch at 75.9%, so 88% looked out of reach). If stage 1's best epoch is under 88%, the model first
-# learns the reviews' own text: task-adaptive pretraining (Gururangan et al., 2020) of albert-lab-zh on the training
-# reviews (labels dropped; a seeded 5% held out for its evaluation; dev never seen), the same single-character MLM +
-# SOP recipe as its stage 4 (128 tokens, batch 32, peak lr 5e-4, 3% warm-up) for TAPT_STEPS steps (default 1,500,
-# about 5M tokens, some 5 passes over the reviews). Then the same fine-tuning budget as stage 1 from those weights;
-# stage 1's fine-tuned albert-lab-zh is its control, and the scratch and n-gram baselines stay as measured. The
-# better of the two fine-tuned models by dev accuracy ships, with both figures in its card. STAGE=2 runs only this.
-#
-# Stage 3 (written on 2026-12-02 at 13:12, before any of its runs; not run yet). Stage 1's best dev step was its last
-# (1,299 of 1,299), so the budget, not the model, may be what stops it. The schedule is chosen on 1,386 reviews held
-# out of train.tsv (benchmarks.sst2_holdout, seeded; dev is never read to choose): albert-lab-zh fine-tuned on the
-# other 12,467 at peak lr 2e-4 and 5e-4, 6 epochs each (everything else as stage 1), side by side, one thread each
-# (about 60 minutes). The arm with the higher held-out accuracy at its best epoch wins (a tie: the lower rate), and
-# its epoch count is kept if its best epoch is the 4th or later, else 3 epochs at that rate. Then one final run at
-# the chosen rate and epochs on all 13,853 training reviews, scored once on dev; it ships in place of stage 1's model
-# only if its dev accuracy is higher than 83.60%, with both figures in its card. STAGE=3 runs it (resumable per run:
-# a finished run is skipped). Wired in on 2026-12-03 while the search ran, before any final result: the final run
-# and its from-scratch arm on the same schedule run side by side (one thread each), the n-gram baseline is measured
-# again (the from-scratch arm and the baseline are the card's comparisons), and scripts.ship_sentiment_model
-# --only-if-better replaces the shipped model only when the new dev accuracy is higher (else it keeps it).
+# Protocol: docs/protocols/zh-sentiment.md
 set -euo pipefail
 shared=${1:-../shared}
 runs=${2:-runs/zh}

@@ -1,4 +1,4 @@
-"""The ablation family's table in the README and every arm's card matches assets/runs/summary.csv."""
+"""The ablation family's table in docs/results/ablations.md and every arm's card matches assets/runs/summary.csv."""
 
 from __future__ import annotations
 
@@ -7,20 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from scripts.family_table import BEGIN, CARD_HEADING, END, main, stale_family_tables, with_table
+from scripts.family_table import BEGIN, CARD_HEADING, END, FAMILY_PAGE, main, stale_family_tables, with_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
+PAGE = ROOT / FAMILY_PAGE
 
 
-def test_readme_and_every_card_show_the_recorded_family() -> None:
-    assert stale_family_tables(ASSETS, ROOT / "README.md") == []
+def test_the_results_page_and_every_card_show_the_recorded_family() -> None:
+    assert BEGIN in PAGE.read_text() and END in PAGE.read_text()
+    assert stale_family_tables(ASSETS, PAGE) == []
     assert main(["--check"]) == 0
     rows = list(csv.DictReader((ASSETS / "runs" / "summary.csv").open()))
-    readme = (ROOT / "README.md").read_text()
+    page = PAGE.read_text()
     for row in rows:
         card = (ASSETS / "models" / row["run"] / "README.md").read_text()
-        for text in (readme, card):
+        for text in (page, card):
             table = text[text.index(BEGIN) : text.index(END)]
             line = next(line for line in table.splitlines() if line.startswith(f"| `{row['run']}` |"))
             assert (
@@ -48,13 +50,11 @@ def test_check_fails_on_a_stale_card(tmp_path: Path) -> None:
     for row in csv.DictReader((ASSETS / "runs" / "summary.csv").open()):
         (assets / "models" / row["run"]).mkdir(parents=True)
         shutil.copyfile(ASSETS / "models" / row["run"] / "README.md", assets / "models" / row["run"] / "README.md")
-    readme = tmp_path / "README.md"
-    shutil.copyfile(ROOT / "README.md", readme)
-    assert main(["--check", "--assets", str(assets), "--readme", str(readme)]) == 0
+    page = tmp_path / "ablations.md"
+    shutil.copyfile(PAGE, page)
+    assert main(["--check", "--assets", str(assets), "--page", str(page)]) == 0
     card = assets / "models" / "albert-lab-all" / "README.md"
     card.write_text(card.read_text().replace("15.4% [15.0%", "17.0% [15.0%"))
-    assert main(["--check", "--assets", str(assets), "--readme", str(readme)]) == 1
-    assert main(["--assets", str(assets), "--readme", str(readme)]) == 0
-    assert (
-        "15.4% [15.0%" in card.read_text() and main(["--check", "--assets", str(assets), "--readme", str(readme)]) == 0
-    )
+    assert main(["--check", "--assets", str(assets), "--page", str(page)]) == 1
+    assert main(["--assets", str(assets), "--page", str(page)]) == 0
+    assert "15.4% [15.0%" in card.read_text() and main(["--check", "--assets", str(assets), "--page", str(page)]) == 0

@@ -1,17 +1,12 @@
 """Re-score pretrained models on held-out text, with 95% intervals, and check the numbers their cards state.
 
-    python benchmarks/score_models.py --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \\
+    python experiments/score_models.py --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \\
         assets/models/albert-lab-base assets/models/albert-lab-none
-    python benchmarks/score_models.py --valid-corpus ... --check-cards assets/models/*   # exit 1 on a mismatch
+    python experiments/score_models.py --valid-corpus ... --check-cards assets/models/*   # exit 1 on a mismatch
 
-Three held-out measures per model, each a proportion with its Wilson 95% interval:
-- `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged) on the pipeline's
-  held-out examples (`albert.data.pretraining.make_eval_batches`, seed 1) **in the format the model was trained on**:
-  sentence pairs for the SOP and NSP arms, one segment for an MLM-only model (which never saw segment-1 ids).
-- `order`: prefers the true order — the one honest pair rule (`albert.data.sentence_order`: centre-out pairs of whole
-  sentences, no length or edge cue; `albert.training.sentence_order`: each pair asked in both orders).
-- `topic`: prefers the real next text over a segment of another document (what NSP trains).
-A model without a sentence head (MLM only) gets no pair scores. Results print as a table and go to `--output` as JSON.
+The measures (`mlm`, `order`, `topic`, each with its Wilson 95% interval) are those of
+`albert.training.pretraining_evaluation.score_model`, the library code the release scripts use too.
+Results print as a table and go to `--output` as JSON.
 """
 
 from __future__ import annotations
@@ -27,123 +22,10 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents  # noqa: E402
-from albert.training.sentence_order import Proportion, score_text_pairs  # noqa: E402
+from albert.data.sentence_order import OrderPair  # noqa: E402
+from albert.training.pretraining_evaluation import PAIR_SEED, card_mismatches, score_model  # noqa: E402
 
-logger = logging.getLogger("benchmarks.score_models")
-CARD_TOLERANCE = 0.005
-"""A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
-DEFAULT_MLM_MAX_NGRAM = 3
-"""Held-out MLM masks spans of up to this many pieces (the pipeline's n-gram masking) unless a folder says otherwise."""
-PAIR_SEED = 0
-
-
-def held_out_pairs(
-    valid: list[str],
-    tokenizer: Any,
-    max_tokens: int,
-    count: int,
-    seed: int = PAIR_SEED,
-    avoid_seeds: tuple[int, ...] = (),
-) -> list[OrderPair]:
-    """The order pairs of held-out text for one tokenizer (A and B together within `max_tokens` pieces); with
-    `avoid_seeds`, none shares a sentence with those seeds' pairs (a replication on unused text)."""
-    documents = sentence_documents(valid)
-
-    def count_tokens(sentence: str) -> int:
-        return len(tokenizer(sentence, add_special_tokens=False)["input_ids"])
-
-    pairs = order_pairs(documents, count_tokens, max_tokens, count, seed, avoid_seeds)
-    if len(pairs) < count:
-        logger.warning("%s yields %d order pairs, fewer than the %d asked for", ", ".join(valid), len(pairs), count)
-    return pairs
-
-
-def mlm_max_ngram(directory: Path) -> int:
-    """How a folder's held-out MLM is scored: the span length its metrics.json recorded (`mlm_max_ngram`; a
-    Chinese model is scored on single characters, as issue 16 asks), else n-gram spans of up to 3 pieces."""
-    path = directory / "metrics.json"
-    metrics = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    return int(metrics.get("mlm_max_ngram", DEFAULT_MLM_MAX_NGRAM))
-
-
-def score_mlm(
-    directory: Path, valid: list[str], examples: int, cache_dir: Path, max_ngram: int = DEFAULT_MLM_MAX_NGRAM
-) -> Proportion:
-    """Held-out MLM (spans of up to `max_ngram` pieces, each 100% `[MASK]`) on the pipeline's held-out examples in
-    the model's own format: pairs for a model with a sentence head, one segment for an MLM-only model."""
-    from albert import AlbertForPreTraining
-    from albert.data.corpus import TokenizedCorpus
-    from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
-    from albert.tokenizer import load_tokenizer
-    from albert.training.pretraining import evaluate
-
-    tokenizer = load_tokenizer(directory)
-    model = AlbertForPreTraining.from_pretrained(directory)
-    corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir, progress=False)
-    length = model.config.max_position_embeddings  # every shipped model trained at its full position count
-    objective = "sop" if model.config.sentence_objective != "none" else "none"
-    data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
-    batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
-    result = evaluate(model, batches, torch.device("cpu"), "fp32")
-    return Proportion(round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"])
-
-
-def score_model(
-    directory: Path,
-    valid: list[str],
-    examples: int,
-    pairs: int,
-    cache_dir: Path,
-    max_tokens: int | None = None,
-    pairs_cache: dict[str, list[OrderPair]] | None = None,
-    max_ngram: int | None = None,
-    pair_seed: int = PAIR_SEED,
-    avoid_seeds: tuple[int, ...] = (),
-) -> dict[str, Proportion]:
-    """Every measure of one folder: held-out MLM and, with a sentence head, `order` and `topic` on the held-out
-    pairs, built once per tokenizer when `pairs_cache` is given. A and B of a pair hold `max_tokens` pieces together
-    (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
-    the folder's metrics.json recorded, see `mlm_max_ngram`). `pair_seed` and `avoid_seeds` choose the pairs
-    (`held_out_pairs`)."""
-    import hashlib
-
-    from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
-
-    max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
-    scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram)}
-    model = AlbertForPreTraining.from_pretrained(directory).eval()
-    if model.config.sentence_objective == "none":
-        return scores
-    if max_tokens is None:
-        max_tokens = model.config.max_position_embeddings - 3
-    tokenizer = load_tokenizer(directory)
-    vocabulary = directory / "spiece.model"
-    vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
-    key = f"{vocabulary_key}:{max_tokens}:{','.join(valid)}:{pair_seed}:{avoid_seeds}"
-    cache = pairs_cache if pairs_cache is not None else {}
-    if key not in cache:
-        cache[key] = held_out_pairs(valid, tokenizer, max_tokens, pairs, pair_seed, avoid_seeds)
-    result = score_text_pairs(model, tokenizer, cache[key], max_tokens)
-    scores["order"], scores["topic"] = result.order, result.topic
-    return scores
-
-
-def card_mismatches(directory: Path, scores: dict[str, Proportion]) -> list[str]:
-    """Figures in the folder's metrics.json that disagree with the re-scored ones."""
-    path = directory / "metrics.json"
-    if not path.is_file():
-        return [f"{directory.name}: no metrics.json"]
-    card = json.loads(path.read_text(encoding="utf-8"))
-    problems = []
-    for name, score in scores.items():
-        key = f"{name}_accuracy"
-        if key not in card:
-            problems.append(f"{directory.name}: card has no {key} (re-scored {score.rate:.4f})")
-        elif abs(card[key] - score.rate) > CARD_TOLERANCE:
-            problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.rate:.4f}")
-    return problems
+logger = logging.getLogger("experiments.score_models")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SST-2: each arm's learning rate chosen on a split of the *training* file, then the pretrained vs
 # from-scratch comparison on the GLUE dev set at the chosen rates.
-#   search: benchmarks.sst2_holdout holds out 872 whole training sentences (and all their phrases);
+#   search: experiments.sst2_holdout holds out 872 whole training sentences (and all their phrases);
 #           both arms (pretrained, from scratch) are fine-tuned at each rate of LRS, seed 0, and scored
 #           on the held-out sentences. The dev set is not read.
-#   final:  benchmarks.sst2 with each arm at its best rate (a tie goes to the lower rate), one job per
+#   final:  scripts.finetune_sentiment with each arm at its best rate (a tie goes to the lower rate), one job per
 #           arm and seed (--skip-scratch / --skip-pretrained): full train.tsv, dev.tsv, INT8, seeds
 #           0..SEEDS-1; then the summary table. Ship with scripts.ship_sentiment_model --scratch-runs.
 # Usage: scripts/sst2_lr_search.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=search|final|report|all (report: the table only)
@@ -32,7 +32,7 @@ ${extra[*]} > $out.log 2>&1"
 run_all() { xargs -0 -P "${PARALLEL:-2}" -I{} bash -c '{} || echo "failed: {}" >&2'; }
 
 if [ "$stage" = search ] || [ "$stage" = all ]; then
-  python -m benchmarks.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
+  python -m experiments.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
   jobs=()
   for arm in pretrained scratch; do
     for lr in $lrs; do
@@ -44,7 +44,7 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
 fi
 
 if [ "$stage" = final ] || [ "$stage" = all ]; then
-  choice=$(python -m benchmarks.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
+  choice=$(python -m experiments.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
   read -r lr scratch_lr <<< "$choice"
   jobs=()
   for arm in pretrained scratch; do  # the arms run as separate jobs, so two run side by side
@@ -52,7 +52,7 @@ if [ "$stage" = final ] || [ "$stage" = all ]; then
     for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
       out="$runs/final-$arm-seed$seed"
       [ -f "$out/sst2_results.json" ] && continue  # done already: the stage can be rerun
-      jobs+=("python -m benchmarks.sst2 --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
+      jobs+=("python -m scripts.finetune_sentiment --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
 --learning-rate $lr --scratch-learning-rate $scratch_lr --eval-every 500 --latency-rounds 1 $skip \
 --threads ${THREADS:-1} --seed $seed --output-dir $out > $out.log 2>&1")
     done

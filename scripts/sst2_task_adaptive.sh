@@ -2,7 +2,7 @@
 # Task-adaptive pretraining on SST-2's training text, then SST-2 fine-tuning, with its control:
 #   base:    the shipped default model, continued on the task text   (albert.pretrain --init-from)
 #   scratch: the same architecture from random weights, same steps   (the control: is it the books?)
-# Each arm is fine-tuned on seeds 0..SEEDS-1 with benchmarks.sst2 (its from-scratch arm skipped: the
+# Each arm is fine-tuned on seeds 0..SEEDS-1 with scripts.finetune_sentiment (its from-scratch arm skipped: the
 # plain from-scratch runs do not depend on the starting model).
 # Usage: scripts/sst2_task_adaptive.sh [GLUE_DIR] [RUNS_DIR]   stage: STAGE=pretrain|finetune|all
 # THREADS per process; PARALLEL processes at once (2 one-thread processes beat one two-thread one on 2 cores).
@@ -32,7 +32,7 @@ if [ "$stage" != pretrain ]; then
   for arm in base scratch; do
     for seed in $(seq 0 $((${SEEDS:-3} - 1))); do
       out="$runs/sst2-$arm-tapt-seed$seed"
-      jobs+=("python -m benchmarks.sst2 --model $runs/$arm-tapt/final --glue-dir $glue/SST-2 --skip-scratch \
+      jobs+=("python -m scripts.finetune_sentiment --model $runs/$arm-tapt/final --glue-dir $glue/SST-2 --skip-scratch \
 --max-train-examples 0 --epochs 1 --learning-rate 2e-4 --eval-every 500 --latency-rounds 1 \
 --threads $threads --seed $seed --output-dir $out > $out.log 2>&1")
     done

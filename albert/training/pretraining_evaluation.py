@@ -1,54 +1,39 @@
-"""The pretraining run's batches and held-out scoring: global batches in a seeded, resumable order split across
-processes, and held-out MLM accuracy (`albert.pretrain` and `benchmarks.score_models` use them).
+"""Evaluating pretrained models: held-out MLM accuracy during a pretraining run, and re-scoring a saved model on
+held-out text with 95% intervals (the check every shipped model's card is held to).
+
+Three held-out measures per model, each a proportion with its Wilson 95% interval:
+- `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged) on the pipeline's
+  held-out examples (`albert.data.pretraining_examples.make_eval_batches`, seed 1) **in the format the model was
+  trained on**: sentence pairs for the SOP and NSP arms, one segment for an MLM-only model (which never saw
+  segment-1 ids).
+- `order`: prefers the true order — the one honest pair rule (`albert.data.sentence_order`: centre-out pairs of whole
+  sentences, no length or edge cue; `albert.training.order_scoring`: each pair asked in both orders).
+- `topic`: prefers the real next text over a segment of another document (what NSP trains).
+A model without a sentence head (MLM only) gets no pair scores. `albert.commands.pretrain` calls `evaluate`;
+`experiments/score_models.py` and `scripts/package_model.py` call `score_model`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
 import torch
 
-from albert.config import IGNORE_INDEX
-from albert.data.pretraining import PretrainingDataset, collate_pretraining
-from albert.training.distributed import Distributed, autocast, epoch_order, unwrap
-from albert.training.evaluate import require_finite
+from albert.core.config import IGNORE_INDEX
+from albert.core.heads import AlbertForPreTraining
+from albert.data.corpus import TokenizedCorpus
+from albert.data.pretraining_examples import PretrainingDataConfig, make_eval_batches
+from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents
+from albert.data.tokenizer import load_tokenizer
+from albert.training.distributed import autocast, unwrap
+from albert.training.finetune_evaluation import require_finite
+from albert.training.order_scoring import Proportion, score_text_pairs
 
-
-class BatchStream:
-    """Global batches in a seeded order per epoch, split across processes; its position is
-    two integers (epoch, offset), so a resumed run continues with exactly the next batch."""
-
-    def __init__(
-        self,
-        dataset: PretrainingDataset,
-        batch_size: int,
-        dist: Distributed,
-        seed: int,
-        pad_id: int,
-        epoch: int = 0,
-        offset: int = 0,
-    ):
-        self.dataset, self.batch_size, self.dist, self.seed, self.pad_id = dataset, batch_size, dist, seed, pad_id
-        self.epoch, self.offset = epoch, offset
-        self._start_epoch(epoch)
-
-    def _start_epoch(self, epoch: int) -> None:
-        self.epoch = epoch
-        self.dataset.set_epoch(epoch)
-        self.order = epoch_order(len(self.dataset), self.seed, epoch)
-        if len(self.order) < self.batch_size * self.dist.world_size:
-            raise ValueError(
-                f"The corpus gives only {len(self.order)} examples, fewer than one global batch "
-                f"({self.batch_size * self.dist.world_size}); use more text or a smaller batch."
-            )
-
-    def next(self) -> dict[str, torch.Tensor]:
-        global_batch = self.batch_size * self.dist.world_size
-        if self.offset + global_batch > len(self.order):
-            self._start_epoch(self.epoch + 1)
-            self.offset = 0
-        start = self.offset + self.dist.rank * self.batch_size
-        indices = self.order[start : start + self.batch_size]
-        self.offset += global_batch
-        return collate_pretraining([self.dataset[i] for i in indices], self.pad_id)
+logger = logging.getLogger(__name__)
 
 
 @torch.no_grad()
@@ -56,7 +41,7 @@ def evaluate(
     model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device, precision: str
 ) -> dict[str, float]:
     """Held-out MLM accuracy (every selected position is [MASK]) and loss. Sentence order is scored apart, by the
-    one honest pair rule (`albert.training.sentence_order`), never on these one-order-per-example batches."""
+    one honest pair rule (`albert.training.order_scoring`), never on these one-order-per-example batches."""
     model.eval()
     correct = total = 0
     loss_sum = 0.0
@@ -80,3 +65,107 @@ def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
     the loss); examples without a pair label (IGNORE_INDEX) not scored."""
     scored = labels != IGNORE_INDEX
     return int((logits.argmax(-1)[scored] == labels[scored]).sum()), int(scored.sum())
+
+
+CARD_TOLERANCE = 0.005
+"""A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
+DEFAULT_MLM_MAX_NGRAM = 3
+"""Held-out MLM masks spans of up to this many pieces (the pipeline's n-gram masking) unless a folder says otherwise."""
+PAIR_SEED = 0
+
+
+def held_out_pairs(
+    valid: list[str],
+    tokenizer: Any,
+    max_tokens: int,
+    count: int,
+    seed: int = PAIR_SEED,
+    avoid_seeds: tuple[int, ...] = (),
+) -> list[OrderPair]:
+    """The order pairs of held-out text for one tokenizer (A and B together within `max_tokens` pieces); with
+    `avoid_seeds`, none shares a sentence with those seeds' pairs (a replication on unused text)."""
+    documents = sentence_documents(valid)
+
+    def count_tokens(sentence: str) -> int:
+        return len(tokenizer(sentence, add_special_tokens=False)["input_ids"])
+
+    pairs = order_pairs(documents, count_tokens, max_tokens, count, seed, avoid_seeds)
+    if len(pairs) < count:
+        logger.warning("%s yields %d order pairs, fewer than the %d asked for", ", ".join(valid), len(pairs), count)
+    return pairs
+
+
+def mlm_max_ngram(directory: Path) -> int:
+    """How a folder's held-out MLM is scored: the span length its metrics.json recorded (`mlm_max_ngram`; a
+    Chinese model is scored on single characters, as issue 16 asks), else n-gram spans of up to 3 pieces."""
+    path = directory / "metrics.json"
+    metrics = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return int(metrics.get("mlm_max_ngram", DEFAULT_MLM_MAX_NGRAM))
+
+
+def score_mlm(
+    directory: Path, valid: list[str], examples: int, cache_dir: Path, max_ngram: int = DEFAULT_MLM_MAX_NGRAM
+) -> Proportion:
+    """Held-out MLM (spans of up to `max_ngram` pieces, each 100% `[MASK]`) on the pipeline's held-out examples in
+    the model's own format: pairs for a model with a sentence head, one segment for an MLM-only model."""
+    tokenizer = load_tokenizer(directory)
+    model = AlbertForPreTraining.from_pretrained(directory)
+    corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir, progress=False)
+    length = model.config.max_position_embeddings  # every shipped model trained at its full position count
+    objective = "sop" if model.config.sentence_objective != "none" else "none"
+    data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
+    batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
+    result = evaluate(model, batches, torch.device("cpu"), "fp32")
+    return Proportion(round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"])
+
+
+def score_model(
+    directory: Path,
+    valid: list[str],
+    examples: int,
+    pairs: int,
+    cache_dir: Path,
+    max_tokens: int | None = None,
+    pairs_cache: dict[str, list[OrderPair]] | None = None,
+    max_ngram: int | None = None,
+    pair_seed: int = PAIR_SEED,
+    avoid_seeds: tuple[int, ...] = (),
+) -> dict[str, Proportion]:
+    """Every measure of one folder: held-out MLM and, with a sentence head, `order` and `topic` on the held-out
+    pairs, built once per tokenizer when `pairs_cache` is given. A and B of a pair hold `max_tokens` pieces together
+    (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
+    the folder's metrics.json recorded, see `mlm_max_ngram`). `pair_seed` and `avoid_seeds` choose the pairs
+    (`held_out_pairs`)."""
+    max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
+    scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram)}
+    model = AlbertForPreTraining.from_pretrained(directory).eval()
+    if model.config.sentence_objective == "none":
+        return scores
+    if max_tokens is None:
+        max_tokens = model.config.max_position_embeddings - 3
+    tokenizer = load_tokenizer(directory)
+    vocabulary = directory / "spiece.model"
+    vocabulary_key = hashlib.sha256(vocabulary.read_bytes()).hexdigest() if vocabulary.is_file() else str(directory)
+    key = f"{vocabulary_key}:{max_tokens}:{','.join(valid)}:{pair_seed}:{avoid_seeds}"
+    cache = pairs_cache if pairs_cache is not None else {}
+    if key not in cache:
+        cache[key] = held_out_pairs(valid, tokenizer, max_tokens, pairs, pair_seed, avoid_seeds)
+    result = score_text_pairs(model, tokenizer, cache[key], max_tokens)
+    scores["order"], scores["topic"] = result.order, result.topic
+    return scores
+
+
+def card_mismatches(directory: Path, scores: dict[str, Proportion]) -> list[str]:
+    """Figures in the folder's metrics.json that disagree with the re-scored ones."""
+    path = directory / "metrics.json"
+    if not path.is_file():
+        return [f"{directory.name}: no metrics.json"]
+    card = json.loads(path.read_text(encoding="utf-8"))
+    problems = []
+    for name, score in scores.items():
+        key = f"{name}_accuracy"
+        if key not in card:
+            problems.append(f"{directory.name}: card has no {key} (re-scored {score.rate:.4f})")
+        elif abs(card[key] - score.rate) > CARD_TOLERANCE:
+            problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.rate:.4f}")
+    return problems

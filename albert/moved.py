@@ -93,6 +93,8 @@ class _MovedLoader(importlib.abc.Loader):
 
     def get_code(self, fullname: str) -> types.CodeType | None:
         """What `python -m OLD` runs: the command's code (runpy asks for code, it does not import)."""
+        if fullname not in COMMANDS:
+            raise ImportError(f"{fullname} is no command; the commands are {', '.join(sorted(COMMANDS))}.")
         spec = importlib.util.find_spec(COMMANDS[fullname])
         if spec is None or not isinstance(spec.loader, importlib.abc.InspectLoader):
             raise ImportError(f"cannot run {fullname}: {COMMANDS[fullname]} has no code")

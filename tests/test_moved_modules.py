@@ -101,6 +101,15 @@ def test_the_commands_answer_python_m_with_the_flags_they_had() -> None:
         assert _flags(help_text) == STORED_FLAGS[short], short
 
 
+def test_running_an_old_path_that_is_no_command_says_so_in_one_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "albert.model"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 1
+    assert "albert.model is no command; the commands are albert.finetune" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def _flags(help_text: str) -> list[str]:
     """The option strings of an argparse --help (the lines of its options section)."""
     import re

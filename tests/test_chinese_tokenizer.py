@@ -77,7 +77,7 @@ def test_same_seed_same_model_and_clear_errors(
 
 
 def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path) -> None:
-    from albert.data.tokenizer import main
+    from albert.commands.tokenizer import main
 
     main(
         [

@@ -2,6 +2,10 @@
 
 The config and the parameter calculator import without torch; the model classes load
 torch on first use (PEP 562), so `from albert import count_parameters` stays instant.
+
+The folders are layers, lowest first: this root holds the foundation (`errors`, `io`, `cli`, `moved`), then
+`core` (the model), `data`, `training` and `commands` (`python -m albert.pretrain` and the other three). Old
+import paths of moved modules (`albert.model`, `albert.heads`, ...) still work with a warning (`albert.moved`).
 """
 
 from __future__ import annotations
@@ -9,32 +13,35 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from albert.config import PRESETS, AlbertConfig, ConfigError
-from albert.params import ParameterCount, count_parameters
+from albert.core.config import PRESETS, AlbertConfig, ConfigError
+from albert.core.params import ParameterCount, count_parameters
+from albert.moved import install as _install_moved_modules
+
+_install_moved_modules()
 
 _LAZY = {
-    "AlbertModel": "albert.model",
-    "AlbertForPreTraining": "albert.heads",
-    "AlbertForMaskedLM": "albert.heads",
-    "AlbertForSequenceClassification": "albert.heads",
-    "AlbertForTokenClassification": "albert.heads",
+    "AlbertModel": "albert.core.model",
+    "AlbertForPreTraining": "albert.core.heads",
+    "AlbertForMaskedLM": "albert.core.heads",
+    "AlbertForSequenceClassification": "albert.core.heads",
+    "AlbertForTokenClassification": "albert.core.heads",
 }
 
 if TYPE_CHECKING:
-    from albert.heads import (
+    from albert.core.heads import (
         AlbertForMaskedLM,
         AlbertForPreTraining,
         AlbertForSequenceClassification,
         AlbertForTokenClassification,
     )
-    from albert.model import AlbertModel
+    from albert.core.model import AlbertModel
 
 
 def from_transformers(hf_model: Any) -> AlbertModel:
     """The ALBERT Lab model (in eval mode) of the same class as a transformers ALBERT model, with its weights."""
     name = type(hf_model).__name__
     if name not in _LAZY:
-        from albert.checkpoint import CheckpointError
+        from albert.core.checkpoint import CheckpointError
 
         raise CheckpointError(f"transformers class {name} has no ALBERT Lab counterpart.", "no_counterpart", name=name)
     return __getattr__(name).from_transformers(hf_model)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from albert.config import MAX_SIZE, PRESETS, SHARING_MODES, AlbertConfig, ConfigError
-from albert.params import (
+from albert.core.config import MAX_SIZE, PRESETS, SHARING_MODES, AlbertConfig, ConfigError
+from albert.core.params import (
     PAPER_TABLE1,
     PAPER_TABLE1_NOTES,
     PAPER_TABLE3,

@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from albert import compute
-from albert.config import PRESETS, SHARING_MODES, AlbertConfig
-from albert.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
+from albert.core import compute
+from albert.core.config import PRESETS, SHARING_MODES, AlbertConfig
+from albert.core.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
 from app import inputs
 from app.calculator import CalculatorInputError, build_config, millions, whole_number
 from app.i18n import t

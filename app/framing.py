@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from albert.params import PAPER_TABLE1
+from albert.core.params import PAPER_TABLE1
 from app.calculator import millions, paper_millions
 from app.i18n import normalize_lang, safe, t
 

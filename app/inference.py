@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from albert.data.chinese import HAN_RANGES
-from albert.tokenizer import encode_masked
+from albert.data.tokenizer import encode_masked
 from app.i18n import t
 from app.inputs import InputError
 from app.languages import Unknowns, check_readable, unknown_notice
@@ -283,7 +283,7 @@ def sentence_order(
     Class 0 is "in order" for SOP and "is the next text" for NSP. The rows are encoded and scored by
     `albert.training.sentence_order.class0_probabilities`, the function every order measurement of the project
     uses, so the tab, the examples chooser and the held-out scores read a pair the same way."""
-    from albert.training.sentence_order import class0_probabilities
+    from albert.training.order_scoring import class0_probabilities
 
     if lm.config.sentence_objective == "none":
         raise InputError(t("order.err.no_head", lang, name=lm.name, default=language_models()["en"] or DEFAULT_MODEL))

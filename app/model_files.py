@@ -22,9 +22,9 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from albert.config import AlbertConfig, ConfigError
-from albert.hf import is_buffer
-from albert.params import count_parameters
+from albert.core.config import AlbertConfig, ConfigError
+from albert.core.hf import is_buffer
+from albert.core.params import count_parameters
 from app.i18n import safe, t
 
 MODEL_LIMITS: dict[str, int] = {

@@ -11,8 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from albert.config import SHARING_MODES, AlbertConfig
-from albert.params import count_parameters
+from albert.core.config import SHARING_MODES, AlbertConfig
+from albert.core.params import count_parameters
 from app.i18n import t
 from app.inference import FillMaskResult, display_token
 from app.plots import MODE_COLORS, PALETTE, FigureJSON, base_layout, plot_text

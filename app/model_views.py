@@ -17,7 +17,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from albert.config import PRESETS, AlbertConfig
+from albert.core.config import PRESETS, AlbertConfig
 from app import attention_view as bv
 from app import budget, framing, inference, inputs, model_plots, order_views, runs
 from app.i18n import mode_name, safe, t
@@ -389,7 +389,7 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> tupl
     config = _config_of(inputs.name(config_choice, lang, "sharing.config"), lang)
     curves, summary = runs.load_curves(), runs.load_summary()
     notices = [] if curves or summary is not None else [t("runs.none", lang)]
-    from albert.params import count_parameters
+    from albert.core.params import count_parameters
 
     per_mode = {
         mode: count_parameters(

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from albert.config import AlbertConfig, ConfigError
-from albert.hf import BERT_CLASSES, holds_sentence_pair_head
+from albert.core.config import AlbertConfig, ConfigError
+from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
 from app import budget
 from app.i18n import safe, t
 from app.inputs import MAX_NAME_CHARS
@@ -190,7 +190,7 @@ def model_for(choice: str | None, text: str, lang: str = "en") -> str:
 
 def shipped_config(name: str) -> AlbertConfig | None:
     """The config of a shipped model, or None when it cannot be read."""
-    from albert.checkpoint import load_config
+    from albert.core.checkpoint import load_config
 
     try:
         return load_config(models_dir() / name)
@@ -324,7 +324,7 @@ def warm_up() -> list[str]:
 
 def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     from albert import AlbertForPreTraining
-    from albert.checkpoint import CheckpointError, resolve_directory
+    from albert.core.checkpoint import CheckpointError, resolve_directory
 
     name = Path(location).name if kind != "hub" else location
     try:
@@ -382,7 +382,7 @@ def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     """The checkpoint's tokenizer (transformers' AlbertTokenizerFast, or BertTokenizerFast for a BERT folder's
     WordPiece files), via albert.tokenizer when present."""
     try:
-        from albert.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
+        from albert.data.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
     except ImportError:
         lab_load_tokenizer = None
     try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from albert.params import PAPER_TABLE1, PAPER_TABLE2_SPEEDUP, PAPER_TABLE3, PAPER_TABLE4
+from albert.core.params import PAPER_TABLE1, PAPER_TABLE2_SPEEDUP, PAPER_TABLE3, PAPER_TABLE4
 
 __all__ = [
     "PAPER_TABLE1",

@@ -14,9 +14,9 @@ from typing import Any
 
 import pandas as pd
 
-from albert import compute
-from albert.config import PRESETS
-from albert.params import count_parameters
+from albert.core import compute
+from albert.core.config import PRESETS
+from albert.core.params import count_parameters
 from app import paper
 from app.calculator import millions, paper_millions
 from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
@@ -390,7 +390,7 @@ def shipped_sentiment_facts() -> Any:
     metrics = read_metrics(directory)
     base = framing.base_model_name(metrics)
     try:
-        from albert.checkpoint import load_config
+        from albert.core.checkpoint import load_config
 
         config = load_config(directory)
         parameters = count_parameters(config, head="sequence_classification").total

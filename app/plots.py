@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 import plotly.graph_objects as go
 
-from albert.config import SHARING_MODES
-from albert.params import count_parameters, without_factorization, without_sharing
+from albert.core.config import SHARING_MODES
+from albert.core.params import count_parameters, without_factorization, without_sharing
 from app.calculator import Calculation, paper_sweep_points, sweep
 from app.i18n import t
 

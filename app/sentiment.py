@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from albert.config import AlbertConfig, ConfigError
+from albert.core.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
 from app.languages import Unknowns, check_readable, text_language, unknown_notice
@@ -135,7 +135,7 @@ def card_markdown(lang: str = "en") -> str:
     directory = sentiment_dir_for("", lang)
     if not is_installed(directory):
         return "ℹ️ " + t("sentiment.err.missing", lang)
-    from albert.checkpoint import CheckpointError, load_config
+    from albert.core.checkpoint import CheckpointError, load_config
 
     try:
         config = load_config(directory)
@@ -204,7 +204,7 @@ def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifi
 
 def _load_uncached(directory: Path, lang: str) -> Classifier:
     from albert import AlbertForSequenceClassification
-    from albert.checkpoint import CheckpointError, load_config
+    from albert.core.checkpoint import CheckpointError, load_config
 
     name = directory.name
     try:

@@ -6,7 +6,7 @@ from typing import Any
 
 import gradio as gr
 
-from albert.config import PRESETS, SHARING_MODES
+from albert.core.config import PRESETS, SHARING_MODES
 from app import costs, paper_views, queues
 from app.calculator import matching_preset, preset_values
 from app.i18n import Translations, t

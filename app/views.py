@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from albert.config import PRESETS
+from albert.core.config import PRESETS
 from app import calculator, inputs
 from app.calculator import CalculatorInputError
 from app.i18n import safe, t

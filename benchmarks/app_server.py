@@ -3,7 +3,7 @@
 When no model is shipped yet (assets/models/ empty), the benchmarks build a clearly labelled
 stand-in: random weights in the shape planned for `albert-lab-base` (V 8000, E 128, H 128,
 2 heads, FFN 512, 6 shared passes, 128 positions) with a small SentencePiece tokenizer trained
-by `albert.tokenizer.train_tokenizer` on made-up text. Its speed is that of the real shape;
+by `albert.data.tokenizer.train_tokenizer` on made-up text. Its speed is that of the real shape;
 its predictions mean nothing.
 """
 
@@ -63,7 +63,7 @@ def build_stand_in(directory: Path) -> None:
     import torch
 
     from albert import AlbertConfig, AlbertForPreTraining
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     rng = random.Random(0)
     syllables = [a + b for a in "bdfgklmnprstvz" for b in "aeiou"]

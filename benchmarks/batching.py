@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
 
-    from albert.params import count_parameters
+    from albert.core.params import count_parameters
     from app.models import configure_torch_threads, load
 
     threads = configure_torch_threads()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal
 import torch
 
 if TYPE_CHECKING:  # imported lazily at run time: `python benchmarks/inference.py` sets sys.path first
-    from albert.config import AlbertConfig
+    from albert.core.config import AlbertConfig
 
 logger = logging.getLogger("benchmarks.inference")
 
@@ -55,14 +55,13 @@ class BenchmarkConfig:
 
 
 def model_flops(config: AlbertConfig, batch_size: int, seq_len: int) -> int:
-    """Multiply-adds × 2 of one `AlbertModel` forward (matmuls only; norms and softmax are noise)."""
-    B, T = batch_size, seq_len
-    E, H, I, L = config.embedding_size, config.hidden_size, config.intermediate_size, config.num_hidden_layers
-    per_token_per_pass = 4 * H * H + 2 * H * I  # q, k, v, output; up, down
-    attention_per_pass = 2 * T * T * H  # scores QKᵀ and context PV, over all heads
-    projection = E * H if config.project_embeddings else 0
-    macs = B * T * (L * per_token_per_pass + projection) + B * L * attention_per_pass + B * H * H  # + pooler
-    return 2 * macs
+    """FLOPs of one `AlbertModel` forward: the library's per-token count (`albert.core.compute.flops_per_token`,
+    matmuls only, 2 per multiply-add) for every token, plus the pooler (H² multiply-adds once per sequence, which a
+    per-token count leaves out)."""
+    from albert.core.compute import flops_per_token
+
+    per_token = flops_per_token(config, seq_len).forward
+    return batch_size * seq_len * per_token + 2 * batch_size * config.hidden_size * config.hidden_size
 
 
 def measure_matmul_peak(n: int = 2048, repeats: int = 5) -> float:
@@ -93,7 +92,7 @@ def run_benchmark(settings: BenchmarkConfig) -> dict[str, object]:
     import transformers
 
     from albert import PRESETS, AlbertModel
-    from albert.hf import to_transformers
+    from albert.core.hf import to_transformers
 
     if settings.threads > 0:
         torch.set_num_threads(settings.threads)

@@ -20,7 +20,8 @@ from collections.abc import Callable
 import torch
 
 from albert import PRESETS, AlbertConfig, AlbertForPreTraining
-from albert.hf import to_transformers
+from albert.core.compute import flops_per_token
+from albert.core.hf import to_transformers
 from benchmarks.inference import measure_matmul_peak, model_flops
 
 logger = logging.getLogger("benchmarks.train_throughput")
@@ -47,7 +48,7 @@ def training_flops_per_token(config: AlbertConfig, length: int) -> float:
     """Model FLOPs per token of a training step: 3× the encoder forward (forward + backward)
     plus the MLM head at the 15% labelled positions (what a sparse head must compute)."""
     encoder = model_flops(config, 1, length) / length
-    mlm_head = 0.15 * 2 * (config.hidden_size * config.embedding_size + config.embedding_size * config.vocab_size)
+    mlm_head = 0.15 * flops_per_token(config, length, mlm_head=True).mlm_head
     return 3 * (encoder + mlm_head)
 
 

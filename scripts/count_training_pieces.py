@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 
 from albert.data.piece_counts import count_pieces, save_piece_counts
-from albert.tokenizer import load_tokenizer
+from albert.data.tokenizer import load_tokenizer
 
 logger = logging.getLogger(__name__)
 

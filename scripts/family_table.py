@@ -29,7 +29,7 @@ CARD_ANCHOR = "## Training log"
 CARD_HEADING = "## This arm beside the others and the paper"
 CARD_INTRO = (
     "Every recorded run of the family, scored by the same bar on the same held-out text "
-    "(`benchmarks/score_models.py`); the paper's figure is the matching row of its Table 3, 4 or 5 (ALBERT-base, "
+    "(`experiments/score_models.py`); the paper's figure is the matching row of its Table 3, 4 or 5 (ALBERT-base, "
     "125k steps, downstream Avg or intrinsic accuracy), so only directions compare, never values."
 )
 

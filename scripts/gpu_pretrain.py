@@ -13,7 +13,7 @@ English model here), measures the step rate for `--calibration-steps`, plans `--
 warm-up + linear decay ends with the time budget (a run stopped by the clock mid-schedule would end at a
 high learning rate), trains with `python -m albert.pretrain` (bf16 autocast, whole-sentence SOP), and
 writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrained` folder: config,
-weights, tokenizer, metrics.json with the held-out scores of `benchmarks/score_models.py`, the training
+weights, tokenizer, metrics.json with the held-out scores of `experiments/score_models.py`, the training
 log, summary.json), `summary.json` and `log.txt`. On a CPU the same command is a dry run
 (`--device cpu --precision fp32`, tests/test_gpu_pretrain.py).
 
@@ -109,7 +109,7 @@ def plan_steps(calibration_seconds: float, calibration_steps: int, minutes: floa
 
 def main(argv: list[str] | None = None) -> int:
     from albert.cli import parse_config
-    from albert.pretrain import PretrainConfig, run
+    from albert.commands.pretrain import PretrainConfig, run
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", nargs="+", required=True)
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _package(model: torch.nn.Module, run_dir: Path, target: Path, args: argparse.Namespace) -> None:
     """The fp16 folder with its held-out scores (the bar every card is checked against) and its log."""
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
     from scripts.package_model import held_out_metrics
 
     model = model.to("cpu").float()

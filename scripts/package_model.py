@@ -23,15 +23,15 @@ import torch
 
 from albert import AlbertForPreTraining, count_parameters
 from albert.cli import option
+from albert.data.tokenizer import load_tokenizer
 from albert.io import atomic_write_text
-from albert.tokenizer import load_tokenizer
 from albert.training.state import STATE_NAME, MetricsLog, load_training_state
 
 logger = logging.getLogger("scripts.package_model")
 EVAL_EXAMPLES = 3000
 """Held-out pipeline examples per task: about 26,000 masked positions and 3,000 pairs at 64 tokens."""
 ORDER_PAIRS = 3000
-"""Held-out order pairs, each asked in both orders (benchmarks/score_models.py)."""
+"""Held-out order pairs, each asked in both orders (experiments/score_models.py)."""
 METRIC_ROWS = (
     ("mlm", "MLM top-1 accuracy at `[MASK]`ed positions", "positions"),
     ("order", "prefers the true order (each pair asked both ways)", "pairs"),
@@ -39,7 +39,7 @@ METRIC_ROWS = (
     ("order_replication", "prefers the true order, second draw (no sentence shared with the first)", "pairs"),
     ("topic_replication", "prefers the real next, second draw", "pairs"),
 )
-REPLICATION_NOTE = """The second draw (`benchmarks/score_models.py --pair-seed 1 --avoid-pair-seed 0`) asks the same
+REPLICATION_NOTE = """The second draw (`experiments/score_models.py --pair-seed 1 --avoid-pair-seed 0`) asks the same
 questions on held-out pairs that share no sentence with the first draw's; a figure is called above chance only when
 both draws say so."""
 RESULTS_INTRO = """Every selected MLM position is replaced by `[MASK]` (training batches overstate MLM accuracy
@@ -48,7 +48,7 @@ an MLM-only model); intervals are Wilson 95%. The order pairs are two consecutiv
 held-out text, built centre-out so that no length or edge gives the order away (a decision tree on lengths and edges
 scores 50%), and every pair is asked in both orders: "prefers the true order" is chance at 50% whatever the model's
 bias. The topic check asks the same A with its real next text and with a segment of another document
-(`albert.data.sentence_order`; `benchmarks/score_models.py` re-checks these figures). An interval that holds 50% is a
+(`albert.data.sentence_order`; `experiments/score_models.py` re-checks these figures). An interval that holds 50% is a
 coin toss."""
 
 
@@ -87,9 +87,9 @@ def held_out_metrics(
     mlm_max_ngram: int | None = None,
 ) -> dict[str, Any]:
     """Held-out MLM (at [MASK]), order and topic of the shipped folder, with Wilson 95% intervals:
-    `benchmarks/score_models.py`, the bar that re-checks every card.
+    `experiments/score_models.py`, the bar that re-checks every card.
     `mlm_max_ngram` (recorded with the figures when given) sets the MLM spans: 1 scores single pieces."""
-    from benchmarks.score_models import score_model
+    from albert.training.pretraining_evaluation import score_model
 
     scores = score_model(directory, valid, examples, pairs, cache_dir, max_ngram=mlm_max_ngram)
     result: dict[str, Any] = {} if mlm_max_ngram is None else {"mlm_max_ngram": mlm_max_ngram}
@@ -350,7 +350,7 @@ def rescore(directory: Path, valid: list[str], note: str, cache_dir: Path) -> di
 
 
 def record_replication(directory: Path, scores: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Record a second draw's figures (`benchmarks/score_models.py --pair-seed 1 --avoid-pair-seed 0 --output`, this
+    """Record a second draw's figures (`experiments/score_models.py --pair-seed 1 --avoid-pair-seed 0 --output`, this
     folder's entry) as `order_replication_*` and `topic_replication_*` in metrics.json, in the card's results table
     and in the folder's summary.csv row."""
     metrics = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
@@ -430,7 +430,7 @@ def main() -> None:
     parser.add_argument(
         "--replication",
         type=Path,
-        help="RUN_DIR is a shipped folder: record its second draw from this benchmarks/score_models.py --output JSON",
+        help="RUN_DIR is a shipped folder: record its second draw from this experiments/score_models.py --output JSON",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

@@ -7,7 +7,7 @@
 
 `model` builds the committed centre-out pairs (`albert.data.sentence_order.order_pairs`, whole consecutive sentences,
 no length cue) from each corpus with the model's own tokenizer and scores them the one honest way
-(`albert.training.sentence_order.score_text_pairs`: both orders asked, "prefers the true order", Wilson 95%).
+(`albert.training.order_scoring.score_text_pairs`: both orders asked, "prefers the true order", Wilson 95%).
 
 `baselines` scores two models that do not read A and B together, trained on the training text's pairs (each in both
 orders) and scored balanced on the dev pairs (the pairs the models are scored on: same reader, tokenizer and seed):
@@ -36,7 +36,7 @@ from albert.data.corpus import read_documents
 from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents
 from albert.data.sentences import split_sentences
 from albert.io import atomic_write_text
-from albert.training.sentence_order import Proportion, preference
+from albert.training.order_scoring import Proportion, preference
 
 logger = logging.getLogger("scripts.score_order_experiment")
 MAX_TOKENS = 125
@@ -221,8 +221,8 @@ def score_model(
     """Each corpus's centre-out pairs (the model's tokenizer, A and B within `MAX_TOKENS` or the model's positions),
     scored in both orders: prefers the true order and prefers the real next, with n and Wilson 95% intervals."""
     from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
-    from albert.training.sentence_order import score_text_pairs
+    from albert.data.tokenizer import load_tokenizer
+    from albert.training.order_scoring import score_text_pairs
 
     model = AlbertForPreTraining.from_pretrained(str(model_dir)).float().eval()
     tokenizer = load_tokenizer(str(model_dir))
@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "compare":
         result = compare(_read_json(args.scores), _read_json(args.baselines), args.corpus)
     else:
-        from albert.tokenizer import load_tokenizer
+        from albert.data.tokenizer import load_tokenizer
 
         count_tokens = _token_counter(load_tokenizer(args.tokenizer))
         result = baselines(args.train, args.dev, count_tokens, args.seed, args.max_tokens)

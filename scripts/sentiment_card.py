@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from albert.cli import command_for
-from benchmarks.sst2 import SST2Config
+from scripts.finetune_sentiment import SST2Config
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def verdict(
 
     With other seeds run on the same budget, the gain target is judged on the mean gain over all
     seeds: one seed's gain is a noisy estimate (SST-2 dev has 872 sentences). `baseline`
-    (`benchmarks.ngram_baseline`'s JSON), when given, is one more target: the model must beat it."""
+    (`experiments.ngram_baseline`'s JSON), when given, is one more target: the model must beat it."""
     if "pretraining_gain_points" not in results:
         return "No from-scratch baseline was run with this budget, so the pretraining gain is not known."
     accuracy = results["pretrained"]["accuracy"]
@@ -168,7 +168,7 @@ Mean gain over {len(runs)} seeds: {mean_gain(runs):+.1f} points.
 
 
 def rate_choice_text(choice: dict | None) -> str:
-    """How the learning rates were chosen, from `benchmarks.sst2_lr_choice`'s lr_choice.json."""
+    """How the learning rates were chosen, from `experiments.sst2_lr_choice`'s lr_choice.json."""
     if not choice:
         return ""
     scores = choice["scores"]
@@ -178,7 +178,7 @@ def rate_choice_text(choice: dict | None) -> str:
     )
     return f"""
 Each arm's peak learning rate was chosen on {choice["heldout_examples"]} whole sentences held out of `train.tsv` \
-(`benchmarks.sst2_holdout`: the sentences and every phrase inside them removed from training; seed 0, one epoch), \
+(`experiments.sst2_holdout`: the sentences and every phrase inside them removed from training; seed 0, one epoch), \
 never on the dev set; a tie goes to the lower rate. Chosen: pretrained {choice["chosen"]["pretrained"]}, \
 from scratch {choice["chosen"]["scratch"]}.
 
@@ -189,7 +189,7 @@ from scratch {choice["chosen"]["scratch"]}.
 
 
 def schedule_choice_text(choice: dict | None, task: SentimentTask) -> str:
-    """How the fine-tuning schedule was chosen, from `benchmarks.schedule_choice`'s schedule_choice.json."""
+    """How the fine-tuning schedule was chosen, from `experiments.schedule_choice`'s schedule_choice.json."""
     if not choice:
         return ""
     rows = "\n".join(
@@ -197,8 +197,9 @@ def schedule_choice_text(choice: dict | None, task: SentimentTask) -> str:
     )
     return f"""
 The schedule was chosen on {choice["heldout_examples"]:,} training {task.examples} held out of `train.tsv` \
-(`benchmarks.sst2_holdout`, seeded), never on the dev set: the starting model fine-tuned on the rest for \
-{choice["planned_epochs"]} epochs at each peak learning rate, scored after every epoch (`benchmarks.schedule_choice`). \
+(`experiments.sst2_holdout`, seeded), never on the dev set: the starting model fine-tuned on the rest for \
+{choice["planned_epochs"]} epochs at each peak learning rate, scored after every epoch \
+(`experiments.schedule_choice`). \
 The rate whose best epoch scores higher wins (a tie: the lower rate); its {choice["planned_epochs"]} epochs are kept \
 when that best epoch lies in the second half, else half of them. Chosen: peak learning rate \
 {choice["learning_rate"]}, {choice["epochs"]} epochs.
@@ -233,7 +234,7 @@ def card(
 ) -> str:
     """The model card; `shipped` holds the dev accuracy and the INT8 report measured on the shipped file;
     `rate_choice` is lr_choice.json when the learning rates were chosen on held-out training sentences;
-    `baseline` the n-gram baseline's JSON (written to `baseline_path` by `benchmarks.ngram_baseline`);
+    `baseline` the n-gram baseline's JSON (written to `baseline_path` by `experiments.ngram_baseline`);
     `schedule` schedule_choice.json when the rate and epochs were chosen on held-out training examples;
     `replaced` the dev accuracy and schedule of the model this one replaced (`--only-if-better`)."""
     pre, scratch, q = results["pretrained"], results.get("from_scratch"), shipped["quantized"]
@@ -248,7 +249,7 @@ def card(
         low, high = baseline["ngram_range"]
         rows.append(
             f"| {baseline['analyzer']} {low}–{high}-gram TF-IDF + logistic regression "
-            f"(`benchmarks.ngram_baseline`, C {baseline['chosen_c']:g} by 5-fold CV on train) "
+            f"(`experiments.ngram_baseline`, C {baseline['chosen_c']:g} by 5-fold CV on train) "
             f"| {baseline['dev_accuracy']:.2%} |"
         )
     if "control" in results:
@@ -261,7 +262,9 @@ def card(
     rows.append(f"| this model as shipped, INT8 dynamic quantization | {q['accuracy']:.2%} |")
     table = "\n".join(rows)
     runs = [results, *replicates]
-    commands = [command_for("benchmarks.sst2", SST2Config, r["budget"]).replace(" --", " \\\n    --") for r in runs]
+    commands = [
+        command_for("scripts.finetune_sentiment", SST2Config, r["budget"]).replace(" --", " \\\n    --") for r in runs
+    ]
     ship = " ".join(
         [
             "python -m scripts.ship_sentiment_model",
@@ -290,7 +293,7 @@ def card(
         else []
     )
     if baseline and baseline_path:
-        first.append(f"python -m benchmarks.ngram_baseline {baseline['task_dir']} --output {baseline_path}")
+        first.append(f"python -m experiments.ngram_baseline {baseline['task_dir']} --output {baseline_path}")
     if schedule and task.schedule_script:
         first.append(
             f"STAGE=3 {task.schedule_script}  # the held-out split, the schedule search, "
@@ -319,7 +322,7 @@ tags: [albert, text-classification, sentiment, {task.key}]
 
 `{task.base_model}` ({task.base_description}; V {config["vocab_size"]}, E {config["embedding_size"]}, \
 H {config["hidden_size"]}, {config["num_hidden_layers"]} shared passes, {config["max_position_embeddings"]} positions) \
-{_adaptation_text(adapted, task)}fine-tuned on {task.dataset} with `python -m benchmarks.sst2` \
+{_adaptation_text(adapted, task)}fine-tuned on {task.dataset} with `python -m scripts.finetune_sentiment` \
 (which runs `python -m albert.finetune`).
 Labels: negative, positive.
 

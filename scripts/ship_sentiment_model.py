@@ -1,4 +1,4 @@
-"""Ship a sentiment model fine-tuned by `benchmarks.sst2` under assets/sentiment/ with a card.
+"""Ship a sentiment model fine-tuned by `scripts.finetune_sentiment` under assets/sentiment/ with a card.
 
 The shipped file (fp16-stored weights) is evaluated again on the full dev set, so the card
 describes what a user downloads; whether the targets were met is decided from the numbers.
@@ -23,9 +23,9 @@ from pathlib import Path
 import torch
 
 from albert import AlbertForSequenceClassification
-from albert.tokenizer import load_tokenizer
+from albert.data.tokenizer import load_tokenizer
 from albert.training.state import replace_directory
-from benchmarks.sst2 import quantized_scores
+from scripts.finetune_sentiment import quantized_scores
 from scripts.record_dev_labels import dev_label_counts
 from scripts.sentiment_card import SENTIMENT_TASKS, SST2, card
 
@@ -99,7 +99,7 @@ def evaluate_shipped(directory: Path, glue_dir: Path, max_seq_length: int, threa
     """Dev accuracy and the INT8 report (accuracy, size, latency) of the shipped directory, loaded
     from its fp16 file as every user loads it. The benchmark's own latency may have been taken
     beside other runs; this one is taken alone, with `threads` CPU threads."""
-    from albert.finetune import FinetuneConfig, run
+    from albert.commands.finetune import FinetuneConfig, run
 
     with tempfile.TemporaryDirectory() as scratch:
         summary = run(
@@ -136,7 +136,9 @@ def shipped_model_summary(target: Path, task_key: str) -> dict | None:
 def _read_results(directory: Path) -> dict:
     path = directory / "sst2_results.json"
     if not path.is_file():
-        raise FileNotFoundError(f"{directory} holds no sst2_results.json (expected a benchmarks.sst2 output dir).")
+        raise FileNotFoundError(
+            f"{directory} holds no sst2_results.json (expected a scripts.finetune_sentiment output dir)."
+        )
     return json.loads(path.read_text())
 
 
@@ -191,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--lr-choice",
         type=Path,
         default=None,
-        help="lr_choice.json of benchmarks.sst2_lr_choice, when the rates were chosen on held-out "
+        help="lr_choice.json of experiments.sst2_lr_choice, when the rates were chosen on held-out "
         "training sentences (described in the card)",
     )
     parser.add_argument(
@@ -204,13 +206,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--ngram-baseline",
         type=Path,
         default=None,
-        help="benchmarks.ngram_baseline's JSON: a row in the card and one more target to beat",
+        help="experiments.ngram_baseline's JSON: a row in the card and one more target to beat",
     )
     parser.add_argument(
         "--schedule-choice",
         type=Path,
         default=None,
-        help="schedule_choice.json of benchmarks.schedule_choice, when the rate and epochs were chosen on "
+        help="schedule_choice.json of experiments.schedule_choice, when the rate and epochs were chosen on "
         "held-out training examples (described in the card)",
     )
     parser.add_argument(

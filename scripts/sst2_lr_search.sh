@@ -25,7 +25,7 @@ ${extra[*]} > $out.log 2>&1"
 run_all() { xargs -0 -P "${PARALLEL:-2}" -I{} bash -c '{} || echo "failed: {}" >&2'; }
 
 if [ "$stage" = search ] || [ "$stage" = all ]; then
-  python -m benchmarks.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
+  python -m experiments.sst2_holdout --source "$glue/train.tsv" --output-dir "$runs/holdout"
   jobs=()
   for arm in pretrained scratch; do
     for lr in $lrs; do
@@ -37,7 +37,7 @@ if [ "$stage" = search ] || [ "$stage" = all ]; then
 fi
 
 if [ "$stage" = final ] || [ "$stage" = all ]; then
-  choice=$(python -m benchmarks.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
+  choice=$(python -m experiments.sst2_lr_choice --runs "$runs" --rates $lrs)  # also writes $runs/lr_choice.json
   read -r lr scratch_lr <<< "$choice"
   jobs=()
   for arm in pretrained scratch; do  # the arms run as separate jobs, so two run side by side
@@ -45,7 +45,7 @@ if [ "$stage" = final ] || [ "$stage" = all ]; then
     for seed in $(seq 0 $((${SEEDS:-5} - 1))); do
       out="$runs/final-$arm-seed$seed"
       [ -f "$out/sst2_results.json" ] && continue  # done already: the stage can be rerun
-      jobs+=("python -m benchmarks.sst2 --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
+      jobs+=("python -m scripts.finetune_sentiment --model $model --glue-dir $glue --max-train-examples 0 --epochs 1 \
 --learning-rate $lr --scratch-learning-rate $scratch_lr --eval-every 500 --latency-rounds 1 $skip \
 --threads ${THREADS:-1} --seed $seed --output-dir $out > $out.log 2>&1")
     done

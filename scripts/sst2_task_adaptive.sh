@@ -28,7 +28,7 @@ if [ "$stage" != pretrain ]; then
   for arm in base scratch; do
     for seed in $(seq 0 $((${SEEDS:-3} - 1))); do
       out="$runs/sst2-$arm-tapt-seed$seed"
-      jobs+=("python -m benchmarks.sst2 --model $runs/$arm-tapt/final --glue-dir $glue/SST-2 --skip-scratch \
+      jobs+=("python -m scripts.finetune_sentiment --model $runs/$arm-tapt/final --glue-dir $glue/SST-2 --skip-scratch \
 --max-train-examples 0 --epochs 1 --learning-rate 2e-4 --eval-every 500 --latency-rounds 1 \
 --threads $threads --seed $seed --output-dir $out > $out.log 2>&1")
     done

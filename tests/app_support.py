@@ -205,7 +205,7 @@ def tiny_chinese_assets(root: Path) -> ChineseAssets:
     import torch
 
     from albert import AlbertConfig, AlbertForPreTraining
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
     from app.models import ZH_MODEL
     from app.sentiment import ZH_SENTIMENT_MODEL
 

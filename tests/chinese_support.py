@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from albert.tokenizer import load_tokenizer, train_tokenizer
+from albert.data.tokenizer import load_tokenizer, train_tokenizer
 
 VOCAB = 180
 

@@ -38,7 +38,7 @@ def save_nsp_model(directory: Path, tokenizer, seed: int = 1) -> Path:
 def tiny_order_assets(root: Path, chinese_nsp: bool = True) -> tuple[ChineseAssets, Path]:
     """Under `root`: `tiny_chinese_assets` plus albert-lab-nsp (and albert-lab-zh-nsp when `chinese_nsp`), and the
     other-book segments file; returns (the assets, that file)."""
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
     from app.models import NSP_MODELS
 
     assets = tiny_chinese_assets(root)

@@ -9,7 +9,7 @@ import pytest
 from app_support import use_tiny_assets
 
 from albert import PRESETS, AlbertConfig, count_parameters
-from albert.config import SHARING_MODES
+from albert.core.config import SHARING_MODES
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +145,7 @@ FILE_CODES = {"bad_json", "field_type", "no_config", "not_object", "not_transfor
 @pytest.mark.parametrize("change, code", CONFIG_RULES)
 def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) -> None:
     """The calculator translates the library's ConfigError (code and values) instead of checking the rules again."""
-    from albert.config import ConfigError
+    from albert.core.config import ConfigError
     from app.i18n import config_error
     from app.strings import STRINGS
 
@@ -160,7 +160,7 @@ def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) ->
 def test_every_code_of_a_config_rule_has_a_text() -> None:
     from pathlib import Path
 
-    source = Path("albert/config.py").read_text(encoding="utf-8")
+    source = Path("albert/core/config.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'ConfigError\(\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', source))
     assert codes - FILE_CODES == {code for _, code in CONFIG_RULES}, "a new rule needs its config.err text"
 

@@ -73,7 +73,7 @@ def test_text_language_falls_back_to_the_interface_language() -> None:
 
 
 def test_unknown_runs_count_once_per_character_and_symbols_do_not_count() -> None:
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
     from app.languages import count_unknown, is_unreadable
 
     tokenizer = load_tokenizer(tiny_assets().models / "albert-lab-base")

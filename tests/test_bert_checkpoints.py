@@ -20,8 +20,8 @@ from safetensors.torch import load_file, save_file
 
 import albert
 from albert import AlbertForMaskedLM, AlbertForPreTraining, AlbertForSequenceClassification, ConfigError
-from albert.checkpoint import CheckpointError
-from albert.tokenizer import encode_masked, is_wordpiece, load_tokenizer
+from albert.core.checkpoint import CheckpointError
+from albert.data.tokenizer import encode_masked, is_wordpiece, load_tokenizer
 
 TOLERANCE = 1e-5
 SHAPES = {

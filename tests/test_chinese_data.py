@@ -15,14 +15,14 @@ import transformers
 from chinese_support import LATIN, VOCAB, corpus_files, tokenizer, tokenizer_dir  # noqa: F401 (fixtures)
 
 from albert.cli import parse_config
-from albert.config import IGNORE_INDEX
+from albert.commands.pretrain import PretrainConfig
+from albert.core.config import IGNORE_INDEX
 from albert.data.chinese import is_running_text, join_words, segmented_sentences, token_word_starts
 from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.masking import SpecialIds, mask_tokens
-from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
+from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.data.sentences import split_sentences
-from albert.pretrain import PretrainConfig
-from albert.tokenizer import albert_normalizer, load_tokenizer, train_tokenizer
+from albert.data.tokenizer import albert_normalizer, load_tokenizer, train_tokenizer
 
 # --------------------------------------------------------------------------- sentences
 
@@ -317,8 +317,8 @@ def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_t
     from test_pretrain import TINY_MODEL
 
     from albert import AlbertForPreTraining
-    from albert.pretrain import run
-    from benchmarks.score_models import card_mismatches, mlm_max_ngram, score_model
+    from albert.commands.pretrain import run
+    from albert.training.pretraining_evaluation import card_mismatches, mlm_max_ngram, score_model
     from scripts.package_model import EVAL_EXAMPLES, ORDER_PAIRS, package
 
     plain, segmented = corpus_files
@@ -343,7 +343,7 @@ def test_chinese_model_is_packaged_scored_on_single_characters_and_kept_out_of_t
     assert metrics["mlm_max_ngram"] == 1 and mlm_max_ngram(folder) == 1 and metrics["mlm_n"] > 0
     single = score_model(folder, [str(plain)], EVAL_EXAMPLES, ORDER_PAIRS, tmp_path / "score")
     assert not card_mismatches(folder, single)
-    import albert.data.pretraining as pretraining
+    import albert.training.pretraining_evaluation as pretraining  # where score_mlm looks make_eval_batches up
 
     spans_asked: list[int] = []
     make_eval_batches = pretraining.make_eval_batches

@@ -23,7 +23,7 @@ from chinese_support import (  # noqa: F401 (fixtures)
 )
 
 from albert.data.chinese import HAN
-from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, train_tokenizer
+from albert.data.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, train_tokenizer
 
 
 def test_character_vocabulary_has_one_han_character_a_piece(tokenizer, tokenizer_dir: Path) -> None:
@@ -77,7 +77,7 @@ def test_same_seed_same_model_and_clear_errors(
 
 
 def test_tokenizer_command(corpus_files: tuple[Path, Path], tokenizer_dir: Path, tmp_path: Path) -> None:
-    from albert.tokenizer import main
+    from albert.commands.tokenizer import main
 
     main(
         [

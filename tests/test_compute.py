@@ -1,4 +1,4 @@
-"""Compute and memory (albert.compute, app.costs): hand-computed FLOPs for a tiny config, agreement with
+"""Compute and memory (albert.core.compute, app.costs): hand-computed FLOPs for a tiny config, agreement with
 torch's FlopCounterMode and with the tensors autograd saves, the paper's Table 2, and the bounded timing."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from albert import PRESETS, AlbertConfig, AlbertModel, count_parameters
-from albert.compute import (
+from albert.core.compute import (
     activation_values,
     flops_per_token,
     inference_working_values,
     weight_bytes,
 )
-from albert.params import PAPER_TABLE2_SPEEDUP
+from albert.core.params import PAPER_TABLE2_SPEEDUP
 
 TINY = dict(
     vocab_size=100,
@@ -291,3 +291,21 @@ def test_compute_and_measure_through_the_running_app() -> None:
     assert tuple(fields) == form(PRESETS["bert-base"]) and fields[8] is False
     assert "smaller" not in embedding and "589,824" not in embedding and "×0." not in embedding  # E×H = 589,824
     assert "108M" in totals and "109,081,344" in totals and "108.5M without it" in totals
+
+
+def test_the_benchmarks_count_flops_with_the_library_formula() -> None:
+    """benchmarks/inference.py and train_throughput.py use `flops_per_token` (plus the pooler, once per sequence);
+    their figures are those of the formula they had before (issue 33), to the FLOP."""
+    from benchmarks.inference import model_flops
+    from benchmarks.train_throughput import CASES, training_flops_per_token
+
+    base = PRESETS["albert-base"]
+    assert model_flops(base, 8, 128) == 178_988_777_472  # the README's inference benchmark shape
+    assert model_flops(PRESETS["bert-base"], 8, 128) == 178_787_450_880  # no E→H projection
+    assert model_flops(PRESETS["albert-xxlarge"], 8, 128) == 4_974_914_306_048
+    pooler = 2 * 8 * base.hidden_size**2
+    assert model_flops(base, 8, 128) == 8 * 128 * flops_per_token(base, 128).forward + pooler
+    demo_config, _, demo_length = CASES["demo"]
+    assert training_flops_per_token(demo_config, demo_length) == pytest.approx(32_743_219.2, rel=1e-12)
+    base_config, _, base_length = CASES["albert-base"]
+    assert training_flops_per_token(base_config, base_length) == pytest.approx(527_925_657.6, rel=1e-12)

@@ -16,13 +16,13 @@ import pytest
 import torch
 
 from albert.data.corpus import TokenizedCorpus, read_documents
-from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset
+from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.data.sentences import split_sentences
 
 
 @pytest.fixture(scope="module")
 def tokenizer(tmp_path_factory: pytest.TempPathFactory):
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     rng = random.Random(1)
     words = [

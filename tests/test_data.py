@@ -17,11 +17,16 @@ import numpy as np
 import pytest
 import torch
 
-from albert.config import IGNORE_INDEX, ConfigError
+from albert.core.config import IGNORE_INDEX, ConfigError
 from albert.data.corpus import TokenizedCorpus, read_documents
 from albert.data.masking import SpecialIds, choose_mask_spans, mask_tokens, ngram_probabilities
-from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining, make_eval_batches
-from albert.data.pretraining import _truncated_lengths as truncated_lengths
+from albert.data.pretraining_examples import (
+    PretrainingDataConfig,
+    PretrainingDataset,
+    collate_pretraining,
+    make_eval_batches,
+)
+from albert.data.pretraining_examples import _truncated_lengths as truncated_lengths
 from albert.data.sentences import split_sentences
 
 FIRST_ID = 5

@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from albert import AlbertConfig, AlbertForPreTraining, AlbertForSequenceClassification, AlbertForTokenClassification
+from albert.commands.finetune import FinetuneConfig, main, run
 from albert.data.tasks import DataError, encode, label_vocabulary, read_records
-from albert.finetune import FinetuneConfig, main, run
 from albert.training.layerwise import freeze_below, layer_decay_scale, parameter_depth, unfrozen_from
 from albert.training.optim import OptimizerConfig, build_optimizer
 
@@ -37,7 +37,7 @@ def write_sentiment(path: Path, n: int, seed: int) -> Path:
 
 def toy_pretrained_models(root: Path, sharings: tuple[str, ...] = ("all", "none")) -> dict[str, Path]:
     """A tokenizer trained on toy sentences and a random 'pretrained' model per sharing mode, saved under root."""
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     rng = random.Random(7)
     (root / "corpus.txt").write_text("\n".join(" ".join(sentence(rng, i % 2)) for i in range(300)) + "\n")
@@ -59,7 +59,7 @@ def toy_pretrained_models(root: Path, sharings: tuple[str, ...] = ("all", "none"
 
 
 def toy_benchmark_budget(root: Path, model: Path) -> dict[str, Any]:
-    """`benchmarks.sst2` settings for a seconds-long run of `model` on a toy GLUE folder written under root."""
+    """`scripts.finetune_sentiment` settings for a seconds-long run of `model` on a toy GLUE folder under root."""
     glue = root / "glue"
     glue.mkdir()
     write_sentiment(glue / "train.tsv", 32, seed=4)
@@ -430,8 +430,8 @@ def test_config_errors_are_one_sentence() -> None:
 
 
 def test_sst2_benchmark_end_to_end(lab: dict[str, Path], tmp_path: Path) -> None:
-    from benchmarks.sst2 import format_report
-    from benchmarks.sst2 import main as benchmark_main
+    from scripts.finetune_sentiment import format_report
+    from scripts.finetune_sentiment import main as benchmark_main
 
     glue = tmp_path / "glue"
     glue.mkdir()
@@ -473,7 +473,7 @@ def test_sst2_benchmark_end_to_end(lab: dict[str, Path], tmp_path: Path) -> None
 
 
 def test_sst2_benchmark_runs_one_arm_and_the_arms_join_by_seed(lab: dict[str, Path], tmp_path: Path) -> None:
-    from benchmarks.sst2 import SST2Config, format_report, run_benchmark
+    from scripts.finetune_sentiment import SST2Config, format_report, run_benchmark
     from scripts.ship_sentiment_model import joined_runs
 
     budget = {**toy_benchmark_budget(tmp_path, lab["all"]), "scratch_learning_rate": 1e-3}
@@ -496,7 +496,7 @@ def test_metrics_and_best_selection() -> None:
 
     import numpy as np
 
-    from albert.training.evaluate import is_better, task_metrics
+    from albert.training.finetune_evaluation import is_better, task_metrics
 
     scores = task_metrics("classification", np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]), ["neg", "pos"])
     assert scores["accuracy"] == 0.75 and scores["f1"] == pytest.approx(0.8)

@@ -42,7 +42,7 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
         "\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12)) for _ in range(20)),
         encoding="utf-8",
     )
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     train_tokenizer([train], tmp_path / "tokenizer", vocab_size=80)
     out = tmp_path / "out"
@@ -67,7 +67,7 @@ def test_dry_run_of_the_chinese_recipe_brings_back_a_character_model(tmp_path: P
     """The same run with a character vocabulary and single-character masks (the docstring's Chinese command)."""
     from chinese_support import _plain, _segmented_text
 
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     train, valid = tmp_path / "train.txt", tmp_path / "valid.txt"
     train.write_text(_plain(_segmented_text()), encoding="utf-8")

@@ -16,8 +16,8 @@ from safetensors.torch import load_file, save_file
 
 import albert
 from albert import AlbertConfig, ConfigError, from_transformers
-from albert.checkpoint import CheckpointError
-from albert.hf import REFUSAL, to_transformers
+from albert.core.checkpoint import CheckpointError
+from albert.core.hf import REFUSAL, to_transformers
 
 TOLERANCE = 1e-5
 GROUPS = {"G1": 1, "G2": 2, "none": 4}  # none: groups == layers, every pass its own weights
@@ -172,7 +172,7 @@ def test_partial_sharing_saves_reloads_and_refuses_transformers(tmp_path, batch,
     with pytest.raises(ConfigError, match=f"cannot represent sharing '{sharing}'"):
         to_transformers(ours)
     with pytest.raises(ConfigError, match="cannot be exported to transformers"):
-        albert.hf.to_hf_state_dict(ours.state_dict(), ours.config)
+        albert.core.hf.to_hf_state_dict(ours.state_dict(), ours.config)
     with pytest.raises(Exception) as raised:  # noqa: B017 — transformers' own validation error type
         transformers.AlbertForPreTraining.from_pretrained(tmp_path)
     assert REFUSAL.format(sharing=sharing, cls="AlbertForPreTraining") in str(raised.value)

@@ -18,8 +18,8 @@ from test_pretrain import (
 from test_pretrain import config as pretrain_config
 
 from albert import AlbertForPreTraining, count_parameters
-from albert.hf import to_transformers
-from albert.pretrain import run
+from albert.commands.pretrain import run
+from albert.core.hf import to_transformers
 
 
 def test_mlm_only_model_has_no_sentence_head(batch) -> None:

@@ -14,7 +14,7 @@ from albert import (
     AlbertForTokenClassification,
     AlbertModel,
 )
-from albert.config import IGNORE_INDEX
+from albert.core.config import IGNORE_INDEX
 
 B, T, H, L, A, V = 3, 11, 32, 4, 4, 99
 

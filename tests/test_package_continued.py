@@ -16,7 +16,7 @@ from test_pretrain import (
 from test_pretrain import config as pretrain_config
 
 from albert.cli import parse_config
-from albert.pretrain import PretrainConfig, run
+from albert.commands.pretrain import PretrainConfig, run
 
 
 def _valid_text(path: Path) -> Path:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from albert import PRESETS, count_parameters
-from albert.compute import flops_per_token
+from albert.core.compute import flops_per_token
 from app import paper, paper_views
 
 

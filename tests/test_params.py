@@ -11,7 +11,7 @@ from conftest import tiny_config
 
 import albert
 from albert import PRESETS, AlbertConfig, count_parameters
-from albert.params import (
+from albert.core.params import (
     HEADS,
     PAPER_TABLE1,
     PAPER_TABLE1_NOTES,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from albert.data.piece_counts import COUNTS_FILE, count_pieces, load_piece_counts, save_piece_counts
-from albert.tokenizer import load_tokenizer, train_tokenizer
+from albert.data.tokenizer import load_tokenizer, train_tokenizer
 
 WORDS = ["the", "sailor", "walked", "to", "harbour", "paris", "ship", "sea", "old", "night"]
 

@@ -15,8 +15,8 @@ import torch
 import torch.multiprocessing as mp
 
 from albert import AlbertForPreTraining
-from albert.data.pretraining import PretrainingDataConfig
-from albert.pretrain import PretrainConfig, run
+from albert.commands.pretrain import PretrainConfig, run
+from albert.data.pretraining_examples import PretrainingDataConfig
 
 TINY_MODEL = [
     "--model.hidden-size",
@@ -58,7 +58,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("pretrain")
     train = write_corpus(root / "train.txt")
     valid = write_corpus(root / "valid.txt", documents=4, seed=1, short=True)
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     train_tokenizer([train], root / "tokenizer", vocab_size=80)
     return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
@@ -153,8 +153,8 @@ def test_overfits_a_handful_of_examples(corpus: dict[str, Path]) -> None:
     import dataclasses
 
     from albert.data.corpus import TokenizedCorpus
-    from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, collate_pretraining
-    from albert.tokenizer import load_tokenizer
+    from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset, collate_pretraining
+    from albert.data.tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer(corpus["tokenizer"])
     data = TokenizedCorpus.build([corpus["train"]], tokenizer, corpus["root"] / "cache" / "train")
@@ -403,7 +403,7 @@ def test_the_sentence_objective_is_given_once(corpus: dict[str, Path], tmp_path:
 def test_held_out_masks_are_piece_level_even_for_whole_word_runs(
     corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import albert.pretrain as pretrain
+    import albert.commands.pretrain as pretrain
 
     seen = []
     original = pretrain.make_eval_batches
@@ -424,8 +424,8 @@ def test_a_loss_that_becomes_nan_stops_the_run_with_one_sentence_and_keeps_the_c
     weights; the last checkpoint stays finite and resumable, and no final model is written."""
     import dataclasses
 
-    from albert.checkpoint import read_state_dict
-    from albert.pretrain import main
+    from albert.commands.pretrain import main
+    from albert.core.checkpoint import read_state_dict
 
     forward = AlbertForPreTraining.forward
     calls = {"train": 0}
@@ -472,7 +472,7 @@ def test_a_training_row_holds_the_mean_loss_of_the_steps_since_the_last_row(
 def _first_step_gradients(cfg: PretrainConfig, out: Path) -> dict[str, torch.Tensor]:
     import time
 
-    from albert.pretrain import PretrainingTask
+    from albert.commands.pretrain import PretrainingTask
     from albert.training.distributed import setup_distributed
     from albert.training.loop import Run
 

@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 from albert import AlbertForSequenceClassification, AlbertForTokenClassification
-from albert.quantize import count_quantized_linears, measure_latency, model_size_bytes, quantize_model
+from albert.core.quantize import count_quantized_linears, measure_latency, model_size_bytes, quantize_model
 
 
 def _trained_like(model: nn.Module, seed: int = 0) -> nn.Module:

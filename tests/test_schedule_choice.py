@@ -1,4 +1,4 @@
-"""benchmarks.schedule_choice: the rate and epochs of issue 16's stage 3, chosen on held-out reviews."""
+"""experiments.schedule_choice: the rate and epochs of issue 16's stage 3, chosen on held-out reviews."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.schedule_choice import choose_schedule, main
+from experiments.schedule_choice import choose_schedule, main
 
 
 def _search_run(root: Path, rate: float, accuracy: float, best_epoch: float, epochs: int = 6, heldout: int = 1386):

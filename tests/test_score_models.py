@@ -1,4 +1,4 @@
-"""benchmarks/score_models.py: held-out order pairs, the measures in each model's own format, card checks."""
+"""experiments/score_models.py: held-out order pairs, the measures in each model's own format, card checks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from app_support import tiny_assets
 
-from benchmarks.score_models import held_out_pairs, main
+from albert.training.pretraining_evaluation import held_out_pairs
+from experiments.score_models import main
 
 BOOK = (
     'The ship left at dawn. Nobody waved. "Where to?" asked the boy.\n'
@@ -17,7 +18,7 @@ BOOK = (
 
 
 def test_held_out_pairs_are_whole_consecutive_sentences_of_the_book(tmp_path: Path) -> None:
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     path = tmp_path / "valid.txt.xz"
     with lzma.open(path, "wt", encoding="utf-8") as f:
@@ -73,7 +74,7 @@ def test_an_attention_shared_model_is_scored_on_the_order_pairs(tmp_path: Path) 
     import dataclasses
 
     from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     base = tiny_assets().models / "albert-lab-base"
     shipped = AlbertForPreTraining.from_pretrained(base)
@@ -94,9 +95,9 @@ def test_an_mlm_only_model_is_scored_on_one_segment_its_own_format(tmp_path: Pat
     sentence head, so no order figure."""
     import dataclasses
 
-    import albert.data.pretraining as pretraining
+    import albert.training.pretraining_evaluation as pretraining  # where score_mlm looks make_eval_batches up
     from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     base = tiny_assets().models / "albert-lab-base"
     folder = tmp_path / "albert-lab-mlm"

@@ -1,4 +1,4 @@
-"""albert.data.sentence_order and albert.training.sentence_order: the one honest pair rule.
+"""albert.data.sentence_order and albert.training.order_scoring: the one honest pair rule.
 
 The centre-out pairs leave nothing for a rule that never reads the words: a decision tree on segment lengths and
 edges (first and last characters, sentence counts) stays within 50% ± 2 points on balanced pairs, in English and
@@ -22,8 +22,8 @@ from albert.data.sentence_order import (
     plan_pairs,
     sentence_documents,
 )
-from albert.training.sentence_order import Proportion, preference, score_id_pairs
-from benchmarks.order_shortcuts import text_free_preference
+from albert.training.order_scoring import Proportion, preference, score_id_pairs
+from experiments.order_shortcuts import text_free_preference
 
 WORDS = "the a ship sea old man went to and of it was he she they boat night wind over under we".split()
 HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产"

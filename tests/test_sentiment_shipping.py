@@ -26,7 +26,7 @@ def _set_shipped_accuracy(target: Path, accuracy: float, epochs: int) -> None:
 
 
 def test_only_if_better_keeps_a_better_shipped_model_and_names_the_worse_one_it_replaces(tmp_path: Path) -> None:
-    from benchmarks.sst2 import SST2Config, run_benchmark
+    from scripts.finetune_sentiment import SST2Config, run_benchmark
     from scripts.ship_sentiment_model import main
 
     budget = toy_benchmark_budget(tmp_path, toy_pretrained_models(tmp_path, ("all",))["all"])

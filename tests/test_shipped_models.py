@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from albert import AlbertForPreTraining
-from albert.tokenizer import load_tokenizer
+from albert.data.tokenizer import load_tokenizer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from albert.cli import command_for, parse_config
-from albert.data.pretraining import PretrainingDataConfig
-from albert.pretrain import PretrainConfig
+from albert.commands.pretrain import PretrainConfig
+from albert.data.pretraining_examples import PretrainingDataConfig
 from albert.training.loop import jsonable
 from albert.training.optim import OptimizerConfig
 from scripts.package_model import command_line
@@ -107,7 +107,7 @@ def test_shipped_sentiment_card_matches_its_metrics(directory: Path) -> None:
 
 
 def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) -> None:
-    from benchmarks.sst2 import SST2Config
+    from scripts.finetune_sentiment import SST2Config
 
     for name in ("train.tsv", "dev.tsv"):
         (tmp_path / name).write_text("sentence\tlabel\ngood\t1\n")
@@ -116,8 +116,10 @@ def test_benchmark_command_parses_back_to_the_recorded_budget(tmp_path: Path) ->
             model="m", glue_dir=str(tmp_path), max_train_examples=0, seed=1, learning_rate=2e-4, skip_scratch=True
         )
     )
-    command = command_for("benchmarks.sst2", SST2Config, recorded)
-    assert command.startswith("python -m benchmarks.sst2 ") and "--epochs" not in command  # defaults left out
+    command = command_for("scripts.finetune_sentiment", SST2Config, recorded)
+    assert (
+        command.startswith("python -m scripts.finetune_sentiment ") and "--epochs" not in command
+    )  # defaults left out
     assert dataclasses.asdict(parse_config(SST2Config, shlex.split(command)[3:])) == recorded
 
 
@@ -372,10 +374,10 @@ def test_chinese_sentiment_card_names_its_task_base_model_and_baseline() -> None
     assert "## zh-reviews dev accuracy (all 1732 dev reviews)" in text and "13,853 training reviews" in text
     assert "| pretrained `albert-lab-zh`, fine-tuned (this model) | 89.00% |" in text
     assert (
-        "| char 1–3-gram TF-IDF + logistic regression (`benchmarks.ngram_baseline`, C 16 by 5-fold CV on train) "
+        "| char 1–3-gram TF-IDF + logistic regression (`experiments.ngram_baseline`, C 16 by 5-fold CV on train) "
         "| 86.43% |" in text
     )
-    assert "python -m benchmarks.ngram_baseline ../shared/glue/zh-reviews --output runs/zh/ngram_baseline.json" in text
+    assert "python -m experiments.ngram_baseline ../shared/glue/zh-reviews --output runs/zh/ngram_baseline.json" in text
     assert (
         "assets/sentiment/albert-lab-zh-sentiment --task zh-reviews --ngram-baseline runs/zh/ngram_baseline.json"
         in text

@@ -1,11 +1,11 @@
-"""benchmarks/sop_learnability.py: its two corpora say what they claim, and the benchmark runs end to end."""
+"""experiments/sop_learnability.py: its two corpora say what they claim, and the benchmark runs end to end."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from benchmarks.sop_learnability import ORDINALS, main, write_corpus
+from experiments.sop_learnability import ORDINALS, main, write_corpus
 
 
 def openings(path: Path) -> list[list[str]]:

@@ -1,4 +1,4 @@
-"""benchmarks.sst2_holdout and sst2_lr_choice: whole training sentences held out (with all their parts)
+"""experiments.sst2_holdout and sst2_lr_choice: whole training sentences held out (with all their parts)
 and each arm's learning rate chosen on them."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from albert.data.tasks import DataError, read_records
-from benchmarks.sst2_holdout import HoldoutConfig, split_sentences, write_split
-from benchmarks.sst2_lr_choice import choose, read_choice
+from experiments.sst2_holdout import HoldoutConfig, split_sentences, write_split
+from experiments.sst2_lr_choice import choose, read_choice
 
 SENTENCES = [
     ("the film is a charming and funny tale of two brothers", "1"),
@@ -74,7 +74,7 @@ def test_cli_bad_source_is_one_sentence(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "benchmarks.sst2_holdout",
+            "experiments.sst2_holdout",
             "--source",
             str(tmp_path / "train.tsv"),
             "--output-dir",
@@ -104,7 +104,17 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
     assert choose({"5e-4": 0.9, "1e-3": 0.9}) == "5e-4"
 
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path), "--rates", "1e-4", "2e-4", "5e-4"],
+        [
+            sys.executable,
+            "-m",
+            "experiments.sst2_lr_choice",
+            "--runs",
+            str(tmp_path),
+            "--rates",
+            "1e-4",
+            "2e-4",
+            "5e-4",
+        ],
         capture_output=True,
         text=True,
     )
@@ -116,7 +126,7 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
 def test_a_missing_search_run_or_a_mixed_held_out_set_is_one_sentence(tmp_path: Path) -> None:
     write_search_run(tmp_path, "pretrained", "1e-4", 0.8)
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.sst2_lr_choice", "--runs", str(tmp_path), "--rates", "1e-4"],
+        [sys.executable, "-m", "experiments.sst2_lr_choice", "--runs", str(tmp_path), "--rates", "1e-4"],
         capture_output=True,
         text=True,
     )

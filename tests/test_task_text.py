@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from albert.cli import parse_config
+from albert.commands.task_text import TaskTextConfig, run
 from albert.data.corpus import read_documents
 from albert.data.tasks import DataError
-from albert.task_text import TaskTextConfig, run
 
 WORDS = "the film a movie is not funny warm dull bright story cast plot loud quiet slow sharp".split()
 
@@ -106,9 +106,9 @@ def test_bad_input_stops_with_one_sentence_and_writes_nothing(tmp_path: Path) ->
 
 def test_task_adaptive_pretraining_runs_on_the_written_text(tmp_path: Path) -> None:
     from albert import AlbertForPreTraining
-    from albert.pretrain import PretrainConfig
-    from albert.pretrain import run as pretrain
-    from albert.tokenizer import train_tokenizer
+    from albert.commands.pretrain import PretrainConfig
+    from albert.commands.pretrain import run as pretrain
+    from albert.data.tokenizer import train_tokenizer
     from tests.conftest import tiny_config
 
     rng = random.Random(1)

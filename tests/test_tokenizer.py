@@ -12,7 +12,7 @@ import pytest
 import sentencepiece as spm
 import transformers
 
-from albert.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
+from albert.data.tokenizer import SPECIAL_PIECES, albert_normalizer, encode_masked, load_tokenizer, train_tokenizer
 
 VOCAB = 300
 

@@ -376,7 +376,7 @@ def _tokenize_to(
     if word_segmented and not getattr(tokenizer, "is_fast", False):
         raise ValueError(
             "A word-segmented corpus needs a fast tokenizer (character offsets); load it with "
-            "albert.tokenizer.load_tokenizer."
+            "albert.data.tokenizer.load_tokenizer."
         )
 
     def flush(stream: Any, starts_stream: Any) -> None:

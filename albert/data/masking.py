@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from albert.config import IGNORE_INDEX
+from albert.core.config import IGNORE_INDEX
 from albert.data.chinese import BOUNDARY_PIECE, is_character_vocabulary
 
 _PUNCTUATION = frozenset(string.punctuation)

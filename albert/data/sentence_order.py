@@ -11,7 +11,7 @@ pairs share a sentence.
 
 Each pair is asked **in both orders** (balanced by construction). The headline measure is "prefers the true order":
 the model's probability that A → B is in order is higher than its probability that B → A is (a tie counts half),
-with a Wilson 95% interval (`albert.training.sentence_order`). `other` is a segment of another document, built as B
+with a Wilson 95% interval (`albert.training.order_scoring`). `other` is a segment of another document, built as B
 is, for the topic check that NSP trains: does the model prefer the real next text over another document's?
 
 The same planner serves text (`order_pairs`: scorers, examples, the app) and a tokenized corpus

@@ -30,7 +30,7 @@ from typing import Any
 
 import torch
 
-from albert.config import IGNORE_INDEX
+from albert.core.config import IGNORE_INDEX
 from albert.data.corpus import DATASET_PREFIX
 
 logger = logging.getLogger(__name__)

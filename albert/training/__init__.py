@@ -1,10 +1,13 @@
-"""Training, above the model and the data pipeline: what `albert.pretrain` and `albert.finetune` share.
+"""Training, above the model core and the data pipeline: what `albert.commands.pretrain` and `finetune` share.
 
-- `loop`: the one training loop (`fit`) and the run config every command starts from (`RunConfig`)
-- `optim`: AdamW / LAMB and the warm-up-then-decay schedule
 - `distributed`: one process or a torchrun group, bf16 autocast, unwrapping DDP / compile
+- `optim`: AdamW / LAMB and the warm-up-then-decay schedule
 - `state`: atomic, verified, resumable checkpoints and the metrics log
+- `loop`: the one training loop (`fit`) and the run config every command starts from (`RunConfig`)
 - `layerwise`: layer-wise learning-rate decay and gradual unfreezing (fine-tuning)
-- `pretraining`: the pretraining run's resumable batch stream and its held-out MLM / sentence-pair scores
-- `evaluate`: fine-tuning metrics, dev evaluation, the INT8 quantization report
+- `finetune_evaluation`: fine-tuning metrics, dev evaluation, the INT8 quantization report
+- `order_scoring`: sentence order asked in both orders, "prefers the true order" with a Wilson interval
+- `batch_stream`: the pretraining run's seeded, resumable global batches, split across processes
+- `pretraining_evaluation`: held-out MLM during a run, and re-scoring a saved model (MLM, order, topic) against
+  its card
 """

@@ -19,7 +19,7 @@ import re
 
 from torch import nn
 
-from albert.config import AlbertConfig
+from albert.core.config import AlbertConfig
 
 _BLOCK = re.compile(r"(?:attention|ffn)_blocks\.(\d+)\.")
 

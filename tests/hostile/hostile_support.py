@@ -88,7 +88,7 @@ def pretrain_argv(
 
 @pytest.fixture(scope="session")
 def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    from albert.tokenizer import train_tokenizer
+    from albert.data.tokenizer import train_tokenizer
 
     root = tmp_path_factory.mktemp("hostile")
     rng = random.Random(0)

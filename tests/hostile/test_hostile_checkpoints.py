@@ -13,7 +13,7 @@ import torch
 from hostile_support import finetune_argv, models, pretrain_argv  # noqa: F401 (a fixture)
 
 from albert import AlbertConfig, AlbertForPreTraining
-from albert.finetune import main
+from albert.commands.finetune import main
 from albert.training import state as training
 from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
 from albert.training.state import (
@@ -207,7 +207,7 @@ def test_command_line_full_disk_is_one_sentence(
 
 
 def test_pretrain_resume_with_another_hidden_size_is_one_sentence(models: dict[str, Path], tmp_path: Path) -> None:
-    from albert.pretrain import main as pretrain
+    from albert.commands.pretrain import main as pretrain
 
     pretrain(pretrain_argv(models, tmp_path / "run", "--stop-after-steps", "2"))
     assert (tmp_path / "run" / "checkpoint" / CHECKSUMS_NAME).is_file()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hostile_support import finetune_argv, models, write_table  # noqa: F401 (a fixture)
 
+from albert.commands.finetune import main
 from albert.data import tasks as task_data
 from albert.data.labels import check_labels
 from albert.data.tasks import DataError, read_records
-from albert.finetune import main
 
 ZERO_ONE = [str(i % 2) for i in range(40)]
 

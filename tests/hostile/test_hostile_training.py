@@ -17,8 +17,8 @@ import torch
 from hostile_support import finetune_argv, models, pretrain_argv, write_table  # noqa: F401 (a fixture)
 
 from albert import AlbertForSequenceClassification
-from albert.checkpoint import read_state_dict
-from albert.finetune import main
+from albert.commands.finetune import main
+from albert.core.checkpoint import read_state_dict
 from albert.training import state as training_state
 from albert.training.state import CHECKSUMS_NAME
 
@@ -103,7 +103,7 @@ def test_a_folder_holding_a_run_is_refused_unless_resumed_or_overwritten(
 def test_a_pretraining_folder_is_refused_from_the_command_line_with_one_line(
     models: dict[str, Path], tmp_path: Path
 ) -> None:
-    from albert.pretrain import main as pretrain
+    from albert.commands.pretrain import main as pretrain
 
     pretrain(pretrain_argv(models, tmp_path))  # the whole run: checkpoint and final model
     before = snapshot(tmp_path)
@@ -137,7 +137,7 @@ def killed_during_the_first_checkpoint(command, argv: list[str], monkeypatch: py
 def test_resume_or_start_starts_when_no_complete_checkpoint_and_resumes_when_there_is_one(
     models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, command
 ) -> None:
-    from albert.pretrain import main as pretrain
+    from albert.commands.pretrain import main as pretrain
 
     run, argv = (pretrain, pretrain_argv) if command == "pretrain" else (main, finetune_argv)
     killed_during_the_first_checkpoint(run, argv(models, tmp_path, "--stop-after-steps", "2"), monkeypatch)
@@ -229,7 +229,7 @@ def with_a_nan_weight(source: Path, target: Path) -> Path:
 
 
 def test_a_model_with_nan_weights_is_refused_by_both_commands(models: dict[str, Path], tmp_path: Path) -> None:
-    from albert.pretrain import main as pretrain
+    from albert.commands.pretrain import main as pretrain
 
     broken = with_a_nan_weight(models["narrow"], tmp_path / "broken")
     message = refusal(main, finetune_argv({**models, "narrow": broken}, tmp_path / "finetuned"))
@@ -244,7 +244,7 @@ def test_a_model_with_nan_weights_is_refused_by_both_commands(models: dict[str, 
 def test_evaluation_with_non_finite_outputs_is_one_sentence_and_writes_no_metrics(
     models: dict[str, Path], tmp_path: Path
 ) -> None:
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     labels = {"id2label": {"0": "0", "1": "1"}, "label2id": {"0": 0, "1": 1}}  # the dev file's labels
     classifier = AlbertForSequenceClassification.from_pretrained(models["narrow"], num_labels=2, extra=labels)
@@ -264,8 +264,8 @@ def test_evaluation_with_non_finite_outputs_is_one_sentence_and_writes_no_metric
 
 def test_held_out_pretraining_evaluation_refuses_non_finite_outputs() -> None:
     from albert import AlbertConfig, AlbertForPreTraining
-    from albert.training.evaluate import NonFiniteOutputError
-    from albert.training.pretraining import evaluate
+    from albert.training.finetune_evaluation import NonFiniteOutputError
+    from albert.training.pretraining_evaluation import evaluate
 
     torch.manual_seed(0)
     sizes = dict(embedding_size=16, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64)

@@ -3,7 +3,7 @@ Wilson 95% interval, and the topic check (does the model prefer the real next te
 
 Pairs come from `albert.data.sentence_order` (centre-out, whole sentences, no length cue). A sentence head's
 class 0 means "in order" for SOP and "is the next text" for NSP, so one probability serves both objectives:
-P(class 0 | [CLS] X [SEP] Y [SEP]). Used by the pretraining run's held-out evaluation, `benchmarks/score_models.py`,
+P(class 0 | [CLS] X [SEP] Y [SEP]). Used by the pretraining run's held-out evaluation, `experiments/score_models.py`,
 `scripts/choose_examples.py` and the app.
 """
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from albert.config import IGNORE_INDEX
+from albert.core.config import IGNORE_INDEX
 from albert.data.tasks import collate
 from albert.training.distributed import autocast, unwrap
 
@@ -157,7 +157,7 @@ def quantization_report(
     rounds: int,
 ) -> dict[str, Any]:
     """Evaluate an INT8 dynamic-quantized copy on CPU: metrics and their change, size, latency vs fp32."""
-    from albert.quantize import count_quantized_linears, measure_latency, model_size_bytes, quantize_model
+    from albert.core.quantize import count_quantized_linears, measure_latency, model_size_bytes, quantize_model
 
     cpu = torch.device("cpu")
     fp32 = unwrap(model).cpu().eval()

@@ -1,11 +1,12 @@
 """A fine-tuning schedule (peak learning rate, epochs) chosen on examples held out of the training file, never on dev.
 
-    python -m benchmarks.schedule_choice runs/zh/schedule-lr2e-4 runs/zh/schedule-lr5e-4
+    python -m experiments.schedule_choice runs/zh/schedule-lr2e-4 runs/zh/schedule-lr5e-4
 
-Each argument is a `benchmarks.sst2 --skip-scratch` run on `benchmarks.sst2_holdout`'s split (its dev.tsv is the
-held-out part), trained for the same number of epochs at one rate and scored every epoch. The rate whose best epoch
-scores highest wins (a tie goes to the lower rate, as in `benchmarks.sst2_lr_choice`); its epoch count is kept when
-that best epoch lies in the second half of the schedule (more epochs helped), else the first half's count is used.
+Each argument is a `scripts.finetune_sentiment --skip-scratch` run on `experiments.sst2_holdout`'s split (its
+dev.tsv is the held-out part), trained for the same number of epochs at one rate and scored every epoch. The rate
+whose best epoch scores highest wins (a tie goes to the lower rate, as in `experiments.sst2_lr_choice`); its epoch
+count is kept when that best epoch lies in the second half of the schedule (more epochs helped), else the first
+half's count is used.
 Prints `RATE EPOCHS` (`scripts/train_zh_sentiment.sh`, stage 3, reads it) and writes `schedule_choice.json` beside
 the first run.
 """
@@ -21,9 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from albert.io import atomic_write_text
-from benchmarks.sst2_lr_choice import choose
+from experiments.sst2_lr_choice import choose
 
-logger = logging.getLogger("benchmarks.schedule_choice")
+logger = logging.getLogger("experiments.schedule_choice")
 
 
 @dataclass
@@ -74,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     runs = [Path(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     if len(runs) < 2:
-        logger.error("give two or more search runs (folders of benchmarks.sst2 on the held-out split).")
+        logger.error("give two or more search runs (folders of scripts.finetune_sentiment on the held-out split).")
         return 2
     try:
         choice = choose_schedule(runs)

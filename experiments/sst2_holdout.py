@@ -1,7 +1,7 @@
 """A validation split carved out of SST-2's training file, for choosing settings without the dev set.
 
-    python -m benchmarks.sst2_holdout --source ../shared/glue/SST-2/train.tsv --output-dir runs/sst2-holdout
-    python -m benchmarks.sst2 --glue-dir runs/sst2-holdout ...   # its dev.tsv is the held-out split
+    python -m experiments.sst2_holdout --source ../shared/glue/SST-2/train.tsv --output-dir runs/sst2-holdout
+    python -m scripts.finetune_sentiment --glue-dir runs/sst2-holdout ...   # its dev.tsv is the held-out split
 
 GLUE's SST-2 `train.tsv` holds every phrase of the parse trees of about 8,500 sentences, so a
 random slice of its rows is no validation set: nearly every held-out phrase has its parent
@@ -23,7 +23,7 @@ from albert.cli import run_command
 from albert.data.tasks import DataError, read_records
 from albert.io import atomic_write_text
 
-logger = logging.getLogger("benchmarks.sst2_holdout")
+logger = logging.getLogger("experiments.sst2_holdout")
 
 
 @dataclass
@@ -115,7 +115,7 @@ def write_split(settings: HoldoutConfig) -> HoldoutSplit:
 
 
 def main(argv: list[str] | None = None) -> None:
-    run_command("benchmarks.sst2_holdout", HoldoutConfig, write_split, (DataError, OSError), argv, description=__doc__)
+    run_command("experiments.sst2_holdout", HoldoutConfig, write_split, (DataError, OSError), argv, description=__doc__)
 
 
 if __name__ == "__main__":

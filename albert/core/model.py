@@ -23,12 +23,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from albert.checkpoint import PretrainedMixin
-from albert.config import AlbertConfig
+from albert.core.checkpoint import PretrainedMixin
+from albert.core.config import AlbertConfig
 
 
 def activation(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
-    """The function of a `hidden_act` (the names are `albert.config.ACTIVATIONS`): torch's function of that
+    """The function of a `hidden_act` (the names are `albert.core.config.ACTIVATIONS`): torch's function of that
     name, except `gelu_new`, the tanh approximation of GELU that ALBERT (and transformers' name) uses."""
     return partial(F.gelu, approximate="tanh") if name == "gelu_new" else getattr(F, name)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from albert.config import AlbertConfig
+from albert.core.config import AlbertConfig
 
 Head = Literal["model", "pretraining", "masked_lm", "sequence_classification", "token_classification"]
 HEADS: tuple[str, ...] = ("model", "pretraining", "masked_lm", "sequence_classification", "token_classification")

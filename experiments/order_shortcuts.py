@@ -1,6 +1,6 @@
 """What a rule that never reads the words scores on order pairs: the sceptic's check behind every order figure.
 
-    python -m benchmarks.order_shortcuts --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \\
+    python -m experiments.order_shortcuts --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \\
         --tokenizer assets/models/albert-lab-e128-continued --max-tokens 61
 
 A decision tree sees only the two segments' lengths (pieces and characters), sentence counts and edge characters
@@ -17,9 +17,9 @@ import logging
 from collections.abc import Callable, Sequence
 
 from albert.data.sentence_order import OrderPair
-from albert.training.sentence_order import Proportion, preference
+from albert.training.order_scoring import Proportion, preference
 
-logger = logging.getLogger("benchmarks.order_shortcuts")
+logger = logging.getLogger("experiments.order_shortcuts")
 
 
 def text_free_features(x: str, y: str, count_tokens: Callable[[str], int]) -> list[float]:
@@ -58,8 +58,8 @@ def text_free_preference(pairs: Sequence[OrderPair], count_tokens: Callable[[str
 
 
 def main(argv: list[str] | None = None) -> int:
-    from albert.tokenizer import load_tokenizer
-    from benchmarks.score_models import held_out_pairs
+    from albert.data.tokenizer import load_tokenizer
+    from albert.training.pretraining_evaluation import held_out_pairs
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--valid-corpus", action="append", required=True)

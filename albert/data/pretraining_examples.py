@@ -39,7 +39,7 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
-from albert.config import IGNORE_INDEX, SENTENCE_OBJECTIVES, ConfigError, SentenceObjective
+from albert.core.config import IGNORE_INDEX, SENTENCE_OBJECTIVES, ConfigError, SentenceObjective
 from albert.data.corpus import TokenizedCorpus
 from albert.data.masking import SpecialIds, mask_tokens
 

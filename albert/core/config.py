@@ -3,7 +3,7 @@
 It is the single source of truth for sizes and sharing: the model, the parameter calculator, the
 Hugging Face adapter and the CLIs all read it. Each allowed value is written once, as a `Literal`
 whose values the checks read back. A saved `config.json` is transformers' format plus ALBERT Lab's
-own keys; the translation lives in `albert.hf` (the adapter), and `to_dict` / `from_dict` call it.
+own keys; the translation lives in `albert.core.hf` (the adapter), and `to_dict` / `from_dict` call it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from albert.core.hf import config_from_hf, config_to_hf
 from albert.errors import ConfigError
-from albert.hf import config_from_hf, config_to_hf
 
 SharingMode = Literal["all", "attention", "ffn", "none"]
 SHARING_MODES: tuple[str, ...] = typing.get_args(SharingMode)
@@ -275,7 +275,7 @@ class AlbertConfig:
             changes["num_hidden_groups"] = 1
         return dataclasses.replace(self, **changes)
 
-    # ----- config.json (the translation is albert.hf's) ------------------------------------
+    # ----- config.json (the translation is albert.core.hf's) ------------------------------------
     def to_dict(self, architecture: str | None = None, sentence_pair_head: bool = False) -> dict[str, Any]:
         """A transformers-compatible `config.json` dictionary (plus ALBERT Lab's own keys) for a model of
         class `architecture` (with a binary sentence-pair head when `sentence_pair_head`)."""

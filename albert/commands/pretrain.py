@@ -23,16 +23,17 @@ from typing import Any
 import torch
 
 from albert.cli import run_command
-from albert.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
+from albert.core.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
+from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
-from albert.data.pretraining import PretrainingDataConfig, PretrainingDataset, make_eval_batches
+from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset, make_eval_batches
 from albert.data.sentence_order import corpus_order_pairs
-from albert.heads import AlbertForPreTraining
+from albert.training.batch_stream import BatchStream
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
-from albert.training.pretraining import BatchStream, evaluate, pair_counts
-from albert.training.sentence_order import score_id_pairs
+from albert.training.order_scoring import score_id_pairs
+from albert.training.pretraining_evaluation import evaluate, pair_counts
 
 logger = logging.getLogger("albert.pretrain")
 
@@ -150,7 +151,7 @@ def resolve_model_config(name: str, overrides: dict[str, Any], vocab_size: int, 
 
 
 def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
-    from albert.tokenizer import load_tokenizer, train_tokenizer
+    from albert.data.tokenizer import load_tokenizer, train_tokenizer
 
     if cfg.tokenizer:
         return load_tokenizer(cfg.tokenizer)
@@ -165,8 +166,8 @@ def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
 def _initial_model_and_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
     """A new model from --model (and a tokenizer, trained if needed), or a trained one from --init-from."""
     if cfg.init_from:
-        from albert.checkpoint import resolve_directory
-        from albert.tokenizer import load_tokenizer
+        from albert.core.checkpoint import resolve_directory
+        from albert.data.tokenizer import load_tokenizer
 
         directory = resolve_directory(cfg.init_from)
         tokenizer = load_tokenizer(directory)

@@ -1,6 +1,7 @@
-"""SST-2 sentiment: what pretraining buys, and what INT8 quantization costs.
+"""Fine-tune a sentiment model (GLUE SST-2, or zh-reviews in SST-2's format): what pretraining buys, and what INT8
+quantization costs. The shipped models under assets/sentiment/ were made by it (`scripts/ship_sentiment_model.py`).
 
-    python -m benchmarks.sst2 --model assets/models/albert-lab-base \\
+    python -m scripts.finetune_sentiment --model assets/models/albert-lab-base \\
         --max-train-examples 20000 --max-seq-length 64 --epochs 1 --threads 2
 
 Three measurements with one budget (training examples, sequence length, epochs, batch size,
@@ -26,7 +27,7 @@ from typing import Any
 
 import torch
 
-logger = logging.getLogger("benchmarks.sst2")
+logger = logging.getLogger("scripts.finetune_sentiment")
 
 
 @dataclass
@@ -83,7 +84,7 @@ class SST2Config:
 
 
 def _finetune_config(settings: SST2Config, from_scratch: bool):
-    from albert.finetune import FinetuneConfig
+    from albert.commands.finetune import FinetuneConfig
     from albert.training.optim import OptimizerConfig
 
     lr = settings.scratch_learning_rate if from_scratch and settings.scratch_learning_rate else settings.learning_rate
@@ -126,7 +127,7 @@ def _scores(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def quantized_scores(report: dict[str, Any]) -> dict[str, Any]:
-    """The INT8 part of the results from `albert.training.evaluate.quantization_report`'s report."""
+    """The INT8 part of the results from `albert.training.finetune_evaluation.quantization_report`'s report."""
     return {
         "accuracy": report["metrics"]["accuracy"],
         "accuracy_change": report["change"]["accuracy"],
@@ -140,7 +141,7 @@ def quantized_scores(report: dict[str, Any]) -> dict[str, Any]:
 
 def run_benchmark(settings: SST2Config) -> dict[str, Any]:
     """Run the fine-tunes and the INT8 evaluation; returns (and writes) the results."""
-    from albert.finetune import run
+    from albert.commands.finetune import run
 
     results: dict[str, Any] = {
         "model": settings.model,
@@ -204,6 +205,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if __package__ in (None, ""):  # `python benchmarks/sst2.py`: make `albert` importable
+    if __package__ in (None, ""):  # `python scripts/finetune_sentiment.py`: make `albert` importable
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     sys.exit(main())

@@ -32,7 +32,7 @@ import logging
 import time
 from dataclasses import dataclass, fields
 
-from albert.config import AlbertConfig
+from albert.core.config import AlbertConfig
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def time_forward(
     process's thread setting, random token ids."""
     import torch
 
-    from albert.model import AlbertModel
+    from albert.core.model import AlbertModel
 
     torch.manual_seed(0)
     model = AlbertModel(config).eval()

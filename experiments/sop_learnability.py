@@ -1,8 +1,8 @@
 """Is sentence order learnable by our pipeline at all? SOP on a corpus whose text gives the order away, beside one
 whose text does not — same pipeline, model, schedule and seed.
 
-    python -m benchmarks.sop_learnability                 # about 2 × 2 minutes on one idle core
-    python -m benchmarks.sop_learnability --steps 1500 --output runs/sop_learnability.json
+    python -m experiments.sop_learnability                 # about 2 × 2 minutes on one idle core
+    python -m experiments.sop_learnability --steps 1500 --output runs/sop_learnability.json
 
 Every shipped model's held-out sentence order sits near chance (50%) after 20-60M tokens, in English and in
 Chinese. Is that a bug in how pairs, labels, token types or the head are wired, or the compute the skill needs?
@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-logger = logging.getLogger("benchmarks.sop_learnability")
+logger = logging.getLogger("experiments.sop_learnability")
 ORDINALS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight")
 FILLER = "red green blue cat dog tree house river stone bird fish road hill moon sun rain".split()
 
@@ -45,7 +45,7 @@ def write_corpus(path: Path, documents: int, seed: int, ordered: bool) -> Path:
 def held_out_sop(root: Path, ordered: bool, steps: int, eval_every: int, seed: int) -> list[dict[str, Any]]:
     """Train on one corpus; held-out "prefers the true order" (both orders of each pair) at every evaluation."""
     from albert.cli import parse_config
-    from albert.pretrain import PretrainConfig, run
+    from albert.commands.pretrain import PretrainConfig, run
 
     train = write_corpus(root / "train.txt", 600, seed, ordered)
     valid = write_corpus(root / "valid.txt", 60, seed + 1, ordered)

@@ -1,36 +1,72 @@
-"""Re-score pretrained models on held-out text, with 95% intervals, and check the numbers their cards state.
-
-    python benchmarks/score_models.py --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \\
-        assets/models/albert-lab-base assets/models/albert-lab-none
-    python benchmarks/score_models.py --valid-corpus ... --check-cards assets/models/*   # exit 1 on a mismatch
+"""Evaluating pretrained models: held-out MLM accuracy during a pretraining run, and re-scoring a saved model on
+held-out text with 95% intervals (the check every shipped model's card is held to).
 
 Three held-out measures per model, each a proportion with its Wilson 95% interval:
 - `mlm`: top-1 at positions replaced by [MASK] (every chosen position; no 10% random / unchanged) on the pipeline's
-  held-out examples (`albert.data.pretraining.make_eval_batches`, seed 1) **in the format the model was trained on**:
-  sentence pairs for the SOP and NSP arms, one segment for an MLM-only model (which never saw segment-1 ids).
+  held-out examples (`albert.data.pretraining_examples.make_eval_batches`, seed 1) **in the format the model was
+  trained on**: sentence pairs for the SOP and NSP arms, one segment for an MLM-only model (which never saw
+  segment-1 ids).
 - `order`: prefers the true order — the one honest pair rule (`albert.data.sentence_order`: centre-out pairs of whole
-  sentences, no length or edge cue; `albert.training.sentence_order`: each pair asked in both orders).
+  sentences, no length or edge cue; `albert.training.order_scoring`: each pair asked in both orders).
 - `topic`: prefers the real next text over a segment of another document (what NSP trains).
-A model without a sentence head (MLM only) gets no pair scores. Results print as a table and go to `--output` as JSON.
+A model without a sentence head (MLM only) gets no pair scores. `albert.commands.pretrain` calls `evaluate`;
+`experiments/score_models.py` and `scripts/package_model.py` call `score_model`.
 """
 
 from __future__ import annotations
 
-import argparse
+import hashlib
 import json
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from albert.core.config import IGNORE_INDEX
+from albert.core.heads import AlbertForPreTraining
+from albert.data.corpus import TokenizedCorpus
+from albert.data.pretraining_examples import PretrainingDataConfig, make_eval_batches
+from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents
+from albert.data.tokenizer import load_tokenizer
+from albert.training.distributed import autocast, unwrap
+from albert.training.finetune_evaluation import require_finite
+from albert.training.order_scoring import Proportion, score_text_pairs
 
-from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents  # noqa: E402
-from albert.training.sentence_order import Proportion, score_text_pairs  # noqa: E402
+logger = logging.getLogger(__name__)
 
-logger = logging.getLogger("benchmarks.score_models")
+
+@torch.no_grad()
+def evaluate(
+    model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device, precision: str
+) -> dict[str, float]:
+    """Held-out MLM accuracy (every selected position is [MASK]) and loss. Sentence order is scored apart, by the
+    one honest pair rule (`albert.training.order_scoring`), never on these one-order-per-example batches."""
+    model.eval()
+    correct = total = 0
+    loss_sum = 0.0
+    for number, batch in enumerate(batches, 1):
+        batch = {k: v.to(device) for k, v in batch.items()}
+        with autocast(device, precision):
+            out = unwrap(model)(
+                batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], mlm_labels=batch["mlm_labels"]
+            )
+        require_finite(out.mlm_logits, f"held-out batch {number} of {len(batches)}")
+        targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
+        correct += int((out.mlm_logits.argmax(-1) == targets).sum())
+        total += targets.numel()
+        loss_sum += float(out.mlm_loss) * targets.numel()
+    model.train()
+    return {"mlm_accuracy": correct / max(1, total), "mlm_loss": loss_sum / max(1, total), "masked_positions": total}
+
+
+def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
+    """(correct, scored) sentence-pair predictions on training batches (the objective's own accuracy, logged with
+    the loss); examples without a pair label (IGNORE_INDEX) not scored."""
+    scored = labels != IGNORE_INDEX
+    return int((logits.argmax(-1)[scored] == labels[scored]).sum()), int(scored.sum())
+
+
 CARD_TOLERANCE = 0.005
 """A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
 DEFAULT_MLM_MAX_NGRAM = 3
@@ -72,12 +108,6 @@ def score_mlm(
 ) -> Proportion:
     """Held-out MLM (spans of up to `max_ngram` pieces, each 100% `[MASK]`) on the pipeline's held-out examples in
     the model's own format: pairs for a model with a sentence head, one segment for an MLM-only model."""
-    from albert import AlbertForPreTraining
-    from albert.data.corpus import TokenizedCorpus
-    from albert.data.pretraining import PretrainingDataConfig, make_eval_batches
-    from albert.tokenizer import load_tokenizer
-    from albert.training.pretraining import evaluate
-
     tokenizer = load_tokenizer(directory)
     model = AlbertForPreTraining.from_pretrained(directory)
     corpus = TokenizedCorpus.build(valid, tokenizer, cache_dir, progress=False)
@@ -106,11 +136,6 @@ def score_model(
     (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
     the folder's metrics.json recorded, see `mlm_max_ngram`). `pair_seed` and `avoid_seeds` choose the pairs
     (`held_out_pairs`)."""
-    import hashlib
-
-    from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
-
     max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
     scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram)}
     model = AlbertForPreTraining.from_pretrained(directory).eval()
@@ -144,68 +169,3 @@ def card_mismatches(directory: Path, scores: dict[str, Proportion]) -> list[str]
         elif abs(card[key] - score.rate) > CARD_TOLERANCE:
             problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.rate:.4f}")
     return problems
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="+", type=Path, help="model folders (config.json, model.safetensors)")
-    parser.add_argument(
-        "--valid-corpus",
-        action="append",
-        required=True,
-        help="held-out text (never trained on); repeat for several files",
-    )
-    parser.add_argument(
-        "--examples", type=int, default=3000, help="pipeline examples per task (≥ 20,000 MLM positions at 64 tokens)"
-    )
-    parser.add_argument("--pairs", type=int, default=3000, help="held-out order pairs (each asked in both orders)")
-    parser.add_argument(
-        "--max-tokens", type=int, help="pieces in A and B together (default: the model's positions − 3 specials)"
-    )
-    parser.add_argument("--pair-seed", type=int, default=PAIR_SEED, help="which held-out pairs (cards use 0)")
-    parser.add_argument(
-        "--avoid-pair-seed",
-        type=int,
-        action="append",
-        default=[],
-        help="leave out every sentence of this seed's pairs (a replication on text the cards' pairs did not use)",
-    )
-    parser.add_argument("--cache-dir", type=Path, default=Path("runs/cache/valid"))
-    parser.add_argument("--output", type=Path, help="write every score as JSON here")
-    parser.add_argument("--check-cards", action="store_true", help="exit 1 if a metrics.json disagrees")
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    torch.set_num_threads(args.threads)
-    results: dict[str, dict[str, Any]] = {}
-    pairs_by_tokenizer: dict[str, list[OrderPair]] = {}
-    problems: list[str] = []
-    for directory in args.models:
-        scores = score_model(
-            directory,
-            args.valid_corpus,
-            args.examples,
-            args.pairs,
-            args.cache_dir,
-            args.max_tokens,
-            pairs_by_tokenizer,
-            pair_seed=args.pair_seed,
-            avoid_seeds=tuple(args.avoid_pair_seed),
-        )
-        results[directory.name] = {name: score.as_dict() for name, score in scores.items()}
-        line = "  ".join(
-            f"{name} {s.rate:6.1%} [{s.interval()[0]:.1%}, {s.interval()[1]:.1%}] n={s.total}"
-            for name, s in scores.items()
-        )
-        logger.info("%-28s %s", directory.name, line)
-        if args.check_cards:
-            problems += card_mismatches(directory, scores)
-    if args.output:
-        args.output.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    for problem in problems:
-        logger.error(problem)
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

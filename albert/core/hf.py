@@ -33,7 +33,7 @@ from albert.errors import ConfigError
 if TYPE_CHECKING:  # annotations only: the adapter works on dictionaries and tensors it is given
     import torch
 
-    from albert.config import AlbertConfig
+    from albert.core.config import AlbertConfig
 
 REFUSAL = (
     "this ALBERT Lab checkpoint shares only the {sharing} sublayer across passes, which "

@@ -27,7 +27,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -316,7 +315,7 @@ def load_tokenizer(directory: str | Path) -> PreTrainedTokenizerBase:
     if not any((directory / name).is_file() for name in ("tokenizer.json", "spiece.model", "vocab.txt")):
         raise FileNotFoundError(
             f"No tokenizer in {directory}: expected tokenizer.json, spiece.model or (BERT) vocab.txt there "
-            "(train one with albert.tokenizer.train_tokenizer)."
+            "(train one with albert.data.tokenizer.train_tokenizer)."
         )
     wordpiece = is_wordpiece(directory)
     try:
@@ -387,43 +386,3 @@ def _encode_glued(tokenizer: PreTrainedTokenizerBase, word: str) -> list[int]:
         return ids[1:] if ids and tokenizer.convert_ids_to_tokens(ids[0]) == "▁" else ids
     normalized = backend.normalizer.normalize_str(word) if backend.normalizer else word
     return [token.id for token in backend.model.tokenize(normalized)]
-
-
-@dataclass
-class TokenizerConfig:
-    """Train an ALBERT SentencePiece tokenizer: `python -m albert.tokenizer --files TEXT --output-dir DIR`."""
-
-    files: tuple[str, ...]
-    """Training text: files (.txt, .xz, .gz; blank line between documents) or a `datasets` name (hf:NAME);
-    training text only, never the held-out files."""
-    output_dir: str
-    """Where spiece.model and the transformers files go (give it to albert.pretrain --tokenizer)."""
-    vocab_size: int = 16000
-    """Pieces in the vocabulary, the 5 special ones included."""
-    han_characters: bool = False
-    """A character vocabulary for Chinese: one Han character a piece, none holding two (see train_tokenizer)."""
-    max_sentences: int = 2_000_000
-    """SentencePiece trains on a random sample of this many sentences when the text has more."""
-    seed: int = 0
-    """Seed of that sample and of SentencePiece."""
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    from albert.cli import run_command
-
-    def run(cfg: TokenizerConfig) -> None:
-        tokenizer = train_tokenizer(
-            list(cfg.files),
-            cfg.output_dir,
-            vocab_size=cfg.vocab_size,
-            max_sentences=cfg.max_sentences,
-            seed=cfg.seed,
-            han_characters=cfg.han_characters,
-        )
-        logger.info("wrote a %d-piece tokenizer to %s", len(tokenizer), cfg.output_dir)
-
-    run_command("albert.tokenizer", TokenizerConfig, run, (ValueError, OSError), argv, description=__doc__)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,9 +1,9 @@
 """Each arm's SST-2 learning rate, chosen on sentences held out of the training file (never on dev).
 
-    python -m benchmarks.sst2_lr_choice --runs runs/lrsel --rates 1e-4 2e-4 5e-4
+    python -m experiments.sst2_lr_choice --runs runs/lrsel --rates 1e-4 2e-4 5e-4
 
 Reads the search runs `scripts/sst2_lr_search.sh` made (`RUNS/search-{pretrained,scratch}-lr{RATE}/
-results.json`, fine-tuned on `benchmarks.sst2_holdout`'s training part and scored on its held-out
+results.json`, fine-tuned on `experiments.sst2_holdout`'s training part and scored on its held-out
 sentences), picks for each arm the rate with the best held-out accuracy (a tie goes to the lower
 rate), writes `RUNS/lr_choice.json` and prints the two rates: `PRETRAINED_RATE SCRATCH_RATE`.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from albert.cli import run_command
 from albert.io import atomic_write_text
 
-logger = logging.getLogger("benchmarks.sst2_lr_choice")
+logger = logging.getLogger("experiments.sst2_lr_choice")
 
 ARMS = ("pretrained", "scratch")
 
@@ -76,7 +76,7 @@ def write_choice(settings: LrChoiceConfig) -> LrChoice:
 
 def main(argv: list[str] | None = None) -> None:
     result = run_command(
-        "benchmarks.sst2_lr_choice",
+        "experiments.sst2_lr_choice",
         LrChoiceConfig,
         write_choice,
         (ValueError, KeyError, OSError),

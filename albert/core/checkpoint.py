@@ -4,7 +4,7 @@ A saved directory holds `config.json`, `model.safetensors` and (when given) the 
 For sharing modes transformers can express (`all`, `none`) the weights use transformers' key names,
 so `transformers.AlbertForPreTraining.from_pretrained(dir)` loads them unchanged; `attention`/`ffn`
 directories keep ALBERT Lab's own names and their config.json makes transformers refuse them with
-one sentence. Every name and fix-up of transformers' comes from the adapter (`albert.hf`); this
+one sentence. Every name and fix-up of transformers' comes from the adapter (`albert.core.hf`); this
 module only reads and writes files. A transformers BERT directory loads too (the adapter reads it as
 sharing `none`, E = H, no projection, an NSP head); it is saved back in the ALBERT layout. This module
 sits below the model classes, which inherit `PretrainedMixin` (as transformers' models inherit
@@ -19,8 +19,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from albert.config import AlbertConfig, ConfigError, read_config_json
-from albert.hf import PREFIX, from_hf_state_dict, looks_like_hf, to_hf_state_dict
+from albert.core.config import AlbertConfig, ConfigError, read_config_json
+from albert.core.hf import PREFIX, from_hf_state_dict, looks_like_hf, to_hf_state_dict
 from albert.io import atomic_write
 
 if TYPE_CHECKING:  # torch loads with the weights, so reading a config stays light

@@ -23,14 +23,21 @@ from typing import Any, Literal
 
 import torch
 
-from albert.checkpoint import CheckpointError, load_config, resolve_directory
 from albert.cli import run_command
-from albert.config import AlbertConfig, ConfigError
+from albert.core.checkpoint import CheckpointError, load_config, resolve_directory
+from albert.core.config import AlbertConfig, ConfigError
+from albert.core.heads import AlbertForSequenceClassification, AlbertForTokenClassification
 from albert.data.labels import check_labels
 from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
-from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
 from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
-from albert.training.evaluate import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
+from albert.training.finetune_evaluation import (
+    DEFAULT_METRIC,
+    METRICS,
+    evaluate,
+    format_report,
+    is_better,
+    quantization_report,
+)
 from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
@@ -414,7 +421,7 @@ class FineTuningTask(Task):
 
 def run(cfg: FinetuneConfig) -> RunResult:
     """Fine-tune (or, with eval_only, evaluate); returns the model and the summary (results.json)."""
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     def make_task(run_: Run) -> FineTuningTask:
         directory = resolve_directory(cfg.model)

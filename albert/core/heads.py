@@ -9,8 +9,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from albert.config import IGNORE_INDEX, AlbertConfig
-from albert.model import AlbertModel, AlbertPreTrainedModel, activation
+from albert.core.config import IGNORE_INDEX, AlbertConfig
+from albert.core.model import AlbertModel, AlbertPreTrainedModel, activation
 
 
 @dataclass

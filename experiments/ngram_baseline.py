@@ -1,7 +1,7 @@
 """A bag-of-n-grams baseline for a GLUE-format classification task: the yardstick a fine-tuned ALBERT must beat.
 
-    python -m benchmarks.ngram_baseline ../shared/glue/zh-reviews            # characters, 1- to 3-grams
-    python -m benchmarks.ngram_baseline ../shared/glue/SST-2 --analyzer word --ngram-max 2
+    python -m experiments.ngram_baseline ../shared/glue/zh-reviews            # characters, 1- to 3-grams
+    python -m experiments.ngram_baseline ../shared/glue/SST-2 --analyzer word --ngram-max 2
 
 TF-IDF features (sublinear term frequency) of character (or word) n-grams of `train.tsv`, a logistic
 regression (scikit-learn, L2, C chosen by 5-fold cross-validation on the training file only), scored on
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from albert.data.tasks import read_records
 
-logger = logging.getLogger("benchmarks.ngram_baseline")
+logger = logging.getLogger("experiments.ngram_baseline")
 C_GRID = (0.25, 1.0, 4.0, 16.0, 64.0)
 """Inverse regularisation strengths tried by 5-fold cross-validation on the training file."""
 

@@ -40,6 +40,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.data.sentences",
         "albert.data.masking",
         "albert.data.corpus",
+        "albert.data.piece_counts",
         "albert.data.tokenizer",
         "albert.data.pretraining_examples",
         "albert.data.sentence_order",

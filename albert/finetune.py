@@ -8,6 +8,11 @@ Data: GLUE TSV (header row), CSV, JSONL, `hf:NAME[:CONFIG]` datasets, CoNLL file
 (see `albert.data.tasks`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
 directory with the tokenizer and the label names. One process on CPU or GPU, or
 `torchrun --nproc_per_node K -m albert.finetune ...`. Every option is a field of `FinetuneConfig`.
+
+Practices (`albert.practices`; one process, the final model is evaluated and saved):
+    LoRA adapters (peft):   ... --adapter lora --lora-rank 4 [--lora-per-pass]   → output_dir/adapter, /merged
+    several tasks, one backbone:  --multitask sst2=train.tsv,dev.tsv casing=train.conll,dev.conll
+    distillation:           ... --teacher runs/sst2/best --student-passes 3 --distill-temperature 2 --distill-alpha 0.5
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from albert.config import AlbertConfig, ConfigError
 from albert.data.labels import check_labels
 from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
+from albert.practices import PracticeOptions, run_practice
 from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
 from albert.training.evaluate import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
 from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
@@ -56,7 +62,7 @@ COLUMNS = (
 
 
 @dataclass(kw_only=True)
-class FinetuneConfig(RunConfig):
+class FinetuneConfig(PracticeOptions, RunConfig):
     """Fine-tune an ALBERT on sequence classification, regression or token classification."""
 
     model: str
@@ -119,7 +125,7 @@ class FinetuneConfig(RunConfig):
         super().__post_init__()
         if isinstance(self.optim, dict):
             self.optim = OptimizerConfig(**{**asdict(_default_optim()), **self.optim})
-        if not self.eval_only and not self.train_file:
+        if not self.eval_only and not self.train_file and not self.multitask:
             raise ValueError("--train-file is needed to fine-tune (or pass --eval-only with --dev-file).")
         if self.eval_only and not self.dev_file:
             raise ValueError("--eval-only needs --dev-file, the labelled data to evaluate on.")
@@ -420,6 +426,8 @@ def run(cfg: FinetuneConfig) -> RunResult:
         directory = resolve_directory(cfg.model)
         return FineTuningTask(cfg, run_, directory, load_tokenizer(cfg.tokenizer or directory))
 
+    if cfg.practice and not cfg.eval_only:
+        return run_practice(cfg)
     if not cfg.eval_only:
         return fit(cfg, make_task)
     _, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
@@ -481,7 +489,7 @@ def main(argv: list[str] | None = None) -> None:
     errors = (ConfigError, CheckpointError, DataError, ValueError, FileNotFoundError)
     summary = run_command("albert.finetune", FinetuneConfig, run, errors, argv, description=__doc__).summary
     if int(os.environ.get("RANK", "0")) == 0:  # one report, not one per torchrun process
-        print(format_report(summary))
+        print(summary.get("report") or format_report(summary))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -216,7 +216,7 @@ def run_lora(cfg: Any) -> Any:
         "practice": "lora",
         "task": data["task"],
         "label_names": data["label_names"],
-        "settings": settings,
+        "settings": asdict(settings),
         "trainable_parameters": trainable,
         "total_parameters": total_parameters,
         "trainable_fraction": trainable / total_parameters,

@@ -102,6 +102,7 @@ def task_report(task: str, runs: Path, shared: Path, rounds: int) -> dict[str, A
         models[key] = merged
         models[key + "-unmerged"] = unmerged
         dev = results["dev"]
+        settings = json.loads((runs / name / "adapter" / "albert_adapter.json").read_text())["settings"]
         variants[key] = {
             **accuracy_entry(dev["hits"], dev["n"]),
             "step_seconds": results["step_seconds"],
@@ -110,11 +111,11 @@ def task_report(task: str, runs: Path, shared: Path, rounds: int) -> dict[str, A
             "state_dict_bytes": model_size_bytes(merged),
             "trainable_parameters": results["trainable_parameters"],
             "trainable_fraction": results["trainable_fraction"],
-            "rank": results["settings"]["rank"],
-            "per_pass": results["settings"]["per_pass"],
+            "rank": settings["rank"],
+            "per_pass": settings["per_pass"],
             "passes": merged.config.num_hidden_layers,
-            "what": f"LoRA rank {results['settings']['rank']}"
-            + (" per pass" if results["settings"]["per_pass"] else "")
+            "what": f"LoRA rank {settings['rank']}"
+            + (" per pass" if settings["per_pass"] else "")
             + "; bytes = merged model, adapter_bytes = the adapter alone",
         }
     distill = json.loads((runs / spec["distill"] / "results.json").read_text())

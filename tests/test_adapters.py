@@ -153,3 +153,32 @@ def test_lora_options_are_checked() -> None:
         LoraSettings(targets=("pooler",))
     with pytest.raises(ValueError, match="cannot be combined"):
         FinetuneConfig(model="m", train_file="t", adapter="lora", teacher="x")
+
+
+SHIPPED = sorted(p.parent for p in (Path(__file__).parents[1] / "assets" / "models").glob("*/albert_adapter.json"))
+
+
+@pytest.mark.parametrize("directory", SHIPPED, ids=lambda p: p.name)
+def test_shipped_adapters_load_on_their_base_and_in_peft(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import transformers
+    from peft import PeftModel
+
+    from albert.tokenizer import load_tokenizer
+
+    monkeypatch.chdir(directory.parents[2])  # the base pointer is relative to the repository root
+    card = json.loads((directory / "albert_adapter.json").read_text())
+    model = load_adapter(directory)
+    assert count_trainable(model) == card["trainable_parameters"]
+    assert (directory / "adapter_model.safetensors").stat().st_size < 1_000_000  # the adapter, not a model
+    tokenizer = load_tokenizer(card["base_model"])
+    text = "质量很好，物流也快" if "zh" in directory.name else "a gripping , funny film"
+    encoded = tokenizer([text], return_tensors="pt")
+    with torch.no_grad():
+        ours = model(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]).logits
+        merged = merge_lora(model)(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]).logits
+    torch.testing.assert_close(merged, ours, atol=1e-5, rtol=1e-5)
+    if (directory / "transformers").is_dir():
+        base = transformers.AlbertForSequenceClassification.from_pretrained(card["base_model"], num_labels=2)
+        hf = PeftModel.from_pretrained(base, directory / "transformers").eval()
+        with torch.no_grad():
+            torch.testing.assert_close(hf(**encoded).logits, ours, atol=1e-5, rtol=1e-5)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,11 +91,11 @@ def teacher_logits(
     return torch.cat(rows)
 
 
-def run_distillation(cfg: Any) -> Any:
-    """Train a --student-passes student of --model on --teacher's soft labels; save output_dir/best."""
+def run_distillation(cfg: Any, load_data: Callable[..., dict[str, Any]], task_of: Callable[[Any], str]) -> Any:
+    """Train a --student-passes student of --model on --teacher's soft labels; save output_dir/best
+    (`load_data` and `task_of`, a checkpoint's task, are `albert.finetune`'s)."""
     from albert.checkpoint import load_config, resolve_directory
     from albert.data.tasks import collate
-    from albert.finetune import _load_data, task_of_config
     from albert.practices import dev_report, start_run, train_steps, write_results
     from albert.tokenizer import load_tokenizer
     from albert.training.distributed import epoch_order
@@ -103,12 +104,12 @@ def run_distillation(cfg: Any) -> Any:
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     teacher_dir, base_dir = resolve_directory(cfg.teacher), resolve_directory(cfg.model)
     teacher_config = load_config(teacher_dir)
-    if task_of_config(teacher_config) != "classification":
+    if task_of(teacher_config) != "classification":
         raise ConfigError(
-            f"{teacher_dir} is a {task_of_config(teacher_config)} model; distillation takes a sequence classifier."
+            f"{teacher_dir} is a {task_of(teacher_config)} model; distillation takes a sequence classifier."
         )
     tokenizer = load_tokenizer(cfg.tokenizer or teacher_dir)
-    data = _load_data(cfg, tokenizer, teacher_config)
+    data = load_data(cfg, tokenizer, teacher_config)
     teacher = AlbertForSequenceClassification.from_pretrained(teacher_dir).to(dist.device)
     passes = cfg.student_passes or max(1, teacher_config.num_hidden_layers // 2)
     label_config = {

@@ -9,10 +9,9 @@ Data: GLUE TSV (header row), CSV, JSONL, `hf:NAME[:CONFIG]` datasets, CoNLL file
 directory with the tokenizer and the label names. One process on CPU or GPU, or
 `torchrun --nproc_per_node K -m albert.finetune ...`. Every option is a field of `FinetuneConfig`.
 
-Practices (`albert.practices`; one process, the final model is evaluated and saved):
-    LoRA adapters (peft):   ... --adapter lora --lora-rank 4 [--lora-per-pass]   → output_dir/adapter, /merged
-    several tasks, one backbone:  --multitask sst2=train.tsv,dev.tsv casing=train.conll,dev.conll
-    distillation:           ... --teacher runs/sst2/best --student-passes 3 --distill-temperature 2 --distill-alpha 0.5
+Practices (one process; the final model is evaluated and saved): LoRA adapters (peft) with --adapter lora
+--lora-rank R [--lora-per-pass]; several tasks on one backbone with --multitask NAME=TRAIN,DEV ...; distillation
+with --teacher DIR --student-passes K --distill-temperature T --distill-alpha A (see those options below).
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ from albert.config import AlbertConfig, ConfigError
 from albert.data.labels import check_labels
 from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
 from albert.heads import AlbertForSequenceClassification, AlbertForTokenClassification
-from albert.practices import PracticeOptions, run_practice
+from albert.practices import PracticeOptions, run_lora
 from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
 from albert.training.evaluate import DEFAULT_METRIC, METRICS, evaluate, format_report, is_better, quantization_report
 from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
@@ -427,12 +426,23 @@ def run(cfg: FinetuneConfig) -> RunResult:
         return FineTuningTask(cfg, run_, directory, load_tokenizer(cfg.tokenizer or directory))
 
     if cfg.practice and not cfg.eval_only:
-        return run_practice(cfg)
+        return _run_practice(cfg)
     if not cfg.eval_only:
         return fit(cfg, make_task)
     _, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     directory = resolve_directory(cfg.model)
     return _evaluate_only(cfg, directory, load_tokenizer(cfg.tokenizer or directory), out)
+
+
+def _run_practice(cfg: FinetuneConfig) -> RunResult:
+    """LoRA, multi-task or distillation (`albert.practices`, `albert.multitask`, `albert.distill`)."""
+    from albert.distill import run_distillation
+    from albert.multitask import run_multitask
+
+    if cfg.practice == "multitask":
+        return run_multitask(cfg, _load_data)
+    lora = cfg.practice == "lora"
+    return run_lora(cfg, _load_data, _build_model) if lora else run_distillation(cfg, _load_data, task_of_config)
 
 
 def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Path) -> RunResult:

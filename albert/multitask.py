@@ -17,6 +17,7 @@ import json
 import logging
 import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -159,10 +160,10 @@ def task_schedule(sizes: dict[str, int], batch_size: int, epochs: int, seed: int
     return steps
 
 
-def run_multitask(cfg: Any) -> Any:
-    """Train one backbone with a head per --multitask task; evaluate each head on its own dev set."""
+def run_multitask(cfg: Any, load_data: Callable[..., dict[str, Any]]) -> Any:
+    """Train one backbone with a head per --multitask task; evaluate each head on its own dev set
+    (`load_data` is `albert.finetune`'s)."""
     from albert.checkpoint import resolve_directory
-    from albert.finetune import _load_data
     from albert.heads import AlbertForSequenceClassification
     from albert.practices import batch_of, dev_report, parse_task_spec, start_run, train_steps, write_results
     from albert.tokenizer import load_tokenizer
@@ -177,7 +178,7 @@ def run_multitask(cfg: Any) -> Any:
         if name in datasets:
             raise ValueError(f"--multitask names the task {name!r} twice; give each task its own name.")
         one = replace(cfg, multitask=(), train_file=train, dev_file=dev, task="auto", label_names=(), metric="auto")
-        datasets[name] = _load_data(one, tokenizer, None)
+        datasets[name] = load_data(one, tokenizer, None)
         if datasets[name]["task"] == "regression":
             raise ValueError(
                 f"--multitask task {name!r} is a regression; multi-task training takes classification and token tasks."

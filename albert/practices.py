@@ -182,19 +182,20 @@ def write_results(out: Path, results: dict[str, Any]) -> None:
     (out / "results.json").write_text(json.dumps(jsonable(results), indent=2) + "\n")
 
 
-def run_lora(cfg: Any) -> Any:
-    """Fine-tune LoRA adapters (and the classifier) on a frozen --model; save the adapter and the merged model."""
+def run_lora(cfg: Any, load_data: Callable[..., dict[str, Any]], build_model: Callable[..., nn.Module]) -> Any:
+    """Fine-tune LoRA adapters (and the classifier) on a frozen --model; save the adapter and the merged model.
+
+    `load_data` and `build_model` are `albert.finetune`'s (reading and encoding the data, the task model)."""
     from albert.adapters import LoraSettings, add_lora, count_trainable, merge_lora, save_adapter
     from albert.checkpoint import resolve_directory
-    from albert.finetune import _build_model, _load_data
     from albert.tokenizer import load_tokenizer
     from albert.training.loop import RunResult
 
     dist, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     directory = resolve_directory(cfg.model)
     tokenizer = load_tokenizer(cfg.tokenizer or directory)
-    data = _load_data(cfg, tokenizer, None)
-    model = _build_model(cfg, directory, data)
+    data = load_data(cfg, tokenizer, None)
+    model = build_model(cfg, directory, data)
     total_parameters = sum(p.numel() for p in model.parameters())
     settings = LoraSettings(cfg.lora_rank, cfg.lora_alpha, cfg.lora_dropout, tuple(cfg.lora_targets), cfg.lora_per_pass)
     model = add_lora(model, settings).to(dist.device)
@@ -234,16 +235,3 @@ def run_lora(cfg: Any) -> Any:
     results["merged_bytes"] = (out / "merged" / "model.safetensors").stat().st_size
     write_results(out, results)
     return RunResult(model=merged, summary={"best": dev, "metric": data["metric"], **results})
-
-
-def run_practice(cfg: Any) -> Any:
-    """Dispatch a LoRA, multi-task or distillation run (`cfg.practice`)."""
-    if cfg.practice == "lora":
-        return run_lora(cfg)
-    if cfg.practice == "multitask":
-        from albert.multitask import run_multitask
-
-        return run_multitask(cfg)
-    from albert.distill import run_distillation
-
-    return run_distillation(cfg)

@@ -26,6 +26,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.heads",
         "albert.compute",
         "albert.quantize",
+        "albert.adapters",
     ),
     "data": (
         "albert.data",
@@ -37,6 +38,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.data.sentence_order",
         "albert.data.tasks",
         "albert.data.labels",
+        "albert.data.tagging",
         "albert.tokenizer",
     ),
     "training": (
@@ -50,7 +52,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.training.sentence_order",
         "albert.training.layerwise",
     ),
-    "commands": ("albert.pretrain", "albert.finetune", "albert.task_text", "albert"),
+    "commands": (
+        "albert.pretrain",
+        "albert.practices",
+        "albert.multitask",
+        "albert.distill",
+        "albert.finetune",
+        "albert.task_text",
+        "albert",
+    ),
 }
 ORDER = [module for modules in LAYERS.values() for module in modules]
 LAYER_OF = {module: layer for layer, modules in LAYERS.items() for module in modules}

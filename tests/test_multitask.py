@@ -91,3 +91,20 @@ def test_task_specs_are_checked() -> None:
     for bad in ("sst2=a.tsv", "=a,b", "x y=a,b"):
         with pytest.raises(ValueError, match="NAME=TRAIN_FILE,DEV_FILE"):
             parse_task_spec(bad)
+
+
+def test_the_command_line_takes_several_tasks(multitask_run: dict, tmp_path: Path, capsys) -> None:
+    from albert.finetune import main
+
+    root = multitask_run["root"]
+    main(
+        [
+            "--model", str(multitask_run["base"]), "--output-dir", str(tmp_path / "cli"), "--threads", "1",
+            "--multitask", f"sentiment={root / 'train.tsv'},{root / 'dev.tsv'}",
+            f"words={root / 'tags-train.conll'},{root / 'tags-dev.conll'}",
+            "--epochs", "1", "--batch-size", "32", "--max-seq-length", "32",
+        ]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "sentiment: dev accuracy" in printed and "words: dev accuracy" in printed
+    assert set(MultiTaskModel.from_pretrained(tmp_path / "cli" / "best").heads) == {"sentiment", "words"}

@@ -281,7 +281,7 @@ def sentence_order(
     """P(class 0) of the sentence head for A→B and B→A (and A→`other` when given), in one batch.
 
     Class 0 is "in order" for SOP and "is the next text" for NSP. The rows are encoded and scored by
-    `albert.training.sentence_order.class0_probabilities`, the function every order measurement of the project
+    `albert.training.order_scoring.class0_probabilities`, the function every order measurement of the project
     uses, so the tab, the examples chooser and the held-out scores read a pair the same way."""
     from albert.training.order_scoring import class0_probabilities
 

@@ -33,6 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.core.heads",
         "albert.core.compute",
         "albert.core.quantize",
+        "albert.core.adapters",
     ),
     "data": (
         "albert.data",
@@ -46,6 +47,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.data.sentence_order",
         "albert.data.tasks",
         "albert.data.labels",
+        "albert.data.tagging",
     ),
     "training": (
         "albert.training",
@@ -62,6 +64,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "commands": (
         "albert.commands",
         "albert.commands.pretrain",
+        "albert.commands.practices",
+        "albert.commands.multitask",
+        "albert.commands.distill",
         "albert.commands.finetune",
         "albert.commands.tokenizer",
         "albert.commands.task_text",

@@ -8,6 +8,10 @@ Data: GLUE TSV (header row), CSV, JSONL, `hf:NAME[:CONFIG]` datasets, CoNLL file
 (see `albert.data.tasks`). The best dev checkpoint is `output_dir/best`, a `from_pretrained`
 directory with the tokenizer and the label names. One process on CPU or GPU, or
 `torchrun --nproc_per_node K -m albert.finetune ...`. Every option is a field of `FinetuneConfig`.
+
+Practices (one process; the final model is evaluated and saved): LoRA adapters (peft) with --adapter lora
+--lora-rank R [--lora-per-pass]; several tasks on one backbone with --multitask NAME=TRAIN,DEV ...; distillation
+with --teacher DIR --student-passes K --distill-temperature T --distill-alpha A (see those options below).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any, Literal
 import torch
 
 from albert.cli import run_command
+from albert.commands.practices import PracticeOptions, run_lora
 from albert.core.checkpoint import CheckpointError, load_config, resolve_directory
 from albert.core.config import AlbertConfig, ConfigError
 from albert.core.heads import AlbertForSequenceClassification, AlbertForTokenClassification
@@ -63,7 +68,7 @@ COLUMNS = (
 
 
 @dataclass(kw_only=True)
-class FinetuneConfig(RunConfig):
+class FinetuneConfig(PracticeOptions, RunConfig):
     """Fine-tune an ALBERT on sequence classification, regression or token classification."""
 
     model: str
@@ -126,7 +131,7 @@ class FinetuneConfig(RunConfig):
         super().__post_init__()
         if isinstance(self.optim, dict):
             self.optim = OptimizerConfig(**{**asdict(_default_optim()), **self.optim})
-        if not self.eval_only and not self.train_file:
+        if not self.eval_only and not self.train_file and not self.multitask:
             raise ValueError("--train-file is needed to fine-tune (or pass --eval-only with --dev-file).")
         if self.eval_only and not self.dev_file:
             raise ValueError("--eval-only needs --dev-file, the labelled data to evaluate on.")
@@ -427,11 +432,24 @@ def run(cfg: FinetuneConfig) -> RunResult:
         directory = resolve_directory(cfg.model)
         return FineTuningTask(cfg, run_, directory, load_tokenizer(cfg.tokenizer or directory))
 
+    if cfg.practice and not cfg.eval_only:
+        return _run_practice(cfg)
     if not cfg.eval_only:
         return fit(cfg, make_task)
     _, out = start_run(cfg.device, cfg.threads, cfg.output_dir)
     directory = resolve_directory(cfg.model)
     return _evaluate_only(cfg, directory, load_tokenizer(cfg.tokenizer or directory), out)
+
+
+def _run_practice(cfg: FinetuneConfig) -> RunResult:
+    """LoRA, multi-task or distillation (albert.commands: `practices`, `multitask`, `distill`)."""
+    from albert.commands.distill import run_distillation
+    from albert.commands.multitask import run_multitask
+
+    if cfg.practice == "multitask":
+        return run_multitask(cfg, _load_data)
+    lora = cfg.practice == "lora"
+    return run_lora(cfg, _load_data, _build_model) if lora else run_distillation(cfg, _load_data, task_of_config)
 
 
 def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Path) -> RunResult:
@@ -488,7 +506,7 @@ def main(argv: list[str] | None = None) -> None:
     errors = (ConfigError, CheckpointError, DataError, ValueError, FileNotFoundError)
     summary = run_command("albert.finetune", FinetuneConfig, run, errors, argv, description=__doc__).summary
     if int(os.environ.get("RANK", "0")) == 0:  # one report, not one per torchrun process
-        print(format_report(summary))
+        print(summary.get("report") or format_report(summary))
 
 
 if __name__ == "__main__":

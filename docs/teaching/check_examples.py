@@ -7,7 +7,7 @@ script computes it again and prints both, and `tests/test_teaching_guide.py` fai
 
 Only library calls (`albert.*`), computed as the app computes them: masked words as `app.inference.fill_mask` (one
 `[CLS] text [SEP]` row, special tokens left out of the ranking), sentence order as `app.inference.sentence_order`
-(`albert.training.sentence_order.class0_probabilities`, the project's one scorer), "can't tell" as
+(`albert.training.order_scoring.class0_probabilities`, the project's one scorer), "can't tell" as
 `app.model_views.order_reading` (the two orders less than 2 points apart), layer transitions and attention
 similarity as `app.inference`, sentiment as `app.sentiment.classify`.
 """
@@ -210,7 +210,7 @@ PARAMETERS = {
 def pretraining(name: str) -> tuple[Any, Any]:
     """A shipped pretraining model (eval mode) and its tokenizer."""
     from albert import AlbertForPreTraining
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     return AlbertForPreTraining.from_pretrained(MODELS / name).eval(), load_tokenizer(MODELS / name)
 
@@ -218,13 +218,13 @@ def pretraining(name: str) -> tuple[Any, Any]:
 @cache
 def classifier(name: str) -> tuple[Any, Any]:
     from albert import AlbertForSequenceClassification
-    from albert.tokenizer import load_tokenizer
+    from albert.data.tokenizer import load_tokenizer
 
     return AlbertForSequenceClassification.from_pretrained(SENTIMENT / name).eval(), load_tokenizer(SENTIMENT / name)
 
 
 def _row(tokenizer: Any, text: str) -> list[int]:
-    from albert.tokenizer import encode_masked
+    from albert.data.tokenizer import encode_masked
 
     return [tokenizer.cls_token_id, *encode_masked(tokenizer, text), tokenizer.sep_token_id]
 
@@ -250,7 +250,7 @@ def fill_mask(name: str, text: str, top_k: int = 3) -> list[list[tuple[str, floa
 
 def order_probabilities(name: str, a: str, b: str, other: str = "") -> list[float]:
     """P(class 0) of the sentence head for A → B, B → A (and A → other): SOP's "in order", NSP's "is next"."""
-    from albert.training.sentence_order import class0_probabilities
+    from albert.training.order_scoring import class0_probabilities
 
     model, tokenizer = pretraining(name)
 
@@ -342,7 +342,7 @@ def held_out(folder: str, path: tuple[str, ...]) -> tuple[float, float, float]:
 
 def dev_accuracy(name: str) -> tuple[float, float, float]:
     """A sentiment model's shipped dev accuracy and its Wilson 95% interval (its card gives no interval)."""
-    from albert.training.sentence_order import Proportion
+    from albert.training.order_scoring import Proportion
 
     data = json.loads((SENTIMENT / name / "metrics.json").read_text(encoding="utf-8"))
     task = next(value for value in data.values() if isinstance(value, dict) and "pretrained" in value)

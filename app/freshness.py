@@ -6,7 +6,7 @@ For every model tab (its event found by `api_name` once the tab is built), `keep
 - **typing in a text box** clears the result (a sentence says which button shows the new one): a result
   for text that is no longer there would be read as the answer for the new text. Every edit counts: Gradio 6's
   Textbox reports one only on a key press, so pasting, cutting, deleting, dropping text or a phone's keyboard
-  never did (`EDITS_JS` passes those on);
+  never did (`app.gradio_compat.EDITS_JS` passes those on);
 - **moving a control** (top-k, head, token limit, compared model) runs the event again;
 - **another model in the picker** runs again every tab that shows a result;
 - **another language** (after the labels, `app.layout`) draws again every result on screen, in that language
@@ -36,7 +36,7 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
+from app import gradio_compat, queues
 from app.i18n import t
 from app.inputs import language
 
@@ -57,10 +57,8 @@ class ModelEvent:
 
 def find_event(demo: gr.Blocks, api_name: str, button: str) -> ModelEvent:
     """The event registered under `api_name` (raises KeyError when no tab registered it)."""
-    for block_fn in demo.fns.values():
-        if block_fn.api_name == api_name:
-            return ModelEvent(api_name, block_fn.fn, list(block_fn.inputs), list(block_fn.outputs), button)
-    raise KeyError(f"no event named {api_name!r}")
+    fn, inputs, outputs = gradio_compat.event_named(demo, api_name)
+    return ModelEvent(api_name, fn, inputs, outputs, button)
 
 
 def is_shown(raw: Any) -> bool:
@@ -319,7 +317,7 @@ def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:
     wired). Cancelling happens in the page (Gradio's frontend), so typing sends nothing when nothing runs."""
     for event in events:
         names = {event.api_name + suffix for suffix in RUN_SUFFIXES}
-        runs = [fn.get_config() for fn in demo.fns.values() if fn.api_name in names]
+        runs = gradio_compat.event_configs(demo, names)
         for component in event.inputs:
             if isinstance(component, gr.Textbox):
                 component.input(
@@ -330,18 +328,3 @@ def cancel_on_typing(demo: gr.Blocks, events: list[ModelEvent]) -> None:
                     queue=False,
                     show_progress="hidden",
                 )
-
-
-EDITS_JS = """() => {
-  // Gradio 6's Textbox sends its .input event from `keypress` alone: pasting, cutting, deleting, dropping text and
-  // phone keyboards change a box without one, so the result on screen stayed as if it answered the new text (and
-  // the runs on their way were not cancelled). Every edit of a text box is passed on as a key press.
-  document.addEventListener("input", (event) => {
-    const box = event.target;
-    if (!(box instanceof HTMLTextAreaElement || box instanceof HTMLInputElement)) return;
-    if (box.dataset.testid !== "textbox") return;
-    box.dispatchEvent(new KeyboardEvent("keypress", { key: "Unidentified", bubbles: true }));
-  });
-}"""
-"""Run once when the page loads (`app.layout.launch_options`). A typed character arrives twice (its own key press,
-then this one): clearing twice gives the same screen, and cancelling sends nothing when nothing runs."""

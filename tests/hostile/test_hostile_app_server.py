@@ -270,7 +270,7 @@ def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_deliver
 
 
 def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
-    from app.layout import drop_unread_results
+    from app.gradio_compat import drop_unread_results
 
     async def scenario() -> tuple[set, set]:
         queue = SimpleNamespace(

@@ -9,26 +9,26 @@ from typing import Any
 
 import gradio as gr
 
-from app import (
-    attention_view,
-    costs,
-    freshness,
-    gradio_compat,
-    model_views,
-    queues,
-    sentiment,
-    sentiment_views,
-    tab_attention,
-    tab_masked,
-    tab_order,
-    tab_parameters,
-    tab_sentiment,
-    tab_sharing,
-    views,
-)
+from app import gradio_compat, queues
 from app.i18n import LANGUAGES, Translations, t
 from app.models import AUTO_MODEL, ZH_MODEL, comparison_model, default_model, shipped_models
+from app.page import freshness
 from app.tabs import LabViews, TabContext
+from app.tabs.attention import bertviz
+from app.tabs.attention import tab as attention_tab
+from app.tabs.attention import views as attention_views
+from app.tabs.masked import tab as masked_tab
+from app.tabs.masked import views as masked_views
+from app.tabs.order import tab as order_tab
+from app.tabs.order import views as order_views
+from app.tabs.parameters import costs
+from app.tabs.parameters import tab as parameters_tab
+from app.tabs.parameters import views as parameters_views
+from app.tabs.sentiment import classifier as sentiment
+from app.tabs.sentiment import tab as sentiment_tab
+from app.tabs.sentiment import views as sentiment_views
+from app.tabs.sharing import tab as sharing_tab
+from app.tabs.sharing import views as sharing_views
 
 logger = logging.getLogger(__name__)
 SYSTEM_FONTS = (
@@ -72,35 +72,37 @@ def lab_views() -> LabViews:
     """The functions the tabs wire to events: the app's own views, each model result marked with the inputs it
     answers (`freshness.stamped`), so that one landing after they changed is drawn again."""
     stamped = freshness.stamped
-    sentence_order = stamped(model_views.sentence_order_view)
+    sentence_order = stamped(order_views.sentence_order_view)
     return LabViews(
-        parameters=views.parameters_view,
-        preset=views.preset_view,
-        preset_choices=views.preset_choices,
-        preset_fields=views.preset_fields,
+        parameters=parameters_views.parameters_view,
+        preset=parameters_views.preset_view,
+        preset_choices=parameters_views.preset_choices,
+        preset_fields=parameters_views.preset_fields,
         compute=costs.compute_view,
         measure=costs.measure_view,
-        sharing_configs=model_views.sharing_config_choices,
-        sharing_modes=model_views.sharing_modes_view,
-        layer_transitions=stamped(model_views.layer_transitions_view),
-        fill_mask=stamped(model_views.fill_mask_view),
-        mask_word=stamped(model_views.mask_word_view, edits=1, kept=3),  # the masked text; top-k, model, language
+        sharing_configs=sharing_views.sharing_config_choices,
+        sharing_modes=sharing_views.sharing_modes_view,
+        layer_transitions=stamped(sharing_views.layer_transitions_view),
+        fill_mask=stamped(masked_views.fill_mask_view),
+        mask_word=stamped(masked_views.mask_word_view, writes=("text",), answers=("top_k", "model", "lang")),
         sentence_order=sentence_order,
-        split_paragraph=stamped(model_views.split_paragraph_view, edits=2, kept=3),  # A, B; model, language, other
-        draw_other=model_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
-        attention=stamped(model_views.attention_view),
+        split_paragraph=stamped(
+            order_views.split_paragraph_view, writes=("sentence_a", "sentence_b"), answers=("model", "lang", "other")
+        ),
+        draw_other=order_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
+        attention=stamped(attention_views.attention_view),
         sentiment=stamped(sentiment_views.sentiment_view),
         sentiment_card=sentiment.card_markdown,
     )
 
 
 TABS = (
-    ("parameters", tab_parameters),
-    ("sharing", tab_sharing),
-    ("masked", tab_masked),
-    ("order", tab_order),
-    ("attention", tab_attention),
-    ("sentiment", tab_sentiment),
+    ("parameters", parameters_tab),
+    ("sharing", sharing_tab),
+    ("masked", masked_tab),
+    ("order", order_tab),
+    ("attention", attention_tab),
+    ("sentiment", sentiment_tab),
 )
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it."""
 
@@ -209,7 +211,7 @@ def launch_options() -> dict[str, Any]:
         "server_port": int(port) if port else 7860,
         "theme": THEME,
         "css": CSS,
-        "allowed_paths": attention_view.allowed_paths() + sentiment.allowed_paths(),
+        "allowed_paths": bertviz.allowed_paths() + sentiment.allowed_paths(),
         "footer_links": [],
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,

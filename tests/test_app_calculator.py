@@ -19,14 +19,14 @@ def _tiny_models(monkeypatch: pytest.MonkeyPatch):
 
 # ----- calculator -----------------------------------------------------------------------------
 def _form(config: AlbertConfig) -> tuple:
-    from app.calculator import preset_values
+    from app.tabs.parameters.calculator import preset_values
 
     return preset_values(config)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_calculator_equals_count_parameters_for_presets(name: str) -> None:
-    from app.calculator import calculate
+    from app.tabs.parameters.calculator import calculate
 
     calc = calculate(*_form(PRESETS[name]))
     assert calc.total == count_parameters(PRESETS[name]).total
@@ -40,7 +40,7 @@ def test_calculator_equals_count_parameters_for_presets(name: str) -> None:
 
 
 def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
-    from app.calculator import calculate, sweep
+    from app.tabs.parameters.calculator import calculate, sweep
 
     base = PRESETS["albert-base"]
     for mode in SHARING_MODES:
@@ -68,7 +68,7 @@ def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
 
 
 def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
-    from app.calculator import calculate, embedding_markdown, totals_markdown
+    from app.tabs.parameters.calculator import calculate, embedding_markdown, totals_markdown
 
     calc = calculate(*_form(PRESETS["albert-xlarge"]), lang="zh")
     assert "58.7M" in calc.paper_note and "60M" in calc.paper_note
@@ -93,7 +93,7 @@ def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
     ],
 )
 def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -> None:
-    from app.views import parameters_view
+    from app.tabs.parameters.views import parameters_view
 
     fields = dict(
         zip(
@@ -147,7 +147,7 @@ def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) ->
     """The calculator translates the library's ConfigError (code and values) instead of checking the rules again."""
     from albert.config import ConfigError
     from app.i18n import config_error
-    from app.strings import STRINGS
+    from app.i18n.strings import STRINGS
 
     with pytest.raises(ConfigError) as caught:
         PRESETS["albert-base"].replace(**change)
@@ -166,7 +166,7 @@ def test_every_code_of_a_config_rule_has_a_text() -> None:
 
 
 def test_calculator_huge_values_are_instant() -> None:
-    from app.views import parameters_view
+    from app.tabs.parameters.views import parameters_view
 
     start = time.perf_counter()
     out = parameters_view(1_000_000, 128, 16384, 48, 128, 65536, "none", 48, True, 512)
@@ -184,7 +184,7 @@ def test_calculator_huge_values_are_instant() -> None:
 
 
 def test_groups_ignored_outside_all_with_a_note() -> None:
-    from app.calculator import calculate
+    from app.tabs.parameters.calculator import calculate
 
     calc = calculate(30000, 128, 768, 12, 12, 3072, "attention", 4, True, 512)
     assert calc.config.num_hidden_groups == 1 and calc.notes
@@ -193,7 +193,7 @@ def test_groups_ignored_outside_all_with_a_note() -> None:
 # ----- calculator slips (issue 17, item 9) and the compute panel wiring (item 7) ------------------------
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
-    from app.calculator import calculate, embedding_markdown, totals_markdown
+    from app.tabs.parameters.calculator import calculate, embedding_markdown, totals_markdown
 
     bert = calculate(*_form(PRESETS["bert-base"]), lang=lang)
     text = embedding_markdown(bert, lang)
@@ -211,7 +211,7 @@ def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
 
 
 def test_bert_base_and_large_carry_the_papers_rounding_note() -> None:
-    from app.calculator import calculate, totals_markdown
+    from app.tabs.parameters.calculator import calculate, totals_markdown
 
     base = calculate(*_form(PRESETS["bert-base"]))
     assert "108M" in base.paper_note and "109.1M" in base.paper_note and "108.5M" in base.paper_note
@@ -222,7 +222,7 @@ def test_bert_base_and_large_carry_the_papers_rounding_note() -> None:
 
 def test_edited_form_shows_custom_and_a_preset_refills_it(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from app import build_app
-    from app.calculator import matching_preset
+    from app.tabs.parameters.calculator import matching_preset
 
     presets = {name: _form(PRESETS[name]) for name in ("albert-base", "bert-base")}
     assert matching_preset(_form(PRESETS["bert-base"]), presets) == "bert-base"

@@ -8,7 +8,7 @@ becomes a `CalculatorInputError` whose message is one sentence in the user's lan
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import pandas as pd
@@ -25,6 +25,7 @@ from albert.params import (
     without_sharing,
 )
 from app.i18n import config_error, safe, t
+from app.page import inputs
 
 PAPER_PRESETS: tuple[str, ...] = (
     "albert-base",
@@ -144,47 +145,53 @@ def _adjustment(error: ConfigError, lang: str) -> tuple[dict[str, Any], str | No
     return None
 
 
-def build_config(
-    vocab_size: Any,
-    embedding_size: Any,
-    hidden_size: Any,
-    num_hidden_layers: Any,
-    num_attention_heads: Any,
-    intermediate_size: Any,
-    sharing: str = "all",
-    num_hidden_groups: Any = 1,
-    project_embeddings: bool = True,
-    max_position_embeddings: Any = 512,
-    lang: str = "en",
-) -> tuple[AlbertConfig, list[str]]:
-    """A config validated by `AlbertConfig` itself from form values, plus notes about values the form adjusted.
+@dataclass(frozen=True)
+class ParameterForm:
+    """The calculator's ten form fields as the page or an API client sends them, in the form's order. Values are
+    raw (768.0 for 768, text, None, anything JSON holds): `build_config` checks and converts them, once."""
+
+    vocab_size: Any
+    embedding_size: Any
+    hidden_size: Any
+    num_hidden_layers: Any
+    num_attention_heads: Any
+    intermediate_size: Any
+    sharing: Any = "all"
+    num_hidden_groups: Any = 1
+    project_embeddings: Any = True
+    max_position_embeddings: Any = 512
+
+    @classmethod
+    def of(cls, config: AlbertConfig) -> ParameterForm:
+        """The form filled from a config (a preset or a shipped model)."""
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
+
+    def values(self) -> tuple:
+        """The ten values in the form's order (what fills the form's components)."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+def build_config(form: ParameterForm, lang: str = "en") -> tuple[AlbertConfig, list[str]]:
+    """A config validated by `AlbertConfig` itself from the form, plus notes about values the form adjusted.
 
     The library's refusal is shown in the user's language (`app.i18n.config_error`); a refusal the form can
     adjust (`_adjustment`) is adjusted, with a note, and the config built again.
     """
-    sizes = (
-        vocab_size,
-        embedding_size,
-        hidden_size,
-        num_hidden_layers,
-        num_attention_heads,
-        intermediate_size,
-        num_hidden_groups,
-        max_position_embeddings,
-    )
-    names = (*FIELDS, "num_hidden_groups", "max_position_embeddings")
-    fields: dict[str, Any] = {name: _form_number(name, value, lang) for name, value in zip(names, sizes, strict=True)}
-    fields.update(sharing=sharing, project_embeddings=bool(project_embeddings))
+    project = inputs.flag(form.project_embeddings, lang, "field.project_embeddings")
+    sharing = form.sharing if isinstance(form.sharing, str) else repr(form.sharing)  # the calculator names the modes
+    sizes = {name: getattr(form, name) for name in (*FIELDS, "num_hidden_groups", "max_position_embeddings")}
+    values: dict[str, Any] = {name: _form_number(name, value, lang) for name, value in sizes.items()}
+    values.update(sharing=sharing, project_embeddings=project)
     notes: list[str] = []
     while True:
         try:
-            return AlbertConfig().replace(**fields), notes  # two segment types, as every ALBERT and BERT
+            return AlbertConfig().replace(**values), notes  # two segment types, as every ALBERT and BERT
         except ConfigError as error:
             adjustment = _adjustment(error, lang)
-            if adjustment is None or all(fields.get(k) == v for k, v in adjustment[0].items()):
+            if adjustment is None or all(values.get(k) == v for k, v in adjustment[0].items()):
                 raise CalculatorInputError(config_error(error, lang)) from error
             changes, note = adjustment
-            fields.update(changes)
+            values.update(changes)
             notes += [note] if note else []
 
 
@@ -228,33 +235,9 @@ def paper_reference(config: AlbertConfig, lang: str = "en") -> tuple[float | Non
     return None, "", ""
 
 
-def calculate(
-    vocab_size: Any,
-    embedding_size: Any,
-    hidden_size: Any,
-    num_hidden_layers: Any,
-    num_attention_heads: Any,
-    intermediate_size: Any,
-    sharing: str = "all",
-    num_hidden_groups: Any = 1,
-    project_embeddings: bool = True,
-    max_position_embeddings: Any = 512,
-    lang: str = "en",
-) -> Calculation:
+def calculate(form: ParameterForm, lang: str = "en") -> Calculation:
     """Exact counts of the configured model and of its unfactorized / unshared variants."""
-    config, notes = build_config(
-        vocab_size,
-        embedding_size,
-        hidden_size,
-        num_hidden_layers,
-        num_attention_heads,
-        intermediate_size,
-        sharing,
-        num_hidden_groups,
-        project_embeddings,
-        max_position_embeddings,
-        lang,
-    )
+    config, notes = build_config(form, lang)
     count = count_parameters(config)
     plain_embeddings = without_factorization(config)
     figure, source, note = paper_reference(config, lang)
@@ -444,19 +427,8 @@ def paper_sweep_points(config: AlbertConfig) -> list[dict[str, Any]]:
 
 
 def preset_values(config: AlbertConfig) -> tuple[int, int, int, int, int, int, str, int, bool, int]:
-    """The form fields for a config, in the calculator's input order."""
-    return (
-        config.vocab_size,
-        config.embedding_size,
-        config.hidden_size,
-        config.num_hidden_layers,
-        config.num_attention_heads,
-        config.intermediate_size,
-        config.sharing,
-        config.num_hidden_groups,
-        config.project_embeddings,
-        config.max_position_embeddings,
-    )
+    """The form fields for a config, in the calculator's input order (`ParameterForm.of(config).values()`)."""
+    return ParameterForm.of(config).values()
 
 
 def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
@@ -476,7 +448,7 @@ def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
         return int(number) if math.isfinite(number) and number == int(number) else value
 
     wanted = tuple(norm(v) for v in values)
-    for name, fields in presets.items():
-        if fields is not None and tuple(norm(v) for v in fields) == wanted:
+    for name, preset in presets.items():
+        if preset is not None and tuple(norm(v) for v in preset) == wanted:
             return name
     return "custom"

@@ -19,7 +19,7 @@ from albert.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharin
 from app.i18n import t
 from app.page import inputs
 from app.page.inputs import InputError
-from app.tabs.parameters.calculator import CalculatorInputError, build_config, millions, whole_number
+from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, millions, whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +51,6 @@ def bytes_text(n: float) -> str:
         if n >= size:
             return f"{n / size:.1f} {unit}"
     return f"{int(n)} B"
-
-
-def _form_config(form: tuple, lang: str) -> tuple[AlbertConfig, list[str]]:
-    """The calculator's config from raw form values (events run with preprocess=False: any JSON may come)."""
-    *sizes, sharing, groups, project, positions = form
-    project = inputs.flag(project, lang, "field.project_embeddings")
-    sharing = sharing if isinstance(sharing, str) else repr(sharing)  # the calculator names the modes
-    return build_config(*sizes, sharing, groups, project, positions, lang=lang)
 
 
 def _seq_len(value: Any, config: AlbertConfig, lang: str) -> int:
@@ -100,9 +92,9 @@ class Costs:
         }
 
 
-def costs(form: tuple, batch_size: Any, seq_len: Any, mlm_head: bool = False, lang: str = "en") -> Costs:
+def costs(form: ParameterForm, batch_size: Any, seq_len: Any, mlm_head: bool = False, lang: str = "en") -> Costs:
     """Validated costs of the form's model; bad input raises `CalculatorInputError` (one sentence)."""
-    config, _ = _form_config(form, lang)
+    config, _ = build_config(form, lang)
     B = whole_number("batch_size", batch_size, lang, limit=MAX_BATCH)
     T = _seq_len(seq_len, config, lang)
     mlm = inputs.flag(mlm_head, lang, "field.count_mlm_head")
@@ -223,7 +215,7 @@ def compute_view(
 ) -> tuple[dict, str, str, str, str]:
     """/compute: (JSON, message, FLOPs Markdown, memory Markdown, the paper's Table 2 against FLOPs)."""
     lang = inputs.language(lang)
-    form = (
+    form = ParameterForm(
         vocab_size,
         embedding_size,
         hidden_size,
@@ -356,7 +348,7 @@ def measure_view(
     from app.page.plots import empty_figure
 
     lang = inputs.language(lang)
-    form = (
+    form = ParameterForm(
         vocab_size,
         embedding_size,
         hidden_size,
@@ -369,7 +361,7 @@ def measure_view(
         max_position_embeddings,
     )
     try:
-        config, _ = _form_config(form, lang)
+        config, _ = build_config(form, lang)
         result = measure(config, _seq_len(seq_len, config, lang), lang)
     except (CalculatorInputError, InputError) as error:
         return {"error": str(error)}, f"⚠️ {error}", "", empty_figure(str(error))

@@ -61,9 +61,7 @@ def parameters_view(
     """/parameters: (JSON result, message, embedding arithmetic, totals, table, variants chart, sweep chart)."""
     lang = inputs.language(lang)
     try:
-        project = inputs.flag(project_embeddings, lang, "field.project_embeddings")
-        sharing = sharing if isinstance(sharing, str) else repr(sharing)  # the calculator names the modes
-        calc = calculator.calculate(
+        form = calculator.ParameterForm(
             vocab_size,
             embedding_size,
             hidden_size,
@@ -72,10 +70,10 @@ def parameters_view(
             intermediate_size,
             sharing,
             num_hidden_groups,
-            project,
+            project_embeddings,
             max_position_embeddings,
-            lang,
         )
+        calc = calculator.calculate(form, lang)
         largest = max(calc.total, calc.without_factorization, calc.without_sharing, calc.without_both)
         if largest > MAX_PARAMETERS:
             raise CalculatorInputError(t("calc.err.too_many", lang, n=f"{largest:,}", limit=f"{MAX_PARAMETERS:,}"))

@@ -112,9 +112,30 @@ def sentence_order_view(
     )
 
 
+class SplitAnswer(NamedTuple):
+    """/split_paragraph's outputs: the two boxes it fills, then /sentence_order's."""
+
+    sentence_a: Any
+    sentence_b: Any
+    result: Any
+    status: Any
+    table: Any
+    chart: Any
+
+
+class DrawAnswer(NamedTuple):
+    """/draw_other's outputs: the third box (another book's segment), then /sentence_order's."""
+
+    other: Any
+    result: Any
+    status: Any
+    table: Any
+    chart: Any
+
+
 def split_paragraph_view(
     paragraph: str, split_after: float = 1, model: str | None = "", lang: str = "en", other: str | None = ""
-) -> tuple:
+) -> SplitAnswer:
     """/split_paragraph: sentences 1..k as A, the rest as B, then everything /sentence_order returns."""
     lang = inputs.language(lang)
     try:
@@ -122,13 +143,13 @@ def split_paragraph_view(
         split_after = inputs.whole(split_after, lang, "order.split_after", 1, 10_000, default=1)
         sentences = inference.split_sentences(inference.clean_text(paragraph, lang)[0])
     except InputError as error:
-        return ("", "", *error_outputs(str(error), 4))
+        return SplitAnswer("", "", *error_outputs(str(error), 4))
     if len(sentences) < 2:
         message = t("order.err.split", lang)
-        return ("", "", {"error": message}, status_markdown([message], error=True), "", None)
+        return SplitAnswer("", "", {"error": message}, status_markdown([message], error=True), "", None)
     k = min(split_after, len(sentences) - 1)
     a, b = " ".join(sentences[:k]), " ".join(sentences[k:])
-    return (a, b, *sentence_order_view(a, b, model, lang, other))
+    return SplitAnswer(a, b, *sentence_order_view(a, b, model, lang, other))
 
 
 def draw_other_event(view: Callable[..., tuple]) -> Callable[..., tuple]:
@@ -136,7 +157,7 @@ def draw_other_event(view: Callable[..., tuple]) -> Callable[..., tuple]:
 
     def draw_other_view(
         sentence_a: str, sentence_b: str, model: str | None = "", lang: str = "en", other: str | None = ""
-    ) -> tuple:
+    ) -> DrawAnswer:
         """/draw_other: a segment of another book (at random, from the shipped held-out list of the pair's
         language) into the third box, then everything /sentence_order returns for it."""
         lang = inputs.language(lang)
@@ -146,8 +167,8 @@ def draw_other_event(view: Callable[..., tuple]) -> Callable[..., tuple]:
             language = "zh" if picked in CHINESE_MODELS else text_language(text, lang)
             drawn = order_views.draw_other(language, other)
         except InputError as error:
-            return (gr.skip(), *error_outputs(str(error), 4))
-        return (drawn, *view(sentence_a, sentence_b, model, lang, drawn))
+            return DrawAnswer(gr.skip(), *error_outputs(str(error), 4))
+        return DrawAnswer(drawn, *view(sentence_a, sentence_b, model, lang, drawn))
 
     return draw_other_view
 

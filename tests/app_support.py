@@ -207,7 +207,7 @@ def tiny_chinese_assets(root: Path) -> ChineseAssets:
     from albert import AlbertConfig, AlbertForPreTraining
     from albert.data.tokenizer import train_tokenizer
     from app.models import ZH_MODEL
-    from app.sentiment import ZH_SENTIMENT_MODEL
+    from app.tabs.sentiment.classifier import ZH_SENTIMENT_MODEL
 
     english = tiny_assets()
     for name in ("albert-lab-base", "albert-lab-none"):

@@ -161,14 +161,15 @@ class GatedApp:
 def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedApp]]:
     """`gated_app(max_queued=…, unread_seconds=…)`: the app with those queue bounds (`app.bound_queue`), one
     model worker, served on a free loopback port until the test ends."""
-    from app import bound_queue, build_app, launch_options, model_views, queues
+    from app import bound_queue, build_app, launch_options, queues
+    from app.tabs.masked import views as masked_views
 
     use_tiny_assets(monkeypatch)
     launched: list[GatedApp] = []
 
     def launch(**bounds: Any) -> GatedApp:
         gate, entered = threading.Event(), threading.Semaphore(0)
-        view = model_views.fill_mask_view
+        view = masked_views.fill_mask_view
 
         @functools.wraps(view)
         def held(*args: Any) -> tuple:
@@ -176,7 +177,7 @@ def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedAp
             gate.wait(300)
             return view(*args)
 
-        monkeypatch.setattr(model_views, "fill_mask_view", held)
+        monkeypatch.setattr(masked_views, "fill_mask_view", held)
         monkeypatch.setitem(queues.MODEL, "concurrency_limit", 1)
         demo = bound_queue(build_app(), **bounds)
         port = free_port()
@@ -270,7 +271,7 @@ def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_deliver
 
 
 def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
-    from app.layout import drop_unread_results
+    from app.gradio_compat import drop_unread_results
 
     async def scenario() -> tuple[set, set]:
         queue = SimpleNamespace(

@@ -1,5 +1,5 @@
 """Compute and memory (albert.core.compute, app.tabs.parameters.costs): hand-computed FLOPs for a tiny config,
-agreement with torch's FlopCounterMode and with the tensors autograd saves, the paper's Table 2, and the bounded timing."""
+agreement with torch's FlopCounterMode and with the tensors autograd saves, the paper's Table 2, the bounded timing."""
 
 from __future__ import annotations
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 import torch
-from app.model_files import MAX_PARAMETERS
 
 from albert import AlbertForPreTraining
 from app.models import hub as hub_models
+from app.models.files import MAX_PARAMETERS
 from tests.conftest import tiny_config
 
 

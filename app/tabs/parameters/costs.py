@@ -1,7 +1,7 @@
 """The calculator's compute-and-memory panel: FLOPs, weight and activation memory, the paper's Table 2, and
 timing the configured model on this computer for each sharing mode.
 
-Formulas live in `albert.compute`; this module validates the form, arranges Markdown in the user's
+Formulas live in `albert.core.compute`; this module validates the form, arranges Markdown in the user's
 language and bounds the measurement so that it runs in a few seconds on a small CPU. The two views
 never raise for bad input: a problem becomes one sentence among their outputs.
 """
@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from albert import compute
+from albert.core import compute
 from albert.core.config import PRESETS, SHARING_MODES, AlbertConfig
 from albert.core.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
 from app.i18n import t

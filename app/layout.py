@@ -13,7 +13,9 @@ import gradio as gr
 from app import (
     attention_view,
     costs,
+    door,
     freshness,
+    hosting,
     model_views,
     queues,
     sentiment,
@@ -189,7 +191,7 @@ def _model_picker(tr: Translations, models: list[str], default: str | None) -> g
 
 
 MAX_UPLOAD = "1mb"
-"""No tab takes a file; Gradio's upload route still exists, so anything bigger is refused (HTTP 413)."""
+"""No tab takes a file: the upload routes are closed (`app.door`); any other multipart body is bounded by this."""
 SESSIONS_KEPT = 64
 """Sessions whose last output values Gradio keeps in memory (its default is 10,000, and every request over
 the HTTP API is a session of its own: a leak under load). The least recently used go first; this app keeps
@@ -214,6 +216,7 @@ def launch_options() -> dict[str, Any]:
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
         "js": freshness.EDITS_JS,
+        "app_kwargs": door.app_kwargs(),  # request bodies capped, uploads closed (app.door)
     }
 
 
@@ -231,7 +234,7 @@ def bound_queue(
     push = getattr(queue, "push", None)
     if push is None:
         logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
-        return demo
+        return hosting.isolate(demo)
 
     sweeper: list[asyncio.Task] = []
 
@@ -244,7 +247,7 @@ def bound_queue(
         return success, detail, state
 
     queue.push = push_or_busy
-    return demo
+    return hosting.isolate(demo)  # each event in its cost group, its own busy answer (outside the one above)
 
 
 def _clear_arity_errors(demo: gr.Blocks) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import queues
+from app.example_clicks import guard_example_clicks
 from app.i18n import normalize_lang
 from app.strings import STRINGS
 
@@ -137,6 +138,7 @@ def isolate(demo: Any) -> Any:
         block_fn.concurrency_id = group
         block_fn.concurrency_limit = GROUPS[group].limit()
     _cache_language_switch(demo)
+    guard_example_clicks(demo)  # every event's way in is set here: the examples' hidden clicks check their value
     queue = getattr(demo, "_queue", None)
     if queue is None or not hasattr(queue, "push") or not hasattr(queue, "event_queue_per_concurrency_id"):
         logger.warning("this Gradio's queue has no push() or groups; each group's waiting line is not bounded")

@@ -373,3 +373,17 @@ def test_the_door_counts_announced_and_streamed_bytes(headers, chunks, status, r
     assert got == status and read == reaches_app, (got, answer)
     if status != 200:
         assert json.loads(answer)["detail"].endswith(".")
+
+
+def test_example_clicks_take_a_samples_number_and_refuse_anything_else(demo) -> None:
+    import gradio as gr
+
+    clicks = [fn for fn in demo.fns.values() if (fn.api_name or "").startswith("load_example")]
+    assert len(clicks) >= 4 and all(not fn.preprocess for fn in clicks)
+    for fn in clicks:
+        count = len(fn.inputs[0].raw_samples)
+        loaded = fn.fn(0)
+        assert loaded, fn.api_name  # the first example's values
+        for value in (None, "0", 1.0, -1, count, 10**30, [0, []], {"index": 0}, True):
+            with pytest.raises(gr.Error, match="whole number from 0 to"):
+                fn.fn(value)

@@ -161,8 +161,9 @@ def isolate(demo: Any) -> Any:
 
 def _cache_language_switch(demo: Any) -> None:
     """/set_language answers each language's labels from a cache: the same updates every call (97 components,
-    ~40 ms of string look-ups each time before), so a burst of switches no longer takes the cores from the
-    models. Every call gets its own copies: Gradio may change an update while sending it."""
+    ~40 ms of string look-ups each time before). Every call gets its own copies: Gradio may change an update while
+    sending it. What remains is Gradio's: it builds a new component for each update it sends (~0.2 s of Python per
+    call here under load), so 96 switches at once still slow /fill_mask (docs/usage/hosting-limits-measured.md)."""
     for block_fn in demo.fns.values():
         if block_fn.api_name == "set_language" and callable(block_fn.fn):
             block_fn.fn = cached_updates(block_fn.fn)

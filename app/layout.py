@@ -9,7 +9,8 @@ from typing import Any
 
 import gradio as gr
 
-from app import gradio_compat, queues
+from app import gradio_compat, hosting, queues
+from app.hosting import door
 from app.i18n import LANGUAGES, Translations, t
 from app.models import AUTO_MODEL, ZH_MODEL, comparison_model, default_model, shipped_models
 from app.page import freshness
@@ -216,6 +217,7 @@ def launch_options() -> dict[str, Any]:
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
         "js": gradio_compat.EDITS_JS,
+        "app_kwargs": door.app_kwargs(),  # request bodies capped, uploads closed (app.hosting.door)
     }
 
 
@@ -236,4 +238,4 @@ def bound_queue(
         t("app.busy", "en", n=max_queued),
         on_first_request=lambda queue: gradio_compat.drop_unread_results(queue, unread_seconds),
     )
-    return demo
+    return hosting.isolate(demo)  # each event in its cost group, its own busy answer (outside the one above)

@@ -244,4 +244,4 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 for _table in (PARAMETER_STRINGS, MODEL_TAB_STRINGS, ORDER_STRINGS, FRAMING_STRINGS, PAPER_STRINGS):
-    STRINGS.update(_table)  # tests/test_app_logic.py checks that no key is in two tables
+    STRINGS.update(_table)  # tests/app/test_app_logic.py checks that no key is in two tables

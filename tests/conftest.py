@@ -1,4 +1,4 @@
-"""Shared fixtures: tiny configs, a padded batch, and an offline Hugging Face hub.
+"""Shared fixtures: tiny configs (from tests/factories.py), a padded batch, and an offline Hugging Face hub.
 
 Tests never download: the hub is switched off before anything imports `huggingface_hub`,
 and transformers models are built from a config with random weights.
@@ -13,33 +13,16 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from albert import AlbertConfig  # noqa: E402
+from tests.factories import TINY, tiny_config  # noqa: E402
 
 # Test models are tiny: a second intra-op thread only adds synchronisation, and on a busy
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
 torch.set_num_threads(1)
-
-TINY = dict(
-    vocab_size=99,
-    embedding_size=16,
-    hidden_size=32,
-    num_hidden_layers=4,
-    num_attention_heads=4,
-    intermediate_size=37,
-    max_position_embeddings=64,
-    type_vocab_size=2,
-)
-"""Small enough for milliseconds per forward; 37 and 99 are odd on purpose, so a swapped
-dimension shows up as a shape error instead of passing by coincidence."""
-
-
-def tiny_config(**changes: Any) -> AlbertConfig:
-    return AlbertConfig(**{**TINY, **changes})
 
 
 @pytest.fixture
@@ -61,25 +44,3 @@ def batch() -> dict[str, torch.Tensor]:
     token_type_ids[:, 5:] = 1
     token_type_ids[attention_mask == 0] = 0
     return {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids}
-
-
-def randomize_(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:
-    """Give every parameter a distinct random value in place.
-
-    Fresh models start with zero biases and unit LayerNorm gains, which would hide a
-    bias or LayerNorm mapped to the wrong place; random values expose any mix-up.
-    """
-    generator = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for name, parameter in model.named_parameters():
-            noise = torch.randn(parameter.shape, generator=generator)
-            if "norm" in name.lower() and name.endswith("weight"):
-                parameter.copy_(1.0 + 0.2 * noise)
-            else:
-                parameter.copy_(0.1 * noise)
-    return model.eval()
-
-
-def max_abs_diff(a: torch.Tensor, b: torch.Tensor) -> float:
-    assert a.shape == b.shape, f"shapes differ: {tuple(a.shape)} vs {tuple(b.shape)}"
-    return (a.float() - b.float()).abs().max().item()

@@ -20,7 +20,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from app_support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
+
+from tests.app.support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, models, pretrain_argv, write_table  # noqa: F401 (a fixture)
 
 from albert import AlbertForSequenceClassification
 from albert.commands.finetune import main
 from albert.core.checkpoint import read_state_dict
 from albert.training import state as training_state
 from albert.training.state import CHECKSUMS_NAME
+from tests.hostile.support import finetune_argv, pretrain_argv, write_table
 
 
 def test_a_loss_that_becomes_nan_stops_the_run_and_keeps_the_best_checkpoint(

@@ -44,3 +44,11 @@ def batch() -> dict[str, torch.Tensor]:
     token_type_ids[:, 5:] = 1
     token_type_ids[attention_mask == 0] = 0
     return {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is also `slow` (it starts a served app and a Chromium), so `-m "not slow"` leaves them out
+    without each browser module saying so twice."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.slow)

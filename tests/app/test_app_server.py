@@ -9,6 +9,8 @@ import pytest
 from albert import PRESETS, count_parameters
 from tests.app.support import running_app, use_tiny_assets
 
+pytestmark = pytest.mark.slow  # every test here talks to a served app (one per module)
+
 ENDPOINTS = {
     "/parameters",
     "/preset",

@@ -56,10 +56,12 @@ def _run_in_a_fresh_process(script: str) -> list:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_building_the_app_imports_neither_torch_nor_transformers() -> None:
     assert _run_in_a_fresh_process(BUILD_AND_LIST_IMPORTS) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attempt", range(3))
 def test_the_warm_up_and_a_first_request_load_their_models_at_once(attempt: int) -> None:
     """Both import torch and transformers for the first time, in two threads; both must get their model."""
@@ -82,6 +84,7 @@ def test_warm_up_loads_the_shipped_model_once(monkeypatch: pytest.MonkeyPatch) -
     assert models.load("").name == names[0] and len(loads) == 1  # the first request finds it loaded
 
 
+@pytest.mark.slow
 def test_the_served_app_loads_its_model_after_serving_and_before_any_request(tmp_path) -> None:
     log_path = tmp_path / "server.log"
     server = start_app(log_path)

@@ -261,6 +261,7 @@ def test_measure_render_ignores_what_is_not_a_measurement() -> None:
         assert status.startswith("按下按钮") and text == ""
 
 
+@pytest.mark.slow
 def test_compute_and_measure_through_the_running_app() -> None:
     from gradio_client import Client
 

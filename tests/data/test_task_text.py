@@ -79,6 +79,7 @@ def test_heldout_slice_is_disjoint_seeded_and_sized(tmp_path: Path) -> None:
     assert split("b", "0") == (train, heldout) and split("c", "1")[1] != heldout
 
 
+@pytest.mark.slow
 def test_bad_input_stops_with_one_sentence_and_writes_nothing(tmp_path: Path) -> None:
     ragged = tmp_path / "ragged.tsv"
     ragged.write_text("sentence\tlabel\na fine film\t1\nbroken row\n", encoding="utf-8")

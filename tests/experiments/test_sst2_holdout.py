@@ -68,6 +68,7 @@ def test_writes_a_glue_folder_the_finetuning_reader_accepts(tmp_path: Path) -> N
     assert [(r.text, r.label) for r in train] == split.train
 
 
+@pytest.mark.slow
 def test_cli_bad_source_is_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "train.tsv").write_text("sentence\tlabel\n")
     done = subprocess.run(
@@ -94,6 +95,7 @@ def write_search_run(runs: Path, arm: str, rate: str, accuracy: float, examples:
     (folder / "results.json").write_text(json.dumps({"best": {"accuracy": accuracy}, "dev_examples": examples}))
 
 
+@pytest.mark.slow
 def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_path: Path) -> None:
     for rate, pretrained, scratch in (("1e-4", 0.80, 0.79), ("2e-4", 0.83, 0.79), ("5e-4", 0.82, 0.78)):
         write_search_run(tmp_path, "pretrained", rate, pretrained)
@@ -123,6 +125,7 @@ def test_each_arm_gets_its_best_held_out_rate_and_ties_go_to_the_lower_rate(tmp_
     assert json.loads((tmp_path / "lr_choice.json").read_text())["chosen"] == choice.chosen
 
 
+@pytest.mark.slow
 def test_a_missing_search_run_or_a_mixed_held_out_set_is_one_sentence(tmp_path: Path) -> None:
     write_search_run(tmp_path, "pretrained", "1e-4", 0.8)
     done = subprocess.run(

@@ -53,6 +53,7 @@ def _result(stream: str) -> object:
     return json.loads(line.removeprefix("data:"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "endpoint, data, fragment",
     [
@@ -85,6 +86,7 @@ def test_wrong_values_over_raw_http_get_the_apps_sentence(http, url: str, endpoi
     assert fragment in error and "Traceback" not in error and "\n" not in error, error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "body",
     [
@@ -108,6 +110,7 @@ def test_malformed_bodies_never_come_back_as_a_null_error(http, url: str, body: 
         assert status == 422 and "detail" in text
 
 
+@pytest.mark.slow
 def test_the_server_logged_no_traceback_for_bad_input(http, url: str) -> None:
     for data in (["the [MASK]", "abc", "", "en"], ["the [MASK]"], [None, None, None, None]):
         _call(http, url, "fill_mask", json.dumps({"data": data}))
@@ -115,6 +118,7 @@ def test_the_server_logged_no_traceback_for_bad_input(http, url: str) -> None:
     assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "value", [3, 0, 199, 200, -1, 2.5, 1e308, "x", "1: the", "", None, True, [1], {"a": 1}], ids=repr
 )
@@ -129,6 +133,7 @@ def test_any_value_sent_to_pick_word_answers_cleanly(http, url: str, value) -> N
     assert "Traceback" not in log and "not in the list of choices" not in log, log[-3000:]
 
 
+@pytest.mark.slow
 def test_uploads_are_bounded(http, url: str) -> None:
     response = http.post(f"{url}/gradio_api/upload", files={"files": ("big.bin", b"0" * 2_000_000)})
     assert response.status_code == 413
@@ -136,6 +141,7 @@ def test_uploads_are_bounded(http, url: str) -> None:
     assert response.status_code == 200
 
 
+@pytest.mark.slow
 def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
     texts = [http.get(f"{url}/config").text, http.get(f"{url}/").text]
     _, stream = _call(http, url, "attention", json.dumps({"data": ["the old sailor", "", 1, 16, "", "", "en"]}))
@@ -220,6 +226,7 @@ def _answer(http, url: str, event_id: str) -> dict:
     return _result(stream)[0]
 
 
+@pytest.mark.slow
 def test_a_full_queue_answers_busy_try_again_over_http(http, gated_app) -> None:
     app = gated_app(max_queued=2)
     running = _post(http, app.url)
@@ -240,6 +247,7 @@ def test_a_full_queue_answers_busy_try_again_over_http(http, gated_app) -> None:
     assert "error" not in answer and answer["masks"], answer
 
 
+@pytest.mark.slow
 def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_delivered(http, gated_app, capfd) -> None:
     every = 0.5
     app = gated_app(unread_seconds=every)

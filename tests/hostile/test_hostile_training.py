@@ -100,6 +100,7 @@ def test_a_folder_holding_a_run_is_refused_unless_resumed_or_overwritten(
     assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
 
 
+@pytest.mark.slow
 def test_a_pretraining_folder_is_refused_from_the_command_line_with_one_line(
     models: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -70,6 +70,7 @@ def test_a_split_module_reads_each_name_from_its_parts_and_refuses_others() -> N
         module.no_such_name  # noqa: B018
 
 
+@pytest.mark.slow
 def test_the_commands_answer_python_m_with_the_flags_they_had() -> None:
     """One fresh interpreter runs each old name as `python -m` does (runpy), with --help: the flags match the stored
     list, the usage names the command's file as before, and running a command is not a deprecated use."""
@@ -101,6 +102,7 @@ def test_the_commands_answer_python_m_with_the_flags_they_had() -> None:
         assert _flags(help_text) == STORED_FLAGS[short], short
 
 
+@pytest.mark.slow
 def test_running_an_old_path_that_is_no_command_says_so_in_one_line() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "albert.model"], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -143,6 +145,7 @@ def test_no_code_of_ours_imports_an_old_path() -> None:
     assert not users, f"import the new paths (albert/moved.py lists them): {users}"
 
 
+@pytest.mark.slow
 def test_importing_the_app_and_every_module_warns_of_no_moved_module() -> None:
     """Lazy imports inside functions escape the static check above; importing everything in a fresh interpreter with
     the warning as an error catches a module-level one, and the finder is asked for no old name."""

@@ -266,6 +266,7 @@ def test_two_gloo_processes_match_each_other_and_one_process(corpus: dict[str, P
     assert any(not torch.allclose(initial[k], single[k]) for k in single)  # training moved the weights
 
 
+@pytest.mark.slow
 def test_cli_reports_bad_input_in_one_sentence(tmp_path: Path) -> None:
     missing = subprocess.run(
         [
@@ -362,6 +363,7 @@ def test_init_from_continues_from_the_given_weights_and_tokenizer(corpus: dict[s
     assert summary["config"]["init_from"] == str(source)
 
 
+@pytest.mark.slow
 def test_init_from_refuses_a_second_model_description(corpus: dict[str, Path], tmp_path: Path) -> None:
     from albert.cli import parse_config
 

@@ -13,12 +13,13 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from albert import AlbertConfig  # noqa: E402
-from tests.factories import TINY, tiny_config  # noqa: E402
+from tests.factories import TINY, tiny_config, write_corpus  # noqa: E402
 
 # Test models are tiny: a second intra-op thread only adds synchronisation, and on a busy
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
@@ -44,6 +45,18 @@ def batch() -> dict[str, torch.Tensor]:
     token_type_ids[:, 5:] = 1
     token_type_ids[attention_mask == 0] = 0
     return {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny pretraining corpus (train, short held-out books) and an 80-piece tokenizer trained on it, per module."""
+    root = tmp_path_factory.mktemp("pretrain")
+    train = write_corpus(root / "train.txt")
+    valid = write_corpus(root / "valid.txt", documents=4, seed=1, short=True)
+    from albert.data.tokenizer import train_tokenizer
+
+    train_tokenizer([train], root / "tokenizer", vocab_size=80)
+    return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -4,11 +4,13 @@
 passing by coincidence); tests that need other sizes say so as changes (the app's and the fine-tuning tests'
 models use a round `intermediate_size=64`, the hostile tests' are two layers deep, of two widths).
 `tiny_model(cls, seed=..., **changes)` builds one with seeded random weights; `randomize_` makes every weight
-distinct, and `max_abs_diff` compares two outputs.
+distinct, and `max_abs_diff` compares two outputs. `write_corpus` writes a tiny pretraining corpus of `WORDS`.
 """
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
 from typing import Any, TypeVar
 
 import torch
@@ -65,3 +67,24 @@ def randomize_(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:
 def max_abs_diff(a: torch.Tensor, b: torch.Tensor) -> float:
     assert a.shape == b.shape, f"shapes differ: {tuple(a.shape)} vs {tuple(b.shape)}"
     return (a.float() - b.float()).abs().max().item()
+
+
+_SYLLABLES = "ka lo mi ren tu sa vel dor pi an et ro zu fen gar ly mo".split()
+WORDS = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "ter")})[::7]
+
+
+def write_corpus(path: Path, documents: int = 12, sentences: int = 30, seed: int = 0, short: bool = False) -> Path:
+    """Books of sentences; `short` ones (1-3 words) fit a held-out order pair at 48 positions."""
+    rng = random.Random(seed)
+    blocks = []
+    for d in range(documents):
+        lines = []
+        for s in range(sentences):
+            if short:
+                lines.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3))).capitalize() + ".")
+                continue
+            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
+            lines.append(f"In chapter {d} the {words} number {s} was seen.")
+        blocks.append("\n".join(" ".join(lines[i : i + 3]) for i in range(0, len(lines), 3)))
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path

@@ -10,12 +10,10 @@ from pathlib import Path
 
 from albert import AlbertForPreTraining
 from scripts.gpu_pretrain import main, plan_steps
-from tests.training.test_pretrain import WORDS, write_corpus
+from tests.factories import WORDS, write_corpus
+from tests.training.test_pretrain import TINY_MODEL
 
-TINY = (
-    "--model.hidden-size 32 --model.num-hidden-layers 2 --model.num-attention-heads 2 "
-    "--model.intermediate-size 64 --model.embedding-size 16 --model.max-position-embeddings 64"
-)
+TINY = " ".join(TINY_MODEL)  # the pretraining tests' tiny model, as command-line flags
 
 
 def dry_run(tmp_path: Path, train: Path, valid: Path, out: Path, *extra: str) -> list[str]:

@@ -10,11 +10,8 @@ from pathlib import Path
 
 from albert.cli import parse_config
 from albert.commands.pretrain import PretrainConfig, run
-from tests.training.test_pretrain import (
-    WORDS,
-    _init_from_argv,
-    corpus,  # noqa: F401 — the module-scoped corpus fixture
-)
+from tests.factories import WORDS
+from tests.training.test_pretrain import _init_from_argv
 from tests.training.test_pretrain import config as pretrain_config
 
 
@@ -28,7 +25,7 @@ def _valid_text(path: Path) -> Path:
 
 
 def test_a_continued_run_stopped_early_is_packaged_with_its_whole_token_count(
-    corpus,  # noqa: F811
+    corpus,
     tmp_path: Path,
 ) -> None:
     from scripts.package_model import package
@@ -66,7 +63,7 @@ def test_a_continued_run_stopped_early_is_packaged_with_its_whole_token_count(
 
 
 def test_the_card_gives_the_global_batch_of_a_run_on_several_processes(
-    corpus,  # noqa: F811
+    corpus,
     tmp_path: Path,
 ) -> None:
     """Two processes of 4 sequences take one batch of 8: the card and its command say 8 (one process's equivalent)."""
@@ -82,6 +79,6 @@ def test_the_card_gives_the_global_batch_of_a_run_on_several_processes(
     assert "2 × batch 8 × 48 tokens" in card and "--batch-size 8" in card
 
 
-def package_run(corpus: dict[str, Path], out: Path, *extra: str) -> Path:  # noqa: F811
+def package_run(corpus: dict[str, Path], out: Path, *extra: str) -> Path:
     run(pretrain_config(corpus, out, *extra))
     return out

@@ -14,11 +14,7 @@ import transformers
 from albert import AlbertForPreTraining, count_parameters
 from albert.commands.pretrain import run
 from albert.core.hf import to_transformers
-from tests.factories import max_abs_diff, randomize_, tiny_config
-from tests.training.test_pretrain import (
-    WORDS,
-    corpus,  # noqa: F401 — the module-scoped corpus fixture
-)
+from tests.factories import WORDS, max_abs_diff, randomize_, tiny_config
 from tests.training.test_pretrain import config as pretrain_config
 
 
@@ -50,7 +46,7 @@ def test_mlm_only_model_matches_transformers_masked_lm(batch, tmp_path: Path) ->
         assert max_abs_diff(reloaded(**batch).mlm_logits, expected) <= 1e-6
 
 
-def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, tmp_path: Path) -> None:  # noqa: F811
+def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, tmp_path: Path) -> None:
     result = run(pretrain_config(corpus, tmp_path / "run", "--data.objective", "none", "--max-steps", "6"))
     assert result.model.config.sentence_objective == "none" and not result.model.has_sentence_head
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -80,7 +76,7 @@ def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, 
 
 @pytest.mark.parametrize("objective", ["sop", "none"])
 def test_package_model_card_has_intervals_and_says_when_there_is_no_head(
-    corpus,  # noqa: F811
+    corpus,
     tmp_path: Path,
     objective: str,
 ) -> None:

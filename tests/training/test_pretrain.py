@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import socket
 import subprocess
 import sys
@@ -32,36 +31,6 @@ TINY_MODEL = [
     "--model.max-position-embeddings",
     "64",
 ]
-_SYLLABLES = "ka lo mi ren tu sa vel dor pi an et ro zu fen gar ly mo".split()
-WORDS = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "ter")})[::7]
-
-
-def write_corpus(path: Path, documents: int = 12, sentences: int = 30, seed: int = 0, short: bool = False) -> Path:
-    """Books of sentences; `short` ones (1-3 words) fit a held-out order pair at 48 positions."""
-    rng = random.Random(seed)
-    blocks = []
-    for d in range(documents):
-        lines = []
-        for s in range(sentences):
-            if short:
-                lines.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3))).capitalize() + ".")
-                continue
-            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
-            lines.append(f"In chapter {d} the {words} number {s} was seen.")
-        blocks.append("\n".join(" ".join(lines[i : i + 3]) for i in range(0, len(lines), 3)))
-    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("pretrain")
-    train = write_corpus(root / "train.txt")
-    valid = write_corpus(root / "valid.txt", documents=4, seed=1, short=True)
-    from albert.data.tokenizer import train_tokenizer
-
-    train_tokenizer([train], root / "tokenizer", vocab_size=80)
-    return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
 
 
 def arguments(corpus: dict[str, Path], out: Path, *extra: str) -> list[str]:

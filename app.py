@@ -39,7 +39,7 @@ def _steady_memory() -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # The page's script and card URLs are relative to the repository root (app.static_files).
+    # The page's script and card URLs are relative to the repository root (app.page.static_files).
     os.chdir(Path(__file__).resolve().parent)
     _steady_memory()
     demo = bound_queue(build_app())  # without torch: the page is served about 2.5 s sooner

@@ -17,9 +17,9 @@ import numpy as np
 from albert.data.chinese import HAN_RANGES
 from albert.data.tokenizer import encode_masked
 from app.i18n import t
-from app.inputs import InputError
-from app.languages import Unknowns, check_readable, unknown_notice
 from app.models import DEFAULT_MODEL, LoadedModel, language_models
+from app.models.languages import Unknowns, check_readable, unknown_notice
+from app.page.inputs import InputError
 
 if TYPE_CHECKING:
     import torch
@@ -155,7 +155,7 @@ def _require_text(text: str, lang: str, key: str = "input.empty") -> None:
 
 def readable(lm: LoadedModel, texts: list[str], lang: str = "en") -> Unknowns:
     """The `<unk>` guard of every model tab: how many tokens of `texts` the model does not know, or
-    InputError (one sentence naming a model that reads them) when it cannot read them (`app.languages`)."""
+    InputError (one sentence naming a model that reads them) when it cannot read them (`app.models.languages`)."""
     return check_readable(lm.tokenizer, lm.special_ids, texts, lm.name, language_models(), lang)
 
 
@@ -194,9 +194,17 @@ class FillMaskResult:
 
 def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> FillMaskResult:
     """The `top_k` most likely tokens at every [MASK], and the text filled with the top choices."""
+    return fill_cleaned_mask(lm, *clean_text(text, lang), top_k, lang)
+
+
+def fill_cleaned_mask(
+    lm: LoadedModel, text: str, notices: list[str], top_k: int = 5, lang: str = "en"
+) -> FillMaskResult:
+    """`fill_mask` of a text already `clean_text`-ed, with the notices its cleaning gave (a caller that checked and
+    cleaned the text once, such as /mask_word, does not clean it again)."""
     import torch
 
-    text, notices = clean_text(text, lang)
+    notices = list(notices)
     _require_text(text, lang)
     wanted = text.count("[MASK]")
     if wanted == 0:

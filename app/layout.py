@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from pathlib import Path
@@ -10,25 +9,27 @@ from typing import Any
 
 import gradio as gr
 
-from app import (
-    attention_view,
-    costs,
-    freshness,
-    model_views,
-    queues,
-    sentiment,
-    sentiment_views,
-    tab_attention,
-    tab_masked,
-    tab_order,
-    tab_parameters,
-    tab_sentiment,
-    tab_sharing,
-    views,
-)
+from app import gradio_compat, hosting, queues
+from app.hosting import door
 from app.i18n import LANGUAGES, Translations, t
 from app.models import AUTO_MODEL, ZH_MODEL, comparison_model, default_model, shipped_models
+from app.page import freshness
 from app.tabs import LabViews, TabContext
+from app.tabs.attention import bertviz
+from app.tabs.attention import tab as attention_tab
+from app.tabs.attention import views as attention_views
+from app.tabs.masked import tab as masked_tab
+from app.tabs.masked import views as masked_views
+from app.tabs.order import tab as order_tab
+from app.tabs.order import views as order_views
+from app.tabs.parameters import costs
+from app.tabs.parameters import tab as parameters_tab
+from app.tabs.parameters import views as parameters_views
+from app.tabs.sentiment import classifier as sentiment
+from app.tabs.sentiment import tab as sentiment_tab
+from app.tabs.sentiment import views as sentiment_views
+from app.tabs.sharing import tab as sharing_tab
+from app.tabs.sharing import views as sharing_views
 
 logger = logging.getLogger(__name__)
 SYSTEM_FONTS = (
@@ -72,35 +73,37 @@ def lab_views() -> LabViews:
     """The functions the tabs wire to events: the app's own views, each model result marked with the inputs it
     answers (`freshness.stamped`), so that one landing after they changed is drawn again."""
     stamped = freshness.stamped
-    sentence_order = stamped(model_views.sentence_order_view)
+    sentence_order = stamped(order_views.sentence_order_view)
     return LabViews(
-        parameters=views.parameters_view,
-        preset=views.preset_view,
-        preset_choices=views.preset_choices,
-        preset_fields=views.preset_fields,
+        parameters=parameters_views.parameters_view,
+        preset=parameters_views.preset_view,
+        preset_choices=parameters_views.preset_choices,
+        preset_fields=parameters_views.preset_fields,
         compute=costs.compute_view,
         measure=costs.measure_view,
-        sharing_configs=model_views.sharing_config_choices,
-        sharing_modes=model_views.sharing_modes_view,
-        layer_transitions=stamped(model_views.layer_transitions_view),
-        fill_mask=stamped(model_views.fill_mask_view),
-        mask_word=stamped(model_views.mask_word_view, edits=1, kept=3),  # the masked text; top-k, model, language
+        sharing_configs=sharing_views.sharing_config_choices,
+        sharing_modes=sharing_views.sharing_modes_view,
+        layer_transitions=stamped(sharing_views.layer_transitions_view),
+        fill_mask=stamped(masked_views.fill_mask_view),
+        mask_word=stamped(masked_views.mask_word_view, writes=("text",), answers=("top_k", "model", "lang")),
         sentence_order=sentence_order,
-        split_paragraph=stamped(model_views.split_paragraph_view, edits=2, kept=3),  # A, B; model, language, other
-        draw_other=model_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
-        attention=stamped(model_views.attention_view),
+        split_paragraph=stamped(
+            order_views.split_paragraph_view, writes=("sentence_a", "sentence_b"), answers=("model", "lang", "other")
+        ),
+        draw_other=order_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
+        attention=stamped(attention_views.attention_view),
         sentiment=stamped(sentiment_views.sentiment_view),
         sentiment_card=sentiment.card_markdown,
     )
 
 
 TABS = (
-    ("parameters", tab_parameters),
-    ("sharing", tab_sharing),
-    ("masked", tab_masked),
-    ("order", tab_order),
-    ("attention", tab_attention),
-    ("sentiment", tab_sentiment),
+    ("parameters", parameters_tab),
+    ("sharing", sharing_tab),
+    ("masked", masked_tab),
+    ("order", order_tab),
+    ("attention", attention_tab),
+    ("sentiment", sentiment_tab),
 )
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it."""
 
@@ -209,11 +212,12 @@ def launch_options() -> dict[str, Any]:
         "server_port": int(port) if port else 7860,
         "theme": THEME,
         "css": CSS,
-        "allowed_paths": attention_view.allowed_paths() + sentiment.allowed_paths(),
+        "allowed_paths": bertviz.allowed_paths() + sentiment.allowed_paths(),
         "footer_links": [],
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
-        "js": freshness.EDITS_JS,
+        "js": gradio_compat.EDITS_JS,
+        "app_kwargs": door.app_kwargs(),  # request bodies capped, uploads closed (app.hosting.door)
     }
 
 
@@ -222,88 +226,16 @@ def bound_queue(
 ) -> gr.Blocks:
     """Queue at most `max_queued` requests, answer a full queue with our "busy" sentence, drop answers
     left unread (swept every `unread_seconds`) and name the count of values an endpoint takes. The last three
-    adjust Gradio's queue object, which has no option for them; each is skipped (with a warning) if a Gradio
-    version lays it out differently. `app.py` keeps the defaults; the two bounds are arguments so that a test
-    can fill a small queue and watch a quick sweep on a launched app."""
+    adjust Gradio's internals (`app.gradio_compat`), which have no option for them; each is skipped (with a
+    warning) if a Gradio version lays it out differently. `app.py` keeps the defaults; the two bounds are
+    arguments so that a test can fill a small queue and watch a quick sweep on a launched app."""
     demo.queue(max_size=max_queued, default_concurrency_limit=2)
-    queue = getattr(demo, "_queue", None)
-    _clear_arity_errors(demo)
-    push = getattr(queue, "push", None)
-    if push is None:
-        logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
-        return demo
-
-    sweeper: list[asyncio.Task] = []
-
-    async def push_or_busy(*args: Any, **kwargs: Any) -> Any:
-        if not sweeper:  # the first request: now there is a running event loop to sweep in
-            sweeper.append(asyncio.get_running_loop().create_task(drop_unread_results(queue, unread_seconds)))
-        success, detail, state = await push(*args, **kwargs)
-        if state == "queue_full":
-            detail = t("app.busy", "en", n=max_queued)
-        return success, detail, state
-
-    queue.push = push_or_busy
-    return demo
-
-
-def _clear_arity_errors(demo: gr.Blocks) -> None:
-    """A request with fewer values than the endpoint takes is answered with a sentence naming the count,
-    instead of Gradio's anonymous {"error": null} and a traceback in the log."""
-    validate = getattr(demo, "validate_inputs", None)
-    if validate is None:
-        logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
-        return
-
-    def validate_or_say(block_fn: Any, inputs: list[Any]) -> None:
-        wanted = len(getattr(block_fn, "inputs", []) or [])
-        if isinstance(inputs, list) and len(inputs) < wanted:
-            raise gr.Error(
-                t(
-                    "api.err.arity",
-                    "en",
-                    name=getattr(block_fn, "api_name", None) or "this endpoint",
-                    n=wanted,
-                    got=len(inputs),
-                ),
-                print_exception=False,
-            )
-        validate(block_fn, inputs)
-
-    demo.validate_inputs = validate_or_say
-
-
-async def drop_unread_results(queue: Any, every: float = UNREAD_SECONDS) -> None:
-    """Every `every` seconds, drop the messages of sessions whose waiting messages nobody read since the last
-    sweep. A listening page or client empties its session's messages within milliseconds (heartbeats
-    included), so only answers of requests sent and never collected stay unchanged that long.
-
-    A session with a request still queued or running is kept until that request has finished: Gradio sends
-    its next message to the session without checking that it still exists, and the KeyError stopped the
-    queue's processing loop, so that no request of anyone was answered again (seen with a launched app,
-    `tests/hostile/test_hostile_app_server.py`)."""
-    pending, events = (
-        getattr(queue, "pending_messages_per_session", None),
-        getattr(queue, "pending_event_ids_session", None),
+    gradio_compat.name_input_counts(
+        demo, lambda name, wanted, got: t("api.err.arity", "en", name=name, n=wanted, got=got)
     )
-    if not isinstance(pending, dict) or not isinstance(events, dict):
-        logger.warning("this Gradio keeps unread answers its own way; abandoned answers are not dropped")
-        return
-    live = getattr(queue, "event_ids_to_events", None)
-    live = live if isinstance(live, dict) else {}
-    last: dict[str, int] = {}
-    while True:
-        await asyncio.sleep(every)
-        waiting, dropped = {}, 0
-        for session, messages in list(pending.items()):
-            size = messages.qsize() if hasattr(messages, "qsize") else 0
-            unfinished = any(event in live for event in events.get(session) or ())
-            if size and last.get(session) == size and not unfinished:
-                pending.pop(session, None)
-                events.pop(session, None)
-                dropped += 1
-            elif size:
-                waiting[session] = size
-        last = waiting
-        if dropped:
-            logger.info("dropped the unread answers of %d abandoned request session(s)", dropped)
+    gradio_compat.answer_full_queue(
+        demo,
+        t("app.busy", "en", n=max_queued),
+        on_first_request=lambda queue: gradio_compat.drop_unread_results(queue, unread_seconds),
+    )
+    return hosting.isolate(demo)  # each event in its cost group, its own busy answer (outside the one above)

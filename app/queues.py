@@ -9,7 +9,7 @@ model workers against one, p95 of 32 clients' mixed requests 4.4 s against 4.9 s
 not used: a padded batch saves ~5 ms of CPU per /fill_mask request of ~52 ms (benchmarks/batching.py, README).
 
 Every event runs with `preprocess=False`: the functions receive exactly what was sent and check it
-themselves (`app.inputs`), so a wrong-typed or out-of-range value gets one sentence in the user's
+themselves (`app.page.inputs`), so a wrong-typed or out-of-range value gets one sentence in the user's
 language instead of a component's exception and a traceback in the log.
 """
 

@@ -98,7 +98,8 @@ def main() -> None:
 
     os.environ["ALBERT_LAB_MODELS"] = str(models.directory)
     from app import models as app_models
-    from app.model_views import attention_view, fill_mask_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
 
     app_models.configure_torch_threads()  # as app.py does
     lm = app_models.load("")

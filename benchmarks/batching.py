@@ -13,7 +13,7 @@ loader (`app.models.load`), and every round timing each way once, their order al
   (`fill_mask_batch` below: the app's cleaning, `<unk>` check and encoding per sentence, then one padded
   forward and the same top-k per [MASK]); the batch's top-5 tokens must equal the singles' and their
   probabilities agree within 1e-4, or the script stops (a pad leaking into attention would show here);
-- view: N calls of the whole `/fill_mask` view (`app.model_views.fill_mask_view`: input checks, inference,
+- view: N calls of the whole `/fill_mask` view (`app.tabs.masked.views.fill_mask_view`: input checks, inference,
   status text, chart), the per-request work a batch would have to share (it batches the model part only).
 
 Reports the median CPU milliseconds of each over the rounds (the calling thread's: with one torch thread that
@@ -128,7 +128,7 @@ def measure(lm: Any, n: int, rounds: int) -> dict[str, list[tuple[float, float]]
     """Median (CPU ms, wall ms) of N singles and of one batch, for the forward and the inference, and of N whole
     views: {"forward": [singles, batch], "inference": [singles, batch], "view": [singles]}."""
     from app import inference
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     texts = texts_for(n)
     check_same_answers(lm, texts)

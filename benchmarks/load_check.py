@@ -6,6 +6,7 @@ the server's memory watched.
     python benchmarks/load_check.py                  # 32 × 20, 40 × 5 /attention, then up to 1,000 requests
     python benchmarks/load_check.py --clients 8 --per-client 5 --total 200   # a quick look
     python benchmarks/load_check.py --repo /tmp/before   # the same load on another copy of the project
+    python benchmarks/load_check.py --heavy              # then 3 heaviest /measure_speed + 32 mixed clients
 
 `python app.py` runs on a free loopback port (shipped models, or the labelled stand-in of
 benchmarks/app_server.py). Each request's answer is compared with a reference answer fetched
@@ -167,6 +168,54 @@ def abandon(url: str, count: int, interval: float = 0.1) -> int:
     return taken
 
 
+def heavy_phase(url: str, clients: list, references: dict[int, Any], args: Any) -> tuple[list[str], bool]:
+    """The mixed clients while three clients measure the heaviest /measure_speed, then a burst of /attention:
+    report lines (each with the load average beside it) and whether the targets of issue 35 held."""
+    from benchmarks import load_heavy
+
+    recorder = Recorder()
+    load_before = os.getloadavg()[0]
+    measured, wall = load_heavy.with_heavy_measurements(
+        url.rstrip("/"), lambda: run_clients(clients, args.heavy_per_client, references, recorder, offset=3)
+    )
+    load_after = os.getloadavg()[0]
+    mixed = [ms for values in recorder.latencies.values() for ms in values]
+    fill = recorder.latencies.get("/fill_mask", [])
+    burst = load_heavy.burst(url.rstrip("/"), args.burst)
+    load_burst = os.getloadavg()[0]
+    p95_fill, p95_mixed = percentile(fill, 95), percentile(mixed, 95)
+    busy_max = max(burst.busy_seconds) if burst.busy_seconds else float("nan")
+    lines = [
+        f"  heavy and light together: 3 clients send the heaviest /measure_speed (V 256,000, H 768, L 12, T 512) "
+        f"again and again while {len(clients)} clients send {recorder.done} mixed requests in {wall:.1f} s "
+        f"(load average {load_before:.1f} before, {load_after:.1f} after; {os.cpu_count()} cores)",
+        f"    /fill_mask: {len(fill)} requests, p50 {percentile(fill, 50):.0f} ms, p95 {p95_fill:.0f} ms "
+        f"(target ≤ 1000 ms)",
+        f"    all mixed: p50 {percentile(mixed, 50):.0f} ms, p95 {p95_mixed:.0f} ms, max {max(mixed):.0f} ms "
+        f"(target p95 ≤ 3000 ms); wrong or failed: {len(recorder.failures)}",
+        f"    /measure_speed: {len(measured.answered)} answered "
+        f"(p50 {percentile([s * 1e3 for s in measured.answered], 50) / 1e3:.1f} s), {len(measured.busy)} told "
+        f"to retry by the measure group's busy answer "
+        f"(p95 {percentile([s * 1e3 for s in measured.busy], 95):.0f} ms); failures {len(measured.failures)}",
+        f"  burst: {burst.sent} /attention at once: {burst.accepted} queued ({burst.answered} answered), "
+        f"{len(burst.busy_seconds)} busy answers in p50 {percentile([s * 1e3 for s in burst.busy_seconds], 50):.0f} "
+        f"ms, max {busy_max * 1e3:.0f} ms (target ≤ 1000 ms); other: {len(burst.other)} "
+        f"(load average {load_burst:.1f})",
+    ]
+    lines += [f"    {failure}" for failure in (recorder.failures + measured.failures + burst.other)[:10]]
+    ok = (
+        not recorder.failures
+        and not measured.failures
+        and not burst.other
+        and bool(burst.busy_seconds)
+        and p95_fill <= 1000
+        and p95_mixed <= 3000
+        and busy_max <= 1.0
+    )
+    lines.append(f"  heavy-and-light targets: {'met' if ok else 'NOT met'}")
+    return lines, ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
@@ -204,6 +253,14 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=None, help="serve this copy of the project instead")
     parser.add_argument("--server-log", type=Path, default=None, help="write the server's log here")
     parser.add_argument("--workers", type=int, default=None, help="ALBERT_LAB_MODEL_WORKERS for the server")
+    parser.add_argument(
+        "--heavy",
+        action="store_true",
+        help="after the memory check: the mixed clients again while 3 clients send the heaviest /measure_speed, "
+        "then a burst of /attention past the heavy group's waiting line (benchmarks/load_heavy.py)",
+    )
+    parser.add_argument("--heavy-per-client", type=int, default=10, help="requests per mixed client in that phase")
+    parser.add_argument("--burst", type=int, default=60, help="/attention requests sent at once in that phase")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -273,6 +330,7 @@ def main() -> None:
         stop.set()
         watcher.join()
         rss_end = server.rss_mb()
+        heavy_lines, heavy_ok = heavy_phase(server.url, clients, references, args) if args.heavy else ([], True)
         for client in clients:
             client.close()
 
@@ -320,6 +378,8 @@ def main() -> None:
         and growth < args.max_growth_mb
         and late_growth < args.max_late_growth_mb
     )
+    lines += heavy_lines
+    ok = ok and heavy_ok
     lines.append(f"  result: {'PASS' if ok else 'FAIL'}")
     print("\n".join(lines))  # the benchmark's report
     sys.exit(0 if ok else 1)

@@ -8,7 +8,7 @@ masked in turn) and sentence-order pairs drawn from it by the project's one pair
 "B from another book"), so the chosen examples can be seen against the model's rate on plain held-out text.
 Every order pair is read by the SOP model and by the language's NSP arm (`--nsp-model`), as the tab shows them;
 `--others FILE` writes the "B from another book" segments of those pairs for the tab's 🎲 button
-(`app.order_views.OTHERS_PATH`, one list per language, the other languages' lists kept).
+(`app.tabs.order.side_by_side.OTHERS_PATH`, one list per language, the other languages' lists kept).
 
     python -m scripts.choose_examples                                   # the app's examples and candidates
     python -m scripts.choose_examples --corpus ../shared/corpus/gutenberg-valid.txt.xz --sample 300 \
@@ -17,9 +17,9 @@ Every order pair is read by the SOP model and by the language's NSP arm (`--nsp-
         --corpus ../shared/corpus/zh/peoples-daily-199801-valid.txt.xz --others assets/sentence_order/other-books.json
 
 Right means: every [MASK]'s first guess is the hidden word (case-insensitive); the original order A→B gets a
-higher "in order" probability than B→A by 2 points or more (the tab's "prefers" rule, `app.model_views.order_reading`;
-closer than that the tab calls it undecided); the sentiment label is the expected one. The NSP arm's topic reading
-uses the same rule on A→B against A→other book.
+higher "in order" probability than B→A by 2 points or more (the tab's "prefers" rule,
+`app.tabs.order.views.order_reading`; closer than that the tab calls it undecided); the sentiment label is the
+expected one. The NSP arm's topic reading uses the same rule on A→B against A→other book.
 """
 
 from __future__ import annotations
@@ -111,15 +111,16 @@ class OrderScore:
 
     @property
     def reading(self) -> str:
-        """As the tab words it: 'prefers_ab' (right), 'undecided' or 'prefers_ba' (app.model_views.order_reading)."""
-        from app.model_views import order_reading
+        """As the tab words it: 'prefers_ab' (right), 'undecided' or 'prefers_ba'
+        (app.tabs.order.views.order_reading)."""
+        from app.tabs.order.views import order_reading
 
         return order_reading(self.p_ab, self.p_ba)
 
     @property
     def topic(self) -> str | None:
         """The same rule on A→B against A→other: 'prefers_ab' is "prefers the real B"; None without `other`."""
-        from app.model_views import order_reading
+        from app.tabs.order.views import order_reading
 
         return order_reading(self.p_ab, self.p_other) if self.p_other is not None else None
 
@@ -152,7 +153,7 @@ class SentimentScore:
 
 
 def score_sentiment(clf: Any, text: str, expected: str, lang: str = "en") -> SentimentScore:
-    from app.sentiment import classify
+    from app.tabs.sentiment.classifier import classify
 
     result = classify(clf, text, lang)
     return SentimentScore(text, expected, result.label, result.probabilities[result.predicted])
@@ -164,8 +165,8 @@ _PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
 
 def _reads(clf: Any, text: str, lang: str) -> bool:
     """Whether the classifier's tokenizer reads `text` (the app's unknown-token guard lets it through)."""
-    from app.inputs import InputError
-    from app.sentiment import classify
+    from app.page.inputs import InputError
+    from app.tabs.sentiment.classifier import classify
 
     try:
         classify(clf, text, lang)
@@ -353,7 +354,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
 
-    from app import models, sentiment
+    from app import models
+    from app.tabs.sentiment import classifier as sentiment
 
     models.configure_torch_threads()
     lm = models.load(args.model or None, args.lang)
@@ -365,7 +367,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     report["nsp_model"] = nsp.name if nsp is not None else None
     report["mask"] = [asdict(s) | {"right": s.right} for s in masks]
     if lm.config.sentence_objective != "none":
-        from app.order_views import other_segments
+        from app.tabs.order.side_by_side import other_segments
 
         pool = other_segments(args.lang)  # the shipped other-book segments, one per candidate in turn
         candidates = [

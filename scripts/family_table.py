@@ -36,7 +36,7 @@ CARD_INTRO = (
 
 def family_markdown(summary_csv: Path) -> str:
     """summary.csv as a markdown table, the same columns and paper notes as the app's *Sharing modes* table."""
-    from app.runs import load_summary, summary_table
+    from app.models.runs import load_summary, summary_table
 
     summary = load_summary(summary_csv.parent)
     if summary is None:
@@ -65,7 +65,7 @@ def with_table(text: str, table: str, card: bool) -> str:
 
 def family_files(assets: Path, page: Path | None) -> list[tuple[Path, bool]]:
     """(file, is a card) for the results page (when it has the markers) and the card of every arm in summary.csv."""
-    from app.runs import load_summary
+    from app.models.runs import load_summary
 
     summary = load_summary(assets / "runs")
     files = [(page, False)] if page is not None and page.is_file() and BEGIN in page.read_text() else []

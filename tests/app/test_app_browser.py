@@ -90,10 +90,10 @@ def _expected_fill(text: str) -> str:
     import os
     from unittest import mock
 
-    from app import model_views
+    from app.tabs.masked import views as masked_views
 
     with mock.patch.dict(os.environ, {"ALBERT_LAB_MODELS": str(tiny_assets().models)}):
-        return model_views.fill_mask_view(text, 5, "", "en")[2]
+        return masked_views.fill_mask_view(text, 5, "", "en")[2]
 
 
 def test_page_loads_and_every_tab_opens(session: Session) -> None:

@@ -19,16 +19,23 @@ def _tiny_models(monkeypatch: pytest.MonkeyPatch):
 
 # ----- calculator -----------------------------------------------------------------------------
 def _form(config: AlbertConfig) -> tuple:
-    from app.calculator import preset_values
+    from app.tabs.parameters.calculator import preset_values
 
     return preset_values(config)
 
 
+def _parameter_form(*values: object):
+    """The calculator's form of a config, or of ten values in the form's order."""
+    from app.tabs.parameters.calculator import ParameterForm
+
+    return ParameterForm.of(values[0]) if len(values) == 1 else ParameterForm(*values)
+
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_calculator_equals_count_parameters_for_presets(name: str) -> None:
-    from app.calculator import calculate
+    from app.tabs.parameters.calculator import calculate
 
-    calc = calculate(*_form(PRESETS[name]))
+    calc = calculate(_parameter_form(PRESETS[name]))
     assert calc.total == count_parameters(PRESETS[name]).total
     assert calc.paper_figure is not None and abs(calc.paper_figure - calc.total) / calc.total < 0.06
     assert (
@@ -40,7 +47,7 @@ def test_calculator_equals_count_parameters_for_presets(name: str) -> None:
 
 
 def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
-    from app.calculator import calculate, sweep
+    from app.tabs.parameters.calculator import calculate, sweep
 
     base = PRESETS["albert-base"]
     for mode in SHARING_MODES:
@@ -53,7 +60,7 @@ def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
                     sharing=mode,
                     num_hidden_groups=groups if mode == "all" else (12 if mode == "none" else 1),
                 )
-                calc = calculate(*_form(config))
+                calc = calculate(_parameter_form(config))
                 assert calc.total == count_parameters(config).total
                 if groups == 1 and E in (128, 768):  # Tables 3 and 4: the paper's figure is shown beside ours
                     assert calc.paper_figure is not None
@@ -68,11 +75,11 @@ def test_calculator_grid_modes_groups_and_tables_3_4() -> None:
 
 
 def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
-    from app.calculator import calculate, embedding_markdown, totals_markdown
+    from app.tabs.parameters.calculator import calculate, embedding_markdown, totals_markdown
 
-    calc = calculate(*_form(PRESETS["albert-xlarge"]), lang="zh")
+    calc = calculate(_parameter_form(PRESETS["albert-xlarge"]), lang="zh")
     assert "58.7M" in calc.paper_note and "60M" in calc.paper_note
-    calc = calculate(*_form(PRESETS["albert-base"]))
+    calc = calculate(_parameter_form(PRESETS["albert-base"]))
     text = embedding_markdown(calc)
     assert "30,000 × 768" in text and "23,040,000" in text and "3,840,000 + 98,304" in text
     assert "11,683,584" in totals_markdown(calc)
@@ -93,7 +100,7 @@ def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
     ],
 )
 def test_calculator_invalid_input_is_one_sentence(change: dict, fragment: str) -> None:
-    from app.views import parameters_view
+    from app.tabs.parameters.views import parameters_view
 
     fields = dict(
         zip(
@@ -147,7 +154,7 @@ def test_every_config_rule_is_said_in_both_languages(change: dict, code: str) ->
     """The calculator translates the library's ConfigError (code and values) instead of checking the rules again."""
     from albert.core.config import ConfigError
     from app.i18n import config_error
-    from app.strings import STRINGS
+    from app.i18n.strings import STRINGS
 
     with pytest.raises(ConfigError) as caught:
         PRESETS["albert-base"].replace(**change)
@@ -166,7 +173,7 @@ def test_every_code_of_a_config_rule_has_a_text() -> None:
 
 
 def test_calculator_huge_values_are_instant() -> None:
-    from app.views import parameters_view
+    from app.tabs.parameters.views import parameters_view
 
     start = time.perf_counter()
     out = parameters_view(1_000_000, 128, 16384, 48, 128, 65536, "none", 48, True, 512)
@@ -184,45 +191,46 @@ def test_calculator_huge_values_are_instant() -> None:
 
 
 def test_groups_ignored_outside_all_with_a_note() -> None:
-    from app.calculator import calculate
+    from app.tabs.parameters.calculator import calculate
 
-    calc = calculate(30000, 128, 768, 12, 12, 3072, "attention", 4, True, 512)
+    calc = calculate(_parameter_form(30000, 128, 768, 12, 12, 3072, "attention", 4, True, 512))
     assert calc.config.num_hidden_groups == 1 and calc.notes
 
 
 # ----- calculator slips (issue 17, item 9) and the compute panel wiring (item 7) ------------------------
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
-    from app.calculator import calculate, embedding_markdown, totals_markdown
+    from app.tabs.parameters.calculator import calculate, embedding_markdown, totals_markdown
 
-    bert = calculate(*_form(PRESETS["bert-base"]), lang=lang)
+    bert = calculate(_parameter_form(PRESETS["bert-base"]), lang=lang)
     text = embedding_markdown(bert, lang)
     assert "768 × 768" not in text.split("|")[-2] and "589,824" not in text  # no E×H without a projection
     assert ("No E→H projection" if lang == "en" else "没有 E→H 投影") in text
-    albert_768 = calculate(30000, 768, 768, 12, 12, 3072, "all", 1, True, 512, lang)  # Table 3's E = H, projected
+    # Table 3's E = H, projected
+    albert_768 = calculate(_parameter_form(30000, 768, 768, 12, 12, 3072, "all", 1, True, 512), lang)
     assert ("×1.03 larger" if lang == "en" else "1.03 倍") in embedding_markdown(albert_768, lang)
     assert ("×5.85 smaller" if lang == "en" else "1/5.85") in embedding_markdown(
-        calculate(*_form(PRESETS["albert-base"]), lang=lang), lang
+        calculate(_parameter_form(PRESETS["albert-base"]), lang=lang), lang
     )
-    for calc in (bert, albert_768, *(calculate(*_form(PRESETS[n]), lang=lang) for n in PRESETS)):
+    for calc in (bert, albert_768, *(calculate(_parameter_form(PRESETS[n]), lang=lang) for n in PRESETS)):
         page = embedding_markdown(calc, lang) + totals_markdown(calc, lang)
         assert not re.search(r"×0\.\d", page) and "1/0." not in page, page
     assert ("the same" if lang == "en" else "相同") in totals_markdown(bert, lang)
 
 
 def test_bert_base_and_large_carry_the_papers_rounding_note() -> None:
-    from app.calculator import calculate, totals_markdown
+    from app.tabs.parameters.calculator import calculate, totals_markdown
 
-    base = calculate(*_form(PRESETS["bert-base"]))
+    base = calculate(_parameter_form(PRESETS["bert-base"]))
     assert "108M" in base.paper_note and "109.1M" in base.paper_note and "108.5M" in base.paper_note
     assert "> The paper reports 108M" in totals_markdown(base)
     assert "(Table 1, bert-base):** 108M ·" in totals_markdown(base)  # as the paper prints it, not "108.0M"
-    assert "334.6M" in calculate(*_form(PRESETS["bert-large"]), lang="zh").paper_note
+    assert "334.6M" in calculate(_parameter_form(PRESETS["bert-large"]), lang="zh").paper_note
 
 
 def test_edited_form_shows_custom_and_a_preset_refills_it(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from app import build_app
-    from app.calculator import matching_preset
+    from app.tabs.parameters.calculator import matching_preset
 
     presets = {name: _form(PRESETS[name]) for name in ("albert-base", "bert-base")}
     assert matching_preset(_form(PRESETS["bert-base"]), presets) == "bert-base"

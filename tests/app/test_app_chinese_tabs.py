@@ -1,6 +1,6 @@
 """The 中文 model tabs end to end in Chromium with Chinese text (issue 16), on tiny random Chinese models.
 
-A second `python app.py` serves app_support's `tiny_chinese_assets` (albert-lab-zh beside the tiny English
+A second `python app.py` serves tests.app.support's `tiny_chinese_assets` (albert-lab-zh beside the tiny English
 models, and albert-lab-zh-sentiment), laid out as the real ones will be shipped. In the 中文 interface:
 
 1. each model tab opens on a Chinese example, read by the Chinese model with no unknown token;
@@ -143,8 +143,9 @@ def test_every_model_tab_opens_on_a_chinese_example_read_by_the_chinese_model(pa
 def test_chinese_text_typed_in_each_tab_is_answered_by_the_chinese_model(page: Any, in_process: ChineseAssets) -> None:
     from playwright.sync_api import expect
 
-    from app.model_views import fill_mask_view, sentence_order_view
-    from app.sentiment_views import label_name
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.sentiment.views import label_name
 
     page.get_by_role("tab", name="遮蔽词预测").click()
     _retype(page, "#mask-text textarea", MASKED)
@@ -202,7 +203,10 @@ def test_chinese_text_typed_in_each_tab_is_answered_by_the_chinese_model(page: A
 def _picker_tabs() -> list[tuple[str, dict[str, str], str, Callable[[], dict], list[str]]]:
     """Each tab that uses the picker: its name, {text box: Chinese text}, its status, the refusal this process
     gives for that text with albert-lab-base, and the elements a prediction would fill."""
-    from app.model_views import attention_view, fill_mask_view, layer_transitions_view, sentence_order_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     # Texts of other lengths than the ones typed before: a refusal for them reads differently.
     base, text, masked = "albert-lab-base", "孩子们穿着雨靴去上学。", "他每天早上都要喝一杯[MASK]。"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app import examples
-from app.examples import MaskExample, OrderExample, SentimentExample
+from app.page import examples
+from app.page.examples import MaskExample, OrderExample, SentimentExample
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 SHIPPED = sorted(
@@ -38,7 +38,7 @@ def _languages() -> list[str]:
 
 
 def _first_guesses(example: MaskExample, lang: str) -> list[str]:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw = fill_mask_view(example.text, 5, "", lang)[0]
     assert "error" not in raw, raw
@@ -47,7 +47,7 @@ def _first_guesses(example: MaskExample, lang: str) -> list[str]:
 
 def _order_answer(example: OrderExample, lang: str) -> dict:
     """The tab's JSON answer for an example: the SOP model on top, the NSP arm under "beside"."""
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     raw = sentence_order_view(example.a, example.b, "", lang, example.other)[0]
     assert "error" not in raw, raw
@@ -76,7 +76,7 @@ def test_default_sentence_order_examples_come_out_as_labelled(lang: str) -> None
     example was checked with it) reads the topic as labelled: the real B over the other book, except where it fails.
     Every example carries B from another book, one of the tab's 🎲 segments."""
     from app.models import nsp_model
-    from app.order_views import other_segments
+    from app.tabs.order.side_by_side import other_segments
 
     if lang not in _languages():
         pytest.skip(f"no shipped model reads {lang} yet")
@@ -92,14 +92,14 @@ def test_default_sentence_order_examples_come_out_as_labelled(lang: str) -> None
             if example is shown[0] and not fails:  # the tab opens on it: "next" to both orders, "not" to the other
                 nsp = raw["beside"]
                 assert min(nsp["p_in_order_a_then_b"], nsp["p_in_order_b_then_a"]) > 0.5 > nsp["p_a_then_other"], raw
-    from app.model_views import split_paragraph_view
+    from app.tabs.order.views import split_paragraph_view
 
     a, b, raw, *_ = split_paragraph_view(examples.PARAGRAPH[lang], 1, "", lang, examples.ORDER[lang][0].other)
     assert a and b and raw["reading"] == examples.PARAGRAPH_READING[lang], raw
 
 
 def test_order_reading_calls_a_gap_under_two_points_undecided() -> None:
-    from app.model_views import order_reading
+    from app.tabs.order.views import order_reading
 
     assert order_reading(0.60, 0.40) == "prefers_ab" and order_reading(0.40, 0.60) == "prefers_ba"
     assert order_reading(0.505, 0.495) == order_reading(0.495, 0.505) == "undecided"
@@ -108,8 +108,8 @@ def test_order_reading_calls_a_gap_under_two_points_undecided() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_default_sentiment_examples_come_out_right(lang: str) -> None:
-    from app.sentiment import sentiment_readers
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.classifier import sentiment_readers
+    from app.tabs.sentiment.views import sentiment_view
 
     if not sentiment_readers()[lang]:
         pytest.skip(f"no shipped sentiment model reads {lang} yet")
@@ -126,8 +126,10 @@ def test_default_sentiment_examples_come_out_right(lang: str) -> None:
 
 
 def test_the_tabs_show_these_examples_and_label_the_failures() -> None:
-    from app import tab_masked, tab_order, tab_sentiment
-    from app.strings import STRINGS
+    from app.i18n.strings import STRINGS
+    from app.tabs.masked import tab as tab_masked
+    from app.tabs.order import tab as tab_order
+    from app.tabs.sentiment import tab as tab_sentiment
 
     assert tab_masked.EXAMPLES == [e.text for e in examples.MASK["en"]]
     assert tab_masked.fail_examples("en") == ["The capital of France is [MASK]."]
@@ -171,7 +173,8 @@ def _card_size(name: str) -> tuple[int, int]:
 @pytest.mark.parametrize("name", SHIPPED)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_framing_line_shows_the_cards_numbers(name: str, lang: str) -> None:
-    from app.model_views import fill_mask_view, sentence_order_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
 
     config = json.loads((ASSETS / "models" / name / "config.json").read_text())
     text = (
@@ -207,7 +210,7 @@ def test_framing_line_shows_the_cards_numbers(name: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_sentiment_framing_shows_the_cards_accuracy_and_the_majority_class(lang: str) -> None:
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.views import sentiment_view
 
     directory = ASSETS / "sentiment" / "albert-lab-sst2"
     metrics = json.loads((directory / "metrics.json").read_text())

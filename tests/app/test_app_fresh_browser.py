@@ -7,7 +7,7 @@
 3. Picking another model runs each tab that shows a result once, not again and again.
 
 Each test has a page of its own (its own Gradio session). Chromium is started without CAP_SYS_NICE
-(`app_support.chromium_keeping_its_nice`), so it keeps the nice the test runs at.
+(`tests.app.support.chromium_keeping_its_nice`), so it keeps the nice the test runs at.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Languages in the app (issue 16): the `<unk>` guard of every model tab, the count of unknown tokens on every
 result, the Chinese models picked for Chinese text or the 中文 interface, and the Chinese examples.
 
-The English models are the tiny ones of app_support; the Chinese ones (albert-lab-zh, albert-lab-zh-sentiment)
-are app_support's `tiny_chinese_assets`: a Han-character tokenizer (`train_tokenizer(..., han_characters=True)`),
+The English models are the tiny ones of tests.app.support; the Chinese ones (albert-lab-zh, albert-lab-zh-sentiment)
+are tests.app.support's `tiny_chinese_assets`: a Han-character tokenizer (`train_tokenizer(..., han_characters=True)`),
 the models put next to copies of the English ones in a tmp folder named by ALBERT_LAB_MODELS /
 ALBERT_LAB_SENTIMENT_ZH.
 """
@@ -60,13 +60,13 @@ def _one_sentence(message: str) -> None:
     ids=["zh", "zh-punct", "en", "6-latin-4-han", "4-han-3-latin", "5-latin-2-han", "no-letters", "empty", "cyrillic"],
 )
 def test_script_language_is_the_script_of_more_than_half_the_letters(text: str, language: str | None) -> None:
-    from app.languages import script_language
+    from app.models.languages import script_language
 
     assert script_language(text) == language
 
 
 def test_text_language_falls_back_to_the_interface_language() -> None:
-    from app.languages import text_language
+    from app.models.languages import text_language
 
     assert text_language("这部电影很精彩。", "en") == "zh"
     assert text_language("The film was great.", "zh") == "en"
@@ -75,7 +75,7 @@ def test_text_language_falls_back_to_the_interface_language() -> None:
 
 def test_unknown_runs_count_once_per_character_and_symbols_do_not_count() -> None:
     from albert.data.tokenizer import load_tokenizer
-    from app.languages import count_unknown, is_unreadable
+    from app.models.languages import count_unknown, is_unreadable
 
     tokenizer = load_tokenizer(tiny_assets().models / "albert-lab-base")
     special = tokenizer.all_special_ids
@@ -97,14 +97,11 @@ NO_CHINESE = "no shipped model reads Chinese yet."
 
 
 def _model_tab_errors(text: str, lang: str) -> dict[str, str]:
-    from app.model_views import (
-        attention_view,
-        fill_mask_view,
-        layer_transitions_view,
-        sentence_order_view,
-        split_paragraph_view,
-    )
-    from app.sentiment_views import sentiment_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view, split_paragraph_view
+    from app.tabs.sentiment.views import sentiment_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     masked = text.replace("处理", "[MASK][MASK]") if "处理" in text else text + "[MASK]"
     answers = {
@@ -145,8 +142,11 @@ def test_the_guard_speaks_chinese_in_the_chinese_interface() -> None:
 
 
 def test_results_say_how_many_tokens_were_unknown() -> None:
-    from app.model_views import attention_view, fill_mask_view, layer_transitions_view, sentence_order_view
-    from app.sentiment_views import sentiment_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.sentiment.views import sentiment_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     text = "the old sailor walked to 北京 ."
     results = {
@@ -199,8 +199,11 @@ def test_without_the_chinese_model_the_picker_is_as_before() -> None:
 
 
 def test_model_tabs_use_the_chinese_model_for_chinese(chinese_shipped: ChineseAssets) -> None:
-    from app.model_views import attention_view, fill_mask_view, layer_transitions_view, sentence_order_view
-    from app.sentiment_views import sentiment_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.sentiment.views import sentiment_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     results = {
         "fill_mask": fill_mask_view("我爱自然语言[MASK][MASK]。", 3, "auto", "zh"),
@@ -221,7 +224,7 @@ def test_model_tabs_use_the_chinese_model_for_chinese(chinese_shipped: ChineseAs
 
 
 def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: ChineseAssets) -> None:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, *_ = fill_mask_view("我爱自然语言[MASK][MASK]。", 3, "albert-lab-base", "en")
     assert raw["error"].startswith(GUARD) and raw["error"].endswith("for Chinese pick albert-lab-zh."), raw
@@ -234,7 +237,10 @@ def test_an_explicit_english_pick_names_the_chinese_model(chinese_shipped: Chine
 def test_chinese_examples_only_when_the_chinese_models_are_shipped(
     zh_assets: ChineseAssets, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import tab_attention, tab_masked, tab_order, tab_sentiment
+    from app.tabs.attention import tab as tab_attention
+    from app.tabs.masked import tab as tab_masked
+    from app.tabs.order import tab as tab_order
+    from app.tabs.sentiment import tab as tab_sentiment
 
     for lang in ("en", "zh"):
         assert tab_masked.examples(lang) == tab_masked.EXAMPLES and tab_order.examples(lang) == tab_order.EXAMPLES
@@ -260,8 +266,11 @@ def test_chinese_examples_only_when_the_chinese_models_are_shipped(
 
 
 def test_every_chinese_example_is_read_without_unknown_tokens(chinese_shipped: ChineseAssets) -> None:
-    from app import tab_attention, tab_masked, tab_order, tab_sentiment
-    from app.languages import count_unknown
+    from app.models.languages import count_unknown
+    from app.tabs.attention import tab as tab_attention
+    from app.tabs.masked import tab as tab_masked
+    from app.tabs.order import tab as tab_order
+    from app.tabs.sentiment import tab as tab_sentiment
 
     tokenizer = chinese_shipped.tokenizer
     texts = [

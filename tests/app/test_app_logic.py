@@ -30,7 +30,7 @@ def lm():
 
 # ----- translations -------------------------------------------------------------------------------
 def test_every_string_has_english_and_chinese_with_the_same_placeholders() -> None:
-    from app.strings import STRINGS
+    from app.i18n.strings import STRINGS
 
     fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}  # noqa: E731
     for key, (en, zh) in STRINGS.items():
@@ -57,7 +57,7 @@ def test_no_key_is_in_two_string_tables() -> None:
 def test_every_key_used_in_the_code_exists() -> None:
     from pathlib import Path
 
-    from app.strings import STRINGS
+    from app.i18n.strings import STRINGS
 
     used = set()
     for path in Path("app").glob("*.py"):
@@ -108,7 +108,7 @@ def test_fill_mask_matches_the_model(lm) -> None:
     ids=["empty", "whitespace", "no-mask", "fifty-masks", "mask-past-limit"],
 )
 def test_fill_mask_bad_input_gives_one_sentence(text: str, fragment: str) -> None:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, *_ = fill_mask_view(text, 5, "", "en")
     assert fragment in raw["error"] and "Traceback" not in status
@@ -128,7 +128,7 @@ def test_fill_mask_bad_input_gives_one_sentence(text: str, fragment: str) -> Non
     ids=["emoji", "cjk", "control", "mask-variants", "html", "100k-chars", "150k-chars"],
 )
 def test_fill_mask_odd_input_gives_a_result(text: str) -> None:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, filled, chart, words = fill_mask_view(text, 3, "", "en")
     assert "error" not in raw, raw
@@ -138,7 +138,7 @@ def test_fill_mask_odd_input_gives_a_result(text: str) -> None:
 
 
 def test_fill_mask_truncation_and_control_notices() -> None:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, *_ = fill_mask_view("[MASK] " + "word " * 300, 5, "", "en")
     assert "cut off" in status and len(raw["tokens"]) == 64
@@ -148,7 +148,7 @@ def test_fill_mask_truncation_and_control_notices() -> None:
 
 def test_mask_word_and_word_choices() -> None:
     from app.inference import mask_word, word_choices
-    from app.model_views import mask_word_view
+    from app.tabs.masked.views import mask_word_view
 
     choices = word_choices("The cat [MASK] on it's mat.")
     assert [label for label, _ in choices] == ["1: The", "2: cat", "4: on", "5: it's", "6: mat"]
@@ -171,7 +171,7 @@ def test_sentence_order_matches_the_model(lm) -> None:
 
 
 def test_sentence_order_views_and_bad_input() -> None:
-    from app.model_views import sentence_order_view, split_paragraph_view
+    from app.tabs.order.views import sentence_order_view, split_paragraph_view
 
     raw, status, verdict, chart = sentence_order_view("", "something", "", "en")
     assert "Both sentences" in raw["error"]
@@ -220,8 +220,8 @@ def test_layer_transitions_have_one_value_per_pass(lm) -> None:
 
 # ----- views, escaping, models ------------------------------------------------------------------
 def test_attention_view_escapes_tokens_and_serves_local_libraries() -> None:
-    from app.attention_view import bertviz_document, iframe, vendor_files
-    from app.model_views import attention_view
+    from app.tabs.attention.bertviz import bertviz_document, iframe, vendor_files
+    from app.tabs.attention.views import attention_view
 
     payload = '</script><script>alert(1)</script>"><img src=x onerror=alert(2)>'
     raw, status, head_html, model_html, heatmaps, similarity = attention_view(payload, "", 1, 48, "", "", "en")
@@ -246,8 +246,8 @@ def test_attention_view_escapes_tokens_and_serves_local_libraries() -> None:
 
 
 def test_user_text_never_becomes_markup_in_messages() -> None:
-    from app.model_views import fill_mask_view
-    from app.plots import plot_text
+    from app.page.plots import plot_text
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, *_ = fill_mask_view("[MASK]", 5, "<img src=x onerror=alert(1)>", "en")
     assert "<img" not in status and "&lt;img" in status
@@ -255,7 +255,9 @@ def test_user_text_never_becomes_markup_in_messages() -> None:
 
 
 def test_model_picker_errors(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from app.model_views import attention_view, fill_mask_view, sentence_order_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
 
     for choice, fragment in (
         ("/no/such/folder", "not a model folder"),
@@ -275,7 +277,7 @@ def test_model_picker_errors(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 
 def test_sharing_modes_view_with_and_without_runs(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from app.model_views import sharing_modes_view
+    from app.tabs.sharing.views import sharing_modes_view
 
     raw, status, *figures, table = sharing_modes_view("albert-base", "en")
     assert raw["parameters_per_mode"]["all"] == count_parameters(PRESETS["albert-base"]).total
@@ -317,7 +319,7 @@ def test_app_builds_without_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp_
 def test_training_curves_use_a_log_axis_only_for_runs_of_very_different_lengths() -> None:
     import pandas as pd
 
-    from app.model_plots import curves_figure
+    from app.tabs.sharing.plots import curves_figure
 
     def run(tokens: list[int]) -> pd.DataFrame:
         return pd.DataFrame({"tokens": tokens, "split": "eval", "mlm_accuracy": np.linspace(0.05, 0.2, len(tokens))})
@@ -332,7 +334,7 @@ def test_training_curves_use_a_log_axis_only_for_runs_of_very_different_lengths(
 def test_a_seed_repeat_is_dashed_in_the_colour_of_its_first_run() -> None:
     import pandas as pd
 
-    from app.model_plots import curves_figure
+    from app.tabs.sharing.plots import curves_figure
 
     run = pd.DataFrame({"tokens": [1e6, 2e6], "split": "eval", "mlm_accuracy": [0.05, 0.1]})
     names = ["albert-lab-all", "albert-lab-none", "albert-lab-all-s1", "albert-lab-none-s1", "albert-lab-e32"]
@@ -346,8 +348,8 @@ def test_a_seed_repeat_is_dashed_in_the_colour_of_its_first_run() -> None:
 def test_sharing_summary_shows_intervals_the_honest_order_and_the_paper() -> None:
     import pandas as pd
 
-    from app.model_plots import summary_figure
-    from app.runs import summary_table
+    from app.models.runs import summary_table
+    from app.tabs.sharing.plots import summary_figure
 
     summary = pd.DataFrame(
         [

@@ -50,7 +50,7 @@ def _class0(name: str, first: str, second: str) -> float:
 
 
 def test_both_models_read_both_orders_and_the_other_book(world) -> None:
-    from app.model_views import order_reading, sentence_order_view
+    from app.tabs.order.views import order_reading, sentence_order_view
 
     a, b = PAIRS["en"]
     other = OTHERS["en"][0]
@@ -78,7 +78,7 @@ def test_both_models_read_both_orders_and_the_other_book(world) -> None:
 
 
 def test_picking_the_nsp_arm_puts_the_default_sop_model_beside_it(world) -> None:
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     raw, _, verdict, _ = sentence_order_view(*PAIRS["en"], "albert-lab-nsp", "en", OTHERS["en"][1])
     assert raw["model"] == "albert-lab-nsp" and raw["objective"] == "nsp"
@@ -88,7 +88,7 @@ def test_picking_the_nsp_arm_puts_the_default_sop_model_beside_it(world) -> None
 
 def test_the_api_of_before_still_answers_without_the_other_book(world) -> None:
     """/sentence_order with the four inputs it had before: the picked model's answer where it was; no third row."""
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     raw, _, verdict, _ = sentence_order_view(*PAIRS["en"], "", "en")
     assert {"p_in_order_a_then_b", "p_in_order_b_then_a", "objective", "reading", "model", "framing"} <= set(raw)
@@ -97,7 +97,7 @@ def test_the_api_of_before_still_answers_without_the_other_book(world) -> None:
 
 
 def test_the_draw_puts_another_books_segment_in_the_box_and_answers_for_it(world) -> None:
-    from app.model_views import draw_other_view
+    from app.tabs.order.views import draw_other_view
 
     a, b = PAIRS["en"]
     for current in OTHERS["en"]:
@@ -110,7 +110,7 @@ def test_the_draw_puts_another_books_segment_in_the_box_and_answers_for_it(world
 
 
 def test_no_segments_for_a_language_is_one_sentence(world, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.model_views import draw_other_view
+    from app.tabs.order.views import draw_other_view
 
     empty = tmp_path / "none.json"
     empty.write_text(json.dumps({"en": OTHERS["en"]}), encoding="utf-8")
@@ -122,7 +122,7 @@ def test_no_segments_for_a_language_is_one_sentence(world, tmp_path: Path, monke
 
 @pytest.mark.parametrize("world", ["no_zh_nsp"], indirect=True)
 def test_a_missing_chinese_nsp_arm_says_so_in_one_sentence(world) -> None:
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     for lang, sentence in (("zh", MISSING_ZH_ZH), ("en", MISSING_ZH_EN)):
         raw, status, verdict, chart = sentence_order_view(*PAIRS["zh"], "", lang, OTHERS["zh"][0])
@@ -136,7 +136,7 @@ def test_a_missing_chinese_nsp_arm_says_so_in_one_sentence(world) -> None:
 
 @pytest.mark.parametrize("world", ["full"], indirect=True)
 def test_a_shipped_chinese_nsp_arm_answers_beside_the_chinese_model(world) -> None:
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     raw, status, verdict, _ = sentence_order_view(*PAIRS["zh"], "", "zh", OTHERS["zh"][0])
     assert raw["model"] == "albert-lab-zh" and raw["beside"]["model"] == "albert-lab-zh-nsp"
@@ -147,7 +147,7 @@ def test_a_shipped_chinese_nsp_arm_answers_beside_the_chinese_model(world) -> No
 
 
 def test_an_other_book_the_model_cannot_read_costs_only_its_row(world) -> None:
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     raw, status, verdict, _ = sentence_order_view(*PAIRS["en"], "", "en", "这是另一本书里的一段话。")
     assert "error" not in raw and "p_a_then_other" not in raw
@@ -155,7 +155,7 @@ def test_an_other_book_the_model_cannot_read_costs_only_its_row(world) -> None:
 
 
 def test_split_paragraph_keeps_the_other_book(world) -> None:
-    from app.model_views import split_paragraph_view
+    from app.tabs.order.views import split_paragraph_view
 
     a, b, raw, *_ = split_paragraph_view("the old sailor walked . then she sat .", 1, "", "en", OTHERS["en"][0])
     assert (a, b) == ("the old sailor walked .", "then she sat .")
@@ -164,7 +164,7 @@ def test_split_paragraph_keeps_the_other_book(world) -> None:
 
 def test_table5_and_the_lesson_sit_beside_the_comparison() -> None:
     from app import paper
-    from app.order_views import table5_markdown
+    from app.tabs.order.side_by_side import table5_markdown
 
     english, chinese = table5_markdown("en"), table5_markdown("zh")
     for objective in ("none", "nsp", "sop"):
@@ -178,7 +178,7 @@ def test_table5_and_the_lesson_sit_beside_the_comparison() -> None:
 
 def test_the_shipped_other_books_are_plain_held_out_prose() -> None:
     """The shipped list (written by scripts.choose_examples --others): both languages, no repeats, plain segments."""
-    from app.order_views import OTHERS_PATH
+    from app.tabs.order.side_by_side import OTHERS_PATH
     from scripts.choose_examples import plain_segment
 
     data = json.loads(OTHERS_PATH.read_text(encoding="utf-8"))

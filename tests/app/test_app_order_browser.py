@@ -81,7 +81,7 @@ def _draw_and_check(page: Any, lang: str, names: tuple[str, str], other_row: str
     """Press 🎲: another book's segment fills the third box, and both models answer for it, side by side."""
     from playwright.sync_api import expect
 
-    from app.model_views import sentence_order_view
+    from app.tabs.order.views import sentence_order_view
 
     box = page.locator("#order-other textarea")
     before = box.input_value()

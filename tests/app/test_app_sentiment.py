@@ -22,13 +22,13 @@ def _tiny_models(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture(scope="module")
 def clf():
-    from app.sentiment import _load_uncached
+    from app.tabs.sentiment.classifier import _load_uncached
 
     return _load_uncached(tiny_assets().sentiment, "en")
 
 
 def test_classify_matches_the_model_and_attributes_every_pass(clf) -> None:
-    from app.sentiment import classify
+    from app.tabs.sentiment.classifier import classify
 
     result = classify(clf, TEXT)
     L = clf.config.num_hidden_layers
@@ -57,7 +57,7 @@ def test_classify_matches_the_model_and_attributes_every_pass(clf) -> None:
 
 
 def test_top_tokens_are_the_most_attended_words(clf) -> None:
-    from app.sentiment import TOP_TOKENS, classify
+    from app.tabs.sentiment.classifier import TOP_TOKENS, classify
 
     result = classify(clf, TEXT)
     weights = [w.attention for w in result.top_tokens]
@@ -76,8 +76,8 @@ def test_top_tokens_are_the_most_attended_words(clf) -> None:
 
 
 def test_view_outputs_and_card_line() -> None:
-    from app.sentiment import card_markdown, held_out_accuracy
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.classifier import card_markdown, held_out_accuracy
+    from app.tabs.sentiment.views import sentiment_view
 
     raw, status, verdict, probabilities, passes, tokens = sentiment_view(TEXT, "en")
     assert raw["label"] in ("negative", "positive") and raw["model"] == "albert-lab-sst2"
@@ -113,7 +113,7 @@ def test_view_outputs_and_card_line() -> None:
     ids=["empty", "whitespace-zh", "none"],
 )
 def test_empty_input_is_one_sentence(text, lang: str, fragment: str) -> None:
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.views import sentiment_view
 
     raw, status, *rest = sentiment_view(text, lang)
     assert fragment in raw["error"] and "Traceback" not in status and rest == [None] * 4
@@ -131,7 +131,7 @@ def test_empty_input_is_one_sentence(text, lang: str, fragment: str) -> None:
     ids=["emoji", "cjk", "control", "over-100k-chars", "past-the-token-limit"],
 )
 def test_odd_input_gives_a_result(text: str, notice: str) -> None:
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.views import sentiment_view
 
     raw, status, verdict, *_ = sentiment_view(text, "en")
     assert "error" not in raw, raw
@@ -141,7 +141,7 @@ def test_odd_input_gives_a_result(text: str, notice: str) -> None:
 
 
 def test_user_text_is_escaped_everywhere() -> None:
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.views import sentiment_view
 
     payload = '<script>alert(1)</script> "><img src=x onerror=alert(2)> <b>bold</b>'
     raw, status, verdict, probabilities, passes, tokens = sentiment_view(payload, "en")
@@ -149,8 +149,8 @@ def test_user_text_is_escaped_everywhere() -> None:
     for shown in (status, verdict, tokens, probabilities.to_json(), passes.to_json()):
         assert "<script" not in shown and "<img" not in shown and "<b>bold" not in shown
     # The tiny tokenizer reads '<' as <unk>; a real one may keep it, so draw hostile tokens directly too.
-    from app.sentiment import SentimentResult, TokenWeight
-    from app.sentiment_views import passes_figure, probabilities_figure, tokens_html
+    from app.tabs.sentiment.classifier import SentimentResult, TokenWeight
+    from app.tabs.sentiment.views import passes_figure, probabilities_figure, tokens_html
 
     hostile = ["[CLS]", "<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "[SEP]"]
     result = SentimentResult(
@@ -174,8 +174,8 @@ def test_user_text_is_escaped_everywhere() -> None:
 
 
 def test_missing_model_is_one_sentence_in_both_languages(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from app.sentiment import card_markdown
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.classifier import card_markdown
+    from app.tabs.sentiment.views import sentiment_view
 
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(tmp_path / "not-here"))
     raw, status, *rest = sentiment_view(TEXT, "en")
@@ -187,7 +187,7 @@ def test_missing_model_is_one_sentence_in_both_languages(monkeypatch: pytest.Mon
 
 
 def test_a_pretraining_model_is_no_sentiment_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.sentiment_views import sentiment_view
+    from app.tabs.sentiment.views import sentiment_view
 
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(tiny_assets().models / "albert-lab-base"))
     raw, *_ = sentiment_view(TEXT, "en")
@@ -195,8 +195,8 @@ def test_a_pretraining_model_is_no_sentiment_model(monkeypatch: pytest.MonkeyPat
 
 
 def test_classifiers_stay_out_of_the_pretraining_picker(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from app.model_views import fill_mask_view
     from app.models import is_pretraining, shipped_models
+    from app.tabs.masked.views import fill_mask_view
 
     source = tiny_assets().models / "albert-lab-base"
     for name in ("albert-lab-base", "no-architectures", "masked-lm"):

@@ -45,7 +45,7 @@ def _same_models_here(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_page_and_local_javascript_are_served(url: str) -> None:
-    from app.attention_view import vendor_url
+    from app.tabs.attention.bertviz import vendor_url
 
     with urllib.request.urlopen(url, timeout=10) as response:
         assert "ALBERT Lab" in response.read().decode("utf-8")
@@ -81,8 +81,8 @@ def test_parameters_and_preset(client) -> None:
 
 
 def test_fill_mask_and_mask_word(client) -> None:
-    from app.freshness import drawn_for
-    from app.model_views import fill_mask_view
+    from app.page.freshness import drawn_for
+    from app.tabs.masked.views import fill_mask_view
 
     text = "the old sailor walked along the [MASK] near the village ."
     result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")
@@ -119,7 +119,7 @@ def test_attention(client) -> None:
 def test_sharing_and_transitions(client) -> None:
     result, status, *_ = client.predict("albert-large", "en", api_name="/sharing_modes")
     assert result["parameters_per_mode"]["all"] == count_parameters(PRESETS["albert-large"]).total
-    from app.freshness import DRAWN_FOR, drawn_for
+    from app.page.freshness import DRAWN_FOR, drawn_for
 
     result, status, *_ = client.predict("the old sailor walked", "", "", "en", api_name="/layer_transitions")
     assert result.pop(DRAWN_FOR) == drawn_for(["the old sailor walked", "", "", "en"])  # beside the models' entries
@@ -128,9 +128,9 @@ def test_sharing_and_transitions(client) -> None:
 
 
 def test_sentiment_and_its_card(client, url: str) -> None:
-    from app.freshness import drawn_for
-    from app.sentiment import card_url
-    from app.sentiment_views import sentiment_view
+    from app.page.freshness import drawn_for
+    from app.tabs.sentiment.classifier import card_url
+    from app.tabs.sentiment.views import sentiment_view
 
     text = "the old sailor walked along the river ."
     result, status, verdict, probabilities, passes, tokens = client.predict(text, "en", api_name="/sentiment")

@@ -22,7 +22,9 @@ print(json.dumps(sorted(m for m in ("torch", "transformers") if m in sys.modules
 
 WARM_UP_BESIDE_A_REQUEST = """
 import json, threading
-from app import build_app, models, sentiment
+from app import build_app
+from app import models
+from app.tabs.sentiment import classifier as sentiment
 build_app()
 failures, start = [], threading.Barrier(2)
 def warm_up():

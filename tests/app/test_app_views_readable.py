@@ -33,8 +33,8 @@ def _params(document: str) -> dict:
 
 # ----- the [MASK] chart ------------------------------------------------------------------------------
 def test_every_mask_shares_one_0_to_100_axis_with_a_chance_line() -> None:
-    from app.model_views import fill_mask_view
     from app.models import shipped_config
+    from app.tabs.masked.views import fill_mask_view
 
     raw, _, _, chart, _ = fill_mask_view("the old [MASK] walked along the [MASK] .", 5, "", "en")
     layout = chart.to_dict()["layout"]
@@ -52,7 +52,7 @@ def test_every_mask_shares_one_0_to_100_axis_with_a_chance_line() -> None:
 
 
 def test_mask_panel_titles_sit_in_their_own_row_above_the_bars() -> None:
-    from app.model_plots import BAR_PX, PANEL_TITLE_PX, topk_panels
+    from app.tabs.masked.plots import BAR_PX, PANEL_TITLE_PX, topk_panels
 
     for panels, k in ((1, 5), (2, 5), (3, 20), (8, 1)):
         height, domains = topk_panels(panels, k)
@@ -67,8 +67,8 @@ def test_mask_panel_titles_sit_in_their_own_row_above_the_bars() -> None:
 
 # ----- attention heatmaps, bertviz -------------------------------------------------------------------
 def test_heatmaps_carry_tokens_on_every_map_and_number_passes_from_one() -> None:
-    from app.model_plots import head_heatmaps_figure
-    from app.model_views import attention_view
+    from app.tabs.attention.plots import head_heatmaps_figure
+    from app.tabs.attention.views import attention_view
 
     raw, status, head_view, model_view, heatmaps, _ = attention_view("the old sailor walked", "", 9, 48, "", "", "en")
     figure = heatmaps.to_dict()
@@ -89,7 +89,7 @@ def test_heatmaps_carry_tokens_on_every_map_and_number_passes_from_one() -> None
 
 
 def test_bertviz_numbers_layers_and_heads_from_one_in_the_interface_language() -> None:
-    from app.attention_view import _bertviz_js, bertviz_document
+    from app.tabs.attention.bertviz import _bertviz_js, bertviz_document
 
     maps = np.full((3, 2, 4, 4), 0.25, np.float32)
     head = bertviz_document("head", ["[CLS]", "▁a", "▁b", "[SEP]"], maps, lang="zh")
@@ -111,14 +111,14 @@ def test_bertviz_numbers_layers_and_heads_from_one_in_the_interface_language() -
         "句子 B → 句子 A",
     ]
     for kind in ("head", "model"):  # every patch found its place in this bertviz
-        from app.attention_view import _PATCHES
+        from app.tabs.attention.bertviz import _PATCHES
 
         source = _bertviz_js(kind)
         assert all(new in source for _, new in _PATCHES[kind] if new)
 
 
 def test_model_view_is_sized_to_its_frame() -> None:
-    from app.attention_view import ViewSize, iframe, model_view_layout, view_size
+    from app.tabs.attention.bertviz import ViewSize, iframe, model_view_layout, view_size
 
     # bertviz alone: 7 × 12 / heads px a token, 42 px for 2 heads: a 6-pass, 13-token view 3,400 px tall.
     layout = model_view_layout(layers=6, heads=2, tokens=13)
@@ -129,7 +129,7 @@ def test_model_view_is_sized_to_its_frame() -> None:
     assert model_view_layout(12, 64, 128)["height"] < 2 * 12 * (128 * 2 + 10) + 2500
     frame = iframe("<p>x</p>", ViewSize(564, 700), "t")
     assert "aspect-ratio:564 / 700" in frame and "max-height:700px" in frame
-    _, _, head_view, model_view, _, _ = __import__("app.model_views", fromlist=["x"]).attention_view(
+    _, _, head_view, model_view, _, _ = __import__("app.tabs.attention.views", fromlist=["x"]).attention_view(
         "the old sailor", "", 1, 48, "", "", "en"
     )
     document = _document(model_view)
@@ -142,8 +142,8 @@ def test_mode_names_and_the_paper_note_follow_the_language() -> None:
     import pandas as pd
 
     from app.i18n import mode_name
+    from app.models.runs import summary_table
     from app.paper import paper_note
-    from app.runs import summary_table
 
     assert mode_name("all", "en") == "all" and mode_name("all", "zh") == "全部共享（ALBERT）"
     assert mode_name("ffn", "zh") == "仅前馈" and mode_name("odd", "zh") == "odd"
@@ -165,7 +165,8 @@ def test_mode_names_and_the_paper_note_follow_the_language() -> None:
 
 
 def test_status_lines_and_legends_name_the_mode_in_chinese() -> None:
-    from app.model_views import attention_view, fill_mask_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
 
     _, status, *_ = fill_mask_view("the old [MASK] .", 5, "", "zh")
     assert "共享方式 全部共享（ALBERT）" in status and "sharing all" not in status
@@ -177,7 +178,7 @@ def test_status_lines_and_legends_name_the_mode_in_chinese() -> None:
 
 # ----- fresh results ---------------------------------------------------------------------------------
 def test_open_runs_only_when_nothing_is_shown_and_the_language_redraws_only_what_is() -> None:
-    from app.freshness import run_if_shown, run_unless_shown, stale_outputs
+    from app.page.freshness import run_if_shown, run_unless_shown, stale_outputs
 
     calls = []
 
@@ -209,7 +210,7 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     assert {"fill_mask_example", "sentence_order_example", "sentiment_example"} <= names
     heads = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "attention-head")
     assert heads.maximum == 4  # the tiny default model's heads, not 64
-    # Typing in any of a tab's text boxes cancels every run of that tab still on its way (app.freshness).
+    # Typing in any of a tab's text boxes cancels every run of that tab still on its way (app.page.freshness).
     by_id = {d["id"]: d for d in demo.config["dependencies"]}
     for api, _ in MODEL_EVENTS.values():
         kinds = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language", "_fresh")
@@ -237,7 +238,7 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
     """Runs overlap: a result can land after the language, a control or the text changed (issue 17). Each says
     what it answers (`drawn_for`), and the landing check runs the event again only for one that answers other
     inputs than those on screen."""
-    from app.freshness import DRAWN_FOR, DRAWN_FOR_EACH, drawn_for, is_stale, mark_if_stale, run_if_stale, stamped
+    from app.page.freshness import DRAWN_FOR, DRAWN_FOR_EACH, drawn_for, is_stale, mark_if_stale, run_if_stale, stamped
 
     calls = []
 
@@ -271,16 +272,22 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
     def edit(text: str, index: int, top_k: int, lang: str) -> tuple:  # as /mask_word: the new text, then a result
         return (text.upper(), {"ok": text.upper()}, "status")
 
-    new_text, raw, _ = stamped(edit, edits=1, kept=2)("a b", 1, 5, "zh")
+    new_text, raw, _ = stamped(edit, writes=("text",), answers=("top_k", "lang"))("a b", 1, 5, "zh")
     assert raw[DRAWN_FOR] == drawn_for([new_text, 5, "zh"])  # the inputs as they are once it has landed
-    skipped = stamped(lambda *_: (gr.skip(), {"error": "x"}), edits=1, kept=1)("a", "en")
+
+    def refuse(text: str, lang: str) -> tuple:
+        return (gr.skip(), {"error": "x"})
+
+    skipped = stamped(refuse, writes=("text",), answers=("lang",))("a", "en")
     assert DRAWN_FOR not in skipped[1]  # what the box will hold is not known: no claim
+    with pytest.raises(TypeError, match="answers must name its arguments"):
+        stamped(edit, writes=("text",), answers=("model",))  # named wrong: refused when the app is built
 
 
 def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
     """The page's events (the button, opening, redraws) all run the stamped views; refusals are stamped too."""
-    from app.freshness import DRAWN_FOR, drawn_for, is_stale
     from app.layout import MODEL_EVENTS, build_app
+    from app.page.freshness import DRAWN_FOR, drawn_for, is_stale
 
     demo = build_app()
     fns = {fn.api_name: fn for fn in demo.fns.values()}
@@ -308,7 +315,7 @@ def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
 def test_a_cleared_result_keeps_its_sentence_in_the_new_language() -> None:
     """Typing cleared the result (its status says which button shows the new one): a switch to 中文 redraws that
     sentence in 中文 and runs nothing; a shown result is drawn again; a tab never opened stays empty."""
-    from app.freshness import ModelEvent, redraw_in_language, stale_outputs
+    from app.page.freshness import ModelEvent, redraw_in_language, stale_outputs
 
     calls = []
 
@@ -337,7 +344,7 @@ def test_the_pick_a_word_list_is_always_the_words_of_the_text() -> None:
     own words; with the `<unk>` guard's refusal (the model cannot read the text) or no text, none: never the
     previous text's (a radio keeps its choices unless they are replaced)."""
     from app.inference import word_choices
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     text = "the old sailor walked along the [MASK] ."
     *_, words = fill_mask_view(text, 5, "", "en")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app import framing
+from app.page import framing
 
 METRICS = {
     "tokens": 20_192_986,

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from albert import AlbertForPreTraining
-from app import hub_models
-from app.model_files import MAX_PARAMETERS
+from app.models import hub as hub_models
+from app.models.files import MAX_PARAMETERS
 from tests.factories import tiny_config
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from albert import PRESETS, count_parameters
 from albert.core.compute import flops_per_token
-from app import paper, paper_views
+from app import paper
+from app.paper import views as paper_views
 
 
 def _rows() -> list[tuple[str, paper.Downstream]]:
@@ -145,7 +146,7 @@ def test_order_panel_lists_every_run_beside_table_5() -> None:
 
 
 def test_downstream_panel_gives_our_sst2_beside_the_papers() -> None:
-    from app import framing
+    from app.page import framing
 
     facts = framing.sentiment_facts("ours", {"dev_accuracy": 0.8268}, 1_264_258, 2)
     text = paper_views.downstream_markdown("en", facts)

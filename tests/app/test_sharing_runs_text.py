@@ -7,7 +7,7 @@ import io
 
 import pandas as pd
 
-from app.runs import sharing_family, sharing_runs_text
+from app.models.runs import sharing_family, sharing_runs_text
 
 HEADER = "run,sharing,objective,embedding_size,seed,parameters,tokens,mlm_accuracy,mlm_low,mlm_high"
 SUMMARY = f"""{HEADER},order_accuracy,order_low,order_high

@@ -304,7 +304,7 @@ def test_the_app_loads_a_bert_folder_with_its_nsp_head(bert_folder, _tiny_models
 
 
 def test_fill_mask_view_answers_for_a_bert_folder(bert_folder, _tiny_models) -> None:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, filled, chart, words = fill_mask_view("the old sailor walked along the [MASK] .", 5, str(bert_folder))
     assert "error" not in raw, raw
@@ -316,7 +316,8 @@ def test_fill_mask_view_answers_for_a_bert_folder(bert_folder, _tiny_models) -> 
 
 
 def test_attention_and_layer_transition_views_answer_for_a_bert_folder(bert_folder, _tiny_models) -> None:
-    from app.model_views import attention_view, layer_transitions_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     pair = ("the sailors walked along the river", "the children counted boxes")
     raw, *_ = attention_view(*pair, 2, 48, str(bert_folder))
@@ -332,8 +333,8 @@ def test_attention_and_layer_transition_views_answer_for_a_bert_folder(bert_fold
 
 def test_sentence_order_view_answers_with_the_bert_nsp_head(bert_folder, _tiny_models) -> None:
     from app.inference import sentence_order
-    from app.model_views import sentence_order_view
     from app.models import load
+    from app.tabs.order.views import sentence_order_view
 
     a, b = "the old sailor walked along the river .", "the children counted boxes ."
     raw, *_ = sentence_order_view(a, b, str(bert_folder))
@@ -352,8 +353,8 @@ def test_sentence_order_view_answers_with_the_bert_nsp_head(bert_folder, _tiny_m
 
 def test_app_pre_allocation_checks_hold_for_a_bert_folder(bert_folder, _tiny_models, tmp_path) -> None:
     """A BERT whose config claims more than its weights hold is refused before anything is built."""
-    from app.model_files import ModelError
     from app.models import _load_uncached
+    from app.models.files import ModelError
 
     for f in bert_folder.iterdir():
         (tmp_path / f.name).write_bytes(f.read_bytes())

@@ -1,5 +1,5 @@
-"""Compute and memory (albert.core.compute, app.costs): hand-computed FLOPs for a tiny config, agreement with
-torch's FlopCounterMode and with the tensors autograd saves, the paper's Table 2, and the bounded timing."""
+"""Compute and memory (albert.core.compute, app.tabs.parameters.costs): hand-computed FLOPs for a tiny config,
+agreement with torch's FlopCounterMode and with the tensors autograd saves, the paper's Table 2, the bounded timing."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def tiny(**changes) -> AlbertConfig:
 
 
 def form(config: AlbertConfig) -> tuple:
-    from app.calculator import preset_values
+    from app.tabs.parameters.calculator import preset_values
 
     return preset_values(config)
 
@@ -125,7 +125,7 @@ def test_memory_formulas() -> None:
 
 
 def test_paper_table2_speed_beside_flops() -> None:
-    from app.costs import paper_markdown, paper_speed_rows
+    from app.tabs.parameters.costs import paper_markdown, paper_speed_rows
 
     assert PAPER_TABLE2_SPEEDUP == {
         "bert-base": 4.7,
@@ -151,7 +151,7 @@ def test_paper_table2_speed_beside_flops() -> None:
 
 
 def test_compute_view_shows_formulas_and_refuses_bad_input_in_one_sentence() -> None:
-    from app.costs import compute_view
+    from app.tabs.parameters.costs import compute_view
 
     raw, status, flops, memory, paper = compute_view(*form(PRESETS["albert-base"]), batch_size=8, seq_len=512)
     assert status == "" and raw["flops_per_token"]["forward"] == flops_per_token(PRESETS["albert-base"], 512).forward
@@ -172,9 +172,9 @@ def test_compute_view_shows_formulas_and_refuses_bad_input_in_one_sentence() -> 
 
 
 def test_measure_is_bounded_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app import costs
-    from app.calculator import CalculatorInputError
-    from app.costs import MEASURE_FLOP_BUDGET, measure_plan, measure_view
+    from app.tabs.parameters import costs
+    from app.tabs.parameters.calculator import CalculatorInputError
+    from app.tabs.parameters.costs import MEASURE_FLOP_BUDGET, measure_plan, measure_view
 
     assert measure_plan(tiny(), 32) == 32
     T = measure_plan(PRESETS["bert-base"], 512)
@@ -201,7 +201,7 @@ def test_measure_is_bounded_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_measure_times_every_mode_of_a_small_model() -> None:
-    from app.costs import measure_render, measure_view
+    from app.tabs.parameters.costs import measure_render, measure_view
 
     threads = torch.get_num_threads()
     raw, status, text, figure = measure_view(*form(tiny()), seq_len=32)
@@ -229,7 +229,7 @@ def test_measure_times_every_mode_of_a_small_model() -> None:
 )
 def test_compute_view_raw_json_values_get_one_sentence(change: dict, fragment: str) -> None:
     """Events run with preprocess=False, so any JSON value can arrive."""
-    from app.costs import compute_view
+    from app.tabs.parameters.costs import compute_view
 
     names = (
         "vocab_size",
@@ -254,7 +254,7 @@ def test_compute_view_raw_json_values_get_one_sentence(change: dict, fragment: s
 
 
 def test_measure_render_ignores_what_is_not_a_measurement() -> None:
-    from app.costs import measure_render
+    from app.tabs.parameters.costs import measure_render
 
     for junk in (None, [], {"modes": "x"}, {"tokens": 8, "asked": 8, "threads": 1, "modes": [{"sharing": "all"}]}):
         status, text, _ = measure_render(junk, "zh")

@@ -49,7 +49,7 @@ def _one_sentence(message: str, *forbidden: str) -> None:
 
 
 def _fill(choice: str, lang: str = "en") -> str:
-    from app.model_views import fill_mask_view
+    from app.tabs.masked.views import fill_mask_view
 
     raw, status, *_ = fill_mask_view("the old [MASK] walked", 5, choice, lang)
     assert "error" in raw, raw
@@ -179,20 +179,20 @@ def test_a_model_past_the_parameter_or_file_bounds_is_refused_before_allocating(
 
 def test_limits_admit_every_shipped_model_and_the_paper_presets() -> None:
     from albert import PRESETS
-    from app.model_files import check_sizes
+    from app.models.files import check_sizes
 
     for name, config in PRESETS.items():
         check_sizes(config, name, "en")
     shipped = Path(__file__).resolve().parents[2] / "assets" / "models"
     for folder in sorted(p for p in shipped.iterdir() if (p / "config.json").is_file()):
-        from app.model_files import check_weights, read_config
+        from app.models.files import check_weights, read_config
 
         config, _ = read_config(folder, folder.name, "en")
         assert check_weights(folder, config, folder.name, "en")
 
 
 def test_weights_header_is_read_without_loading_and_checked(tmp_path) -> None:
-    from app.model_files import ModelError, safetensors_shapes
+    from app.models.files import ModelError, safetensors_shapes
 
     folder = _copy_model(tmp_path)
     shapes = safetensors_shapes(folder / "model.safetensors", "crafted", "en")
@@ -286,7 +286,7 @@ def test_absurd_model_names(no_tracebacks) -> None:
 def test_attention_page_names_no_folder_of_the_machine() -> None:
     import sys
 
-    from app.model_views import attention_view
+    from app.tabs.attention.views import attention_view
 
     raw, status, head_view, model_view, *_ = attention_view("the old sailor", "", 1, 16, "", "", "en")
     assert "error" not in raw
@@ -312,7 +312,8 @@ def test_cut_lengths_equal_the_one_token_at_a_time_loop() -> None:
 
 
 def test_two_100k_texts_are_cut_in_linear_time(no_tracebacks) -> None:
-    from app.model_views import fill_mask_view, sentence_order_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
 
     sentence_order_view("warm up", "the model", "", "en")
     long_a, long_b = "the old sailor walked " * 5000, "along the river bank " * 5000
@@ -326,8 +327,9 @@ def test_two_100k_texts_are_cut_in_linear_time(no_tracebacks) -> None:
 
 
 def test_a_request_past_its_time_limit_stops_with_a_sentence(monkeypatch, no_tracebacks) -> None:
-    from app import budget
-    from app.model_views import attention_view, fill_mask_view
+    from app.models import budget
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
 
     fill_mask_view("the [MASK]", 5, "", "en")  # loaded, so the limit meets the model, not the loading
     monkeypatch.setenv(budget.SECONDS_ENV, "1e-9")
@@ -348,7 +350,9 @@ BAD_NUMBERS = ["abc", float("nan"), float("inf"), -1, 10**30, 2.5, True, [3], {"
 
 def _calls():
     """(endpoint, function, arguments with one bad value, index of that value) for every numeric input."""
-    from app.model_views import attention_view, fill_mask_view, mask_word_view, split_paragraph_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view, mask_word_view
+    from app.tabs.order.views import split_paragraph_view
 
     for bad in BAD_NUMBERS:
         yield "fill_mask.top_k", fill_mask_view, ("the [MASK]", bad, "", "en")
@@ -369,15 +373,12 @@ def test_wrong_typed_or_out_of_range_numbers_get_one_sentence(endpoint, fn, args
 
 @pytest.mark.parametrize("value", [["a list"], {"an": "object"}, 42, 1.5, True])
 def test_wrong_typed_texts_models_and_languages(value, no_tracebacks) -> None:
-    from app.model_views import (
-        attention_view,
-        fill_mask_view,
-        layer_transitions_view,
-        sentence_order_view,
-        sharing_modes_view,
-    )
-    from app.sentiment_views import sentiment_view
-    from app.views import parameters_view, preset_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.masked.views import fill_mask_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.parameters.views import parameters_view, preset_view
+    from app.tabs.sentiment.views import sentiment_view
+    from app.tabs.sharing.views import layer_transitions_view, sharing_modes_view
 
     answers = [
         fill_mask_view(value, 5, "", "en"),
@@ -401,7 +402,7 @@ def test_wrong_typed_texts_models_and_languages(value, no_tracebacks) -> None:
 def test_parameters_refuse_sizes_beyond_the_bound_and_stay_serialisable(no_tracebacks) -> None:
     import orjson
 
-    from app.views import MAX_PARAMETERS, parameters_view
+    from app.tabs.parameters.views import MAX_PARAMETERS, parameters_view
 
     big = 10_000_000
     out = parameters_view(big, big, big, big, 1, big, "none", big, True, big, "en")
@@ -414,8 +415,8 @@ def test_parameters_refuse_sizes_beyond_the_bound_and_stay_serialisable(no_trace
 
 
 def test_unknown_presets_and_configurations_are_named(no_tracebacks) -> None:
-    from app.model_views import sharing_modes_view
-    from app.views import preset_view
+    from app.tabs.parameters.views import preset_view
+    from app.tabs.sharing.views import sharing_modes_view
 
     out = preset_view("albert-gigantic", "en")
     assert "albert-gigantic" in out[10]["error"] and "albert-base" in out[10]["error"]
@@ -445,8 +446,10 @@ def _with_a_nan_weight(source: Path, target: Path) -> Path:
 def test_a_model_with_nan_weights_is_refused_with_one_sentence_by_every_tab(
     tmp_path, monkeypatch, no_tracebacks
 ) -> None:
-    from app.model_views import attention_view, layer_transitions_view, sentence_order_view
-    from app.sentiment_views import sentiment_view
+    from app.tabs.attention.views import attention_view
+    from app.tabs.order.views import sentence_order_view
+    from app.tabs.sentiment.views import sentiment_view
+    from app.tabs.sharing.views import layer_transitions_view
 
     model = str(_with_a_nan_weight(tiny_assets().models / "albert-lab-base", tmp_path / "nan-model"))
     answers = {
@@ -468,8 +471,9 @@ def test_a_model_with_nan_weights_is_refused_with_one_sentence_by_every_tab(
 def test_outputs_that_become_non_finite_are_refused_per_answer(tmp_path, no_tracebacks) -> None:
     import torch
 
-    from app.model_views import attention_view, sentence_order_view
     from app.models import load
+    from app.tabs.attention.views import attention_view
+    from app.tabs.order.views import sentence_order_view
 
     model = str(shutil.copytree(tiny_assets().models / "albert-lab-base", tmp_path / "overflows"))
     loaded = load(model)  # finite weights: it loads; then its outputs overflow, as a bf16 or a huge weight can

@@ -1,7 +1,7 @@
 """Hostile requests to a launched app (issue 18): raw HTTP bodies of wrong types, too few or malformed, an
 oversized upload, a full queue, abandoned requests, and what the page and /config show of the machine's folders.
 
-Most tests share `python app.py` started once (`app_support.running_app`); the queue tests launch the app in
+Most tests share `python app.py` started once (`tests.app.support.running_app`); the queue tests launch the app in
 this process instead (`gated_app`), with a small queue, a quick sweep and /fill_mask held at a gate, so that
 they can fill the queue at will and read what the server still holds."""
 
@@ -134,11 +134,18 @@ def test_any_value_sent_to_pick_word_answers_cleanly(http, url: str, value) -> N
 
 
 @pytest.mark.slow
-def test_uploads_are_bounded(http, url: str) -> None:
-    response = http.post(f"{url}/gradio_api/upload", files={"files": ("big.bin", b"0" * 2_000_000)})
-    assert response.status_code == 413
-    response = http.post(f"{url}/gradio_api/upload", files={"files": ("small.txt", b"hello")})
-    assert response.status_code == 200
+def test_uploads_are_refused(http, url: str) -> None:
+    """No tab takes a file: the upload route is closed at the door (app.hosting.door), small files too (issue 35)."""
+    for payload in (b"0" * 2_000_000, b"hello"):
+        response = http.post(f"{url}/gradio_api/upload", files={"files": ("a.bin", payload)})
+        assert response.status_code == 403, response.text
+
+
+@pytest.mark.slow
+def test_a_5_mb_body_is_refused_413(http, url: str) -> None:
+    body = json.dumps({"data": ["x" * 5_000_000 + " [MASK]", 5, "", "en"]})
+    status, text = _call(http, url, "fill_mask", body)
+    assert status == 413 and "256 kB" in text, text[:300]
 
 
 @pytest.mark.slow
@@ -168,14 +175,15 @@ class GatedApp:
 def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedApp]]:
     """`gated_app(max_queued=…, unread_seconds=…)`: the app with those queue bounds (`app.bound_queue`), one
     model worker, served on a free loopback port until the test ends."""
-    from app import bound_queue, build_app, launch_options, model_views, queues
+    from app import bound_queue, build_app, launch_options, queues
+    from app.tabs.masked import views as masked_views
 
     use_tiny_assets(monkeypatch)
     launched: list[GatedApp] = []
 
     def launch(**bounds: Any) -> GatedApp:
         gate, entered = threading.Event(), threading.Semaphore(0)
-        view = model_views.fill_mask_view
+        view = masked_views.fill_mask_view
 
         @functools.wraps(view)
         def held(*args: Any) -> tuple:
@@ -183,7 +191,7 @@ def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedAp
             gate.wait(300)
             return view(*args)
 
-        monkeypatch.setattr(model_views, "fill_mask_view", held)
+        monkeypatch.setattr(masked_views, "fill_mask_view", held)
         monkeypatch.setitem(queues.MODEL, "concurrency_limit", 1)
         demo = bound_queue(build_app(), **bounds)
         port = free_port()
@@ -279,7 +287,7 @@ def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_deliver
 
 
 def test_answers_nobody_reads_are_dropped_and_read_ones_kept() -> None:
-    from app.layout import drop_unread_results
+    from app.gradio_compat import drop_unread_results
 
     async def scenario() -> tuple[set, set]:
         queue = SimpleNamespace(

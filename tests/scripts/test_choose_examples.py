@@ -85,7 +85,7 @@ def test_other_books_are_plain_segments_written_per_language(tmp_path: Path) -> 
 def test_scores_follow_the_apps_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     use_tiny_assets(monkeypatch)
     from app import inference, models
-    from app.model_views import order_reading
+    from app.tabs.order.views import order_reading
 
     lm = models.load("albert-lab-base")
     text, targets = ce.masked_form("the old {sailor} walked along the river .")

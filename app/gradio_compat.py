@@ -1,0 +1,150 @@
+"""Every use of Gradio's internals, in one place (issue 33, item 2). Checked against gradio 6.31.
+
+Gradio has no public option for what these do, so they read or replace attributes of its objects:
+
+- `Blocks.fns` (the registered events, `BlockFunction`: `api_name`, `fn`, `inputs`, `outputs`, `get_config()`),
+  read to find a tab's event by its api_name and to cancel a tab's runs (`event_named`, `event_configs`);
+- `Blocks._queue.push`, wrapped so that a full queue answers with our own sentence (`answer_full_queue`);
+- `Blocks.validate_inputs`, wrapped so that too few values get a sentence naming the count (`name_input_counts`);
+- `Queue.pending_messages_per_session`, `pending_event_ids_session` and `event_ids_to_events`, swept to drop the
+  answers of abandoned requests (`drop_unread_results`);
+- the page: Gradio 6's Textbox reports an edit only on a key press (`data-testid="textbox"`), passed on by
+  `EDITS_JS`.
+
+`USED` lists each of these, and `tests/app/test_gradio_compat.py` checks that they are still there, with the
+signatures
+the wrappers rely on: a Gradio upgrade that moves one fails that test instead of silently losing the behaviour. At
+run time each patch is skipped, with a warning, when a Gradio lays its objects out differently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import gradio as gr
+
+logger = logging.getLogger(__name__)
+
+USED: dict[str, tuple[str, ...]] = {
+    "gradio.blocks.Blocks": ("fns", "validate_inputs"),
+    "gradio.blocks.BlockFunction": ("api_name", "fn", "inputs", "outputs", "get_config"),
+    "gradio.queueing.Queue": (
+        "push",
+        "pending_messages_per_session",
+        "pending_event_ids_session",
+        "event_ids_to_events",
+    ),
+}
+"""The Gradio classes this module reaches into, and the attributes it reads or replaces on their instances."""
+PUSH_RESULT_STATES = ("success", "error", "queue_full", "validator_error")
+"""`Queue.push` returns (success, detail, state); `answer_full_queue` rewrites the detail of "queue_full"."""
+
+
+def event_named(demo: gr.Blocks, api_name: str) -> tuple[Callable, list[Any], list[Any]]:
+    """The function, inputs and outputs of the event registered under `api_name` (KeyError when none is)."""
+    for block_fn in demo.fns.values():
+        if block_fn.api_name == api_name:
+            return block_fn.fn, list(block_fn.inputs), list(block_fn.outputs)
+    raise KeyError(f"no event named {api_name!r}")
+
+
+def event_configs(demo: gr.Blocks, names: Iterable[str]) -> list[dict[str, Any]]:
+    """The configurations of the events named `names`, as `cancels=` takes them."""
+    wanted = set(names)
+    return [fn.get_config() for fn in demo.fns.values() if fn.api_name in wanted]
+
+
+def answer_full_queue(
+    demo: gr.Blocks, busy: str, on_first_request: Callable[[Any], Awaitable[None]] | None = None
+) -> bool:
+    """A full queue answers with `busy` instead of Gradio's own message; `on_first_request(queue)` is started as a
+    task in the server's event loop on the first request. False (with a warning) when the queue has no `push`."""
+    queue = getattr(demo, "_queue", None)
+    push = getattr(queue, "push", None)
+    if push is None:
+        logger.warning("this Gradio's queue has no push(); a full queue answers with Gradio's own message")
+        return False
+    started: list[asyncio.Task] = []
+
+    async def push_or_busy(*args: Any, **kwargs: Any) -> Any:
+        if on_first_request is not None and not started:  # now there is a running event loop to start it in
+            started.append(asyncio.get_running_loop().create_task(on_first_request(queue)))
+        success, detail, state = await push(*args, **kwargs)
+        return success, busy if state == "queue_full" else detail, state
+
+    queue.push = push_or_busy
+    return True
+
+
+def name_input_counts(demo: gr.Blocks, sentence: Callable[[str, int, int], str]) -> bool:
+    """A request with fewer values than its endpoint takes is answered with `sentence(name, wanted, got)` instead of
+    Gradio's anonymous {"error": null} and a traceback in the log. False (with a warning) when Gradio checks input
+    counts its own way."""
+    validate = getattr(demo, "validate_inputs", None)
+    if validate is None:
+        logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
+        return False
+
+    def validate_or_say(block_fn: Any, inputs: list[Any]) -> None:
+        wanted = len(getattr(block_fn, "inputs", []) or [])
+        if isinstance(inputs, list) and len(inputs) < wanted:
+            name = getattr(block_fn, "api_name", None) or "this endpoint"
+            raise gr.Error(sentence(name, wanted, len(inputs)), print_exception=False)
+        validate(block_fn, inputs)
+
+    demo.validate_inputs = validate_or_say
+    return True
+
+
+async def drop_unread_results(queue: Any, every: float) -> None:
+    """Every `every` seconds, drop the messages of sessions whose waiting messages nobody read since the last
+    sweep. A listening page or client empties its session's messages within milliseconds (heartbeats
+    included), so only answers of requests sent and never collected stay unchanged that long.
+
+    A session with a request still queued or running is kept until that request has finished: Gradio sends
+    its next message to the session without checking that it still exists, and the KeyError stopped the
+    queue's processing loop, so that no request of anyone was answered again (seen with a launched app,
+    `tests/hostile/test_hostile_app_server.py`)."""
+    pending, events = (
+        getattr(queue, "pending_messages_per_session", None),
+        getattr(queue, "pending_event_ids_session", None),
+    )
+    if not isinstance(pending, dict) or not isinstance(events, dict):
+        logger.warning("this Gradio keeps unread answers its own way; abandoned answers are not dropped")
+        return
+    live = getattr(queue, "event_ids_to_events", None)
+    live = live if isinstance(live, dict) else {}
+    last: dict[str, int] = {}
+    while True:
+        await asyncio.sleep(every)
+        waiting, dropped = {}, 0
+        for session, messages in list(pending.items()):
+            size = messages.qsize() if hasattr(messages, "qsize") else 0
+            unfinished = any(event in live for event in events.get(session) or ())
+            if size and last.get(session) == size and not unfinished:
+                pending.pop(session, None)
+                events.pop(session, None)
+                dropped += 1
+            elif size:
+                waiting[session] = size
+        last = waiting
+        if dropped:
+            logger.info("dropped the unread answers of %d abandoned request session(s)", dropped)
+
+
+EDITS_JS = """() => {
+  // Gradio 6's Textbox sends its .input event from `keypress` alone: pasting, cutting, deleting, dropping text and
+  // phone keyboards change a box without one, so the result on screen stayed as if it answered the new text (and
+  // the runs on their way were not cancelled). Every edit of a text box is passed on as a key press.
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLTextAreaElement || box instanceof HTMLInputElement)) return;
+    if (box.dataset.testid !== "textbox") return;
+    box.dispatchEvent(new KeyboardEvent("keypress", { key: "Unidentified", bubbles: true }));
+  });
+}"""
+"""Run once when the page loads (`app.layout.launch_options`). A typed character arrives twice (its own key press,
+then this one): clearing twice gives the same screen, and cancelling sends nothing when nothing runs."""

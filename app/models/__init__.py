@@ -1,0 +1,441 @@
+"""Which models the app can use, and loading them (cached) with their tokenizers.
+
+Shipped models live in `assets/models/<name>/` (a `from_pretrained` directory); the folder
+can be moved with the `ALBERT_LAB_MODELS` environment variable (tests point it at tiny
+models). The picker also accepts a local checkpoint directory or a Hugging Face hub id.
+Every failure becomes a `ModelError` whose message is one sentence in the user's language.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from albert.core.config import AlbertConfig, ConfigError
+from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
+from app.i18n import safe, t
+from app.models import budget
+from app.models.files import (
+    ModelError,
+    NotAFile,
+    TooLarge,
+    check_tokenizer_files,
+    check_weights,
+    is_model_folder,
+    read_config,
+    read_json,
+)
+from app.page.inputs import MAX_NAME_CHARS
+
+logger = logging.getLogger(__name__)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+MODELS_ENV = "ALBERT_LAB_MODELS"
+THREADS_ENV = "ALBERT_LAB_TORCH_THREADS"
+DEFAULT_MODEL = "albert-lab-none-s1"
+"""The English model the app uses unless another is picked, by the rule written before issue 30's re-scoring
+(docs/results/sentence-order.md): the only SOP model whose order interval is above 50% (52.4% [50.6, 54.2]). It
+replaced `FORMER_DEFAULT_MODEL`, the protocol's continued run, which has the best held-out MLM."""
+FORMER_DEFAULT_MODEL = "albert-lab-e128-continued"
+NOT_SHARED_MODEL = "albert-lab-none"
+SHARED_TWINS: dict[str, str] = {"albert-lab-none": "albert-lab-all", "albert-lab-none-s1": "albert-lab-all-s1"}
+"""A not-shared arm's like-for-like all-shared arm (same E, data, tokens and seed): what it is compared with."""
+ZH_MODEL = "albert-lab-zh"
+"""The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
+NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
+"""Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
+the paper's Table 5 argument live (it reads topic, not order)."""
+CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews"})
+"""The shipped models that read Chinese (a character vocabulary); the others read English."""
+AUTO_MODEL = "auto"
+"""The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
+_PREFERRED_ORDER = (
+    DEFAULT_MODEL,
+    FORMER_DEFAULT_MODEL,
+    "albert-lab-base",
+    NOT_SHARED_MODEL,
+    ZH_MODEL,
+    NSP_MODELS["zh"],
+    "albert-lab-all",
+    "albert-lab-attention",
+    "albert-lab-ffn",
+    "albert-lab-nsp",
+    "albert-lab-mlm",
+)
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
+_CACHE_SIZE = 6  # the order tab holds an SOP model and an NSP arm per language
+MAX_TOKENS = 512
+"""Most tokens one request reads (BERT's and ALBERT's 512), whatever the model's positions allow."""
+_PRETRAINING_CLASSES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
+PRETRAINING_ARCHITECTURES = _PRETRAINING_CLASSES | {
+    bert for bert, ours in BERT_CLASSES.items() if ours in _PRETRAINING_CLASSES
+}
+"""What the model tabs can use (MLM head, and the sentence-pair head when trained), ALBERT's or BERT's. A
+classifier fine-tuned from one (the Sentiment tab's model) has neither, so it is never offered here."""
+
+
+def configure_torch_threads() -> int:
+    """Use `ALBERT_LAB_TORCH_THREADS` (default 1) threads per forward pass; returns the number set.
+
+    The app's requests are small (one sentence) and run one at a time. On a shared 2-core machine
+    (a free Space, a classroom laptop) a second thread mostly waits for a busy core: measured here
+    under load, one 23×128 linear layer took 16 ms with 2 threads and 0.02 ms with 1. One thread
+    keeps latency steady and leaves a core for the web server.
+    """
+    import torch
+
+    try:
+        threads = max(int(os.environ.get(THREADS_ENV, "1")), 1)
+    except ValueError:
+        threads = 1
+    torch.set_num_threads(threads)
+    return threads
+
+
+def models_dir() -> Path:
+    """Where shipped models are looked for (`ALBERT_LAB_MODELS` overrides `assets/models`)."""
+    override = os.environ.get(MODELS_ENV, "").strip()
+    return Path(override) if override else REPO_ROOT / "assets" / "models"
+
+
+def shipped_models(directory: Path | None = None) -> list[str]:
+    """Names of the shipped pretraining models (folders holding config.json), the default first."""
+    root = directory or models_dir()
+    if not root.is_dir():
+        return []
+    names = [p.parent.name for p in root.glob("*/config.json") if p.is_file() and is_pretraining(p.parent)]
+    rank = {name: i for i, name in enumerate(_PREFERRED_ORDER)}
+    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def architectures(directory: Path) -> list[str]:
+    """The `architectures` field of a checkpoint's config.json ([] when absent or unreadable)."""
+    try:
+        data = read_json(directory / "config.json")
+    except (NotAFile, TooLarge, ValueError):
+        return []
+    return _architectures(data)
+
+
+def _architectures(data: Any) -> list[str]:
+    names = data.get("architectures") if isinstance(data, dict) else None
+    return [str(n) for n in names][:10] if isinstance(names, list) else []
+
+
+def is_pretraining(directory: Path) -> bool:
+    """Whether a checkpoint is a pretraining model; one whose config names no architecture counts as one."""
+    names = architectures(directory)
+    return not names or any(n in PRETRAINING_ARCHITECTURES for n in names)
+
+
+def default_model() -> str | None:
+    models = shipped_models()
+    return models[0] if models else None
+
+
+def comparison_model(name: str | None = None) -> str | None:
+    """The model to set beside `name` (default: the app's default) in shared-against-not-shared views: a not-shared
+    arm's all-shared twin (`SHARED_TWINS`), else the not-shared model (`NOT_SHARED_MODEL`, or any shipped model with
+    sharing `none`); None when there is none to compare with."""
+    models = shipped_models()
+    name = name or default_model()
+    config = shipped_config(name) if name in models else None
+    if config is not None and config.sharing == "none":
+        twin = SHARED_TWINS.get(name)
+        if twin in models:
+            return twin
+        wanted = "all"
+    else:
+        if NOT_SHARED_MODEL in models and NOT_SHARED_MODEL != name:
+            return NOT_SHARED_MODEL
+        wanted = "none"
+    for candidate in models:
+        candidate_config = shipped_config(candidate)
+        if candidate != name and candidate_config is not None and candidate_config.sharing == wanted:
+            return candidate
+    return None
+
+
+def language_models() -> dict[str, str | None]:
+    """The shipped model that reads each language ('en', 'zh'), None where none is shipped."""
+    models = shipped_models()
+    english = DEFAULT_MODEL if DEFAULT_MODEL in models else next((m for m in models if m not in CHINESE_MODELS), None)
+    return {"en": english, "zh": ZH_MODEL if ZH_MODEL in models else None}
+
+
+def nsp_model(lang: str) -> str | None:
+    """The shipped NSP arm that reads `lang` ('en', 'zh'), None when it is not shipped."""
+    name = NSP_MODELS.get(lang)
+    return name if name in shipped_models() else None
+
+
+def model_for(choice: str | None, text: str, lang: str = "en") -> str:
+    """The picker value to load for `text`: an explicit choice as it is; "automatic" (AUTO_MODEL or empty)
+    becomes the Chinese model when it is shipped and the text reads as Chinese (`text_language`: mostly Han
+    letters, or no clear script in the 中文 interface), else the default model (empty)."""
+    from app.models.languages import text_language
+
+    value = choice.strip() if isinstance(choice, str) else choice
+    if value not in ("", None, AUTO_MODEL):
+        return value  # type: ignore[return-value] — resolve() refuses anything but text with one sentence
+    chinese = language_models()["zh"]
+    return chinese if chinese and text_language(text, lang) == "zh" else ""
+
+
+def shipped_config(name: str) -> AlbertConfig | None:
+    """The config of a shipped model, or None when it cannot be read."""
+    from albert.core.checkpoint import load_config
+
+    try:
+        return load_config(models_dir() / name)
+    except (ConfigError, OSError) as error:
+        logger.warning("cannot read config of shipped model %s: %s", name, error)
+        return None
+
+
+def shipped_metrics(name: str) -> dict[str, Any] | None:
+    """Held-out metrics recorded next to a shipped model (metrics.json), if any."""
+    try:
+        data = read_json(models_dir() / name / "metrics.json")
+    except (NotAFile, TooLarge, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@dataclass
+class LoadedModel:
+    """A pretraining model (MLM + sentence-pair head) ready for inference, with its tokenizer."""
+
+    name: str
+    kind: str
+    """'shipped', 'local' or 'hub'."""
+    directory: Path
+    model: Any
+    tokenizer: Any
+    config: AlbertConfig
+    has_sentence_head: bool
+    """False for checkpoints without trained SOP/NSP weights (every hub ALBERT): that head is random."""
+    metrics: dict[str, Any] | None = None
+    special_ids: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def max_tokens(self) -> int:
+        """Tokens per request: the model's positions, at most MAX_TOKENS."""
+        return min(self.config.max_position_embeddings, MAX_TOKENS)
+
+    @property
+    def mask_id(self) -> int:
+        return int(self.tokenizer.mask_token_id)
+
+
+def resolve(choice: str | None, lang: str = "en") -> tuple[str, str]:
+    """(kind, location) of a picker value: a shipped name, a local model folder or a hub id.
+
+    A path that is not a model folder (missing, a file, a folder without config.json and
+    model.safetensors, a FIFO…) always gets the same sentence, naming only its last part: the
+    picker must not tell an existing folder such as ~/.ssh from a missing one.
+    """
+    text = _picked_text(choice, lang)
+    if not text:
+        default = default_model()
+        if default is None:
+            raise ModelError(t("model.err.none_shipped", lang))
+        return "shipped", str(models_dir() / default)
+    if any(ord(c) < 32 for c in text):
+        raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
+    if text in shipped_models():
+        return "shipped", str(models_dir() / text)
+    try:
+        path = Path(text).expanduser()
+        if is_model_folder(path):
+            return "local", str(path.resolve())
+    except (OSError, RuntimeError, ValueError):  # a name too long for the file system, a missing home…
+        pass
+    # Whether the path exists is never consulted: only its spelling decides the message.
+    if text.startswith((".", "/", "~", "\\")) or "\\" in text or text.count("/") > 1:
+        raise ModelError(t("model.err.not_dir", lang, value=_short(_last_part(text))))
+    if _HUB_ID.match(text):
+        return "hub", text
+    raise ModelError(t("model.err.bad_name", lang, value=_short(text)))
+
+
+def _picked_text(choice: str | None, lang: str) -> str:
+    """The picker's value as text, stripped; "" for none or "automatic"; refused when not text or too long."""
+    if choice is not None and not isinstance(choice, str):
+        raise ModelError(t("model.err.not_text", lang))
+    text = (choice or "").strip()
+    if len(text) > MAX_NAME_CHARS:
+        raise ModelError(
+            t("input.err.name_too_long", lang, field=t("app.model", lang), n=f"{len(text):,}", limit=MAX_NAME_CHARS)
+        )
+    return "" if text == AUTO_MODEL else text
+
+
+def _last_part(text: str) -> str:
+    """'/root/.ssh' → '.ssh': what a message may show of a path."""
+    return text.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or text[:1]
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return safe(text, limit)
+
+
+_cache: OrderedDict[tuple[str, str], LoadedModel] = OrderedDict()
+_lock = threading.Lock()
+
+
+def load(choice: str | None, lang: str = "en") -> LoadedModel:
+    """The model a picker value names, loaded once and kept (a few at a time)."""
+    kind, location = resolve(choice, lang)
+    key = (kind, location)
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+        loaded = _load_uncached(kind, location, lang)
+        _cache[key] = loaded
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+        return loaded
+
+
+def warm_up() -> list[str]:
+    """Import torch, set its threads and load the shipped model of each language; returns the names loaded.
+
+    `app.py` runs this in a thread once the server is up: the page is served without waiting for torch
+    (about 2.5 s to import), and the first request finds its model in memory. A request that comes
+    sooner waits for the same import and load (Python's import lock and this module's `_lock`).
+    """
+    logger.info("torch uses %d thread(s) per request", configure_torch_threads())
+    loaded = []
+    for name in dict.fromkeys(n for n in language_models().values() if n):
+        try:
+            loaded.append(load(name).name)
+        except ModelError as error:
+            logger.warning("warm-up could not load %s: %s", name, error)
+    return loaded
+
+
+def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
+    from albert import AlbertForPreTraining
+    from albert.core.checkpoint import CheckpointError, resolve_directory
+
+    name = Path(location).name if kind != "hub" else location
+    try:
+        directory = Path(resolve_directory(location))
+    except CheckpointError as error:
+        if kind == "hub":
+            raise ModelError(t("model.err.hub", lang, value=_short(location))) from error
+        raise ModelError(t("model.err.not_dir", lang, value=_short(name))) from error
+    if not is_model_folder(directory):
+        raise ModelError(t("model.err.not_dir", lang, value=_short(name)))
+    # Everything below is read from bounded regular files and checked before the model is built.
+    config, raw = read_config(directory, name, lang)
+    found = _architectures(raw)
+    if found and not any(n in PRETRAINING_ARCHITECTURES for n in found):
+        # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
+        raise ModelError(t("model.err.not_pretraining", lang, name=_short(name), found=_short(", ".join(found))))
+    shapes = check_weights(directory, config, name, lang)
+    check_tokenizer_files(directory, name, lang)
+    try:
+        model = AlbertForPreTraining.from_pretrained(directory)
+    except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
+        raise load_refusal(error, name, directory, lang) from error
+    budget.watch(model.eval())
+    refuse_non_finite_outputs(model, name)
+    tokenizer = load_tokenizer(directory, name, lang)
+    config = model.config
+    if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
+        raise ModelError(
+            t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer), V=config.vocab_size)
+        )
+    special = frozenset(int(i) for i in tokenizer.all_special_ids)
+    logger.info("loaded %s model %s from %s", kind, name, directory)
+    has_head = holds_sentence_pair_head(shapes)
+    return LoadedModel(
+        name=name,
+        kind=kind,
+        directory=directory,
+        model=model,
+        tokenizer=tokenizer,
+        config=config,
+        has_sentence_head=has_head,
+        metrics=shipped_metrics(name) if kind == "shipped" else None,
+        special_ids=special,
+    )
+
+
+def _without_paths(message: str, directory: Path) -> str:
+    """A library's message with the model folder's full path replaced by its last part."""
+    for form in {str(directory), str(directory.resolve())}:
+        message = message.replace(form + os.sep, "").replace(form, directory.name)
+    return message
+
+
+def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
+    """The checkpoint's tokenizer (transformers' AlbertTokenizerFast, or BertTokenizerFast for a BERT folder's
+    WordPiece files), via albert.tokenizer when present."""
+    try:
+        from albert.data.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
+    except ImportError:
+        lab_load_tokenizer = None
+    try:
+        if lab_load_tokenizer is not None:
+            return lab_load_tokenizer(directory)
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(str(directory))
+    except Exception as error:  # transformers raises many kinds here; the user needs one sentence
+        logger.warning("tokenizer of %s failed: %r", directory, error)
+        raise ModelError(t("model.err.tokenizer", lang, name=_short(name))) from error
+
+
+# ----- no silent NaN ----------------------------------------------------------------------------
+def load_refusal(error: Exception, name: str, directory: Path, lang: str) -> ModelError:
+    """The sentence for a model `from_pretrained` refused: its own for NaN or infinite weights (the library's
+    `not_finite` code), else the library's reason without the folder's full path."""
+    if isinstance(error, ConfigError) and error.code == "not_finite":
+        tensor, count = str(error.params.get("tensor", "?")), error.params.get("count", 0)
+        return ModelError(t("model.err.not_finite", lang, name=_short(name), tensor=_short(tensor), n=f"{count:,}"))
+    reason = safe(_without_paths(str(error), directory), 300)
+    return ModelError(t("model.err.load", lang, name=_short(name), reason=reason))
+
+
+def refuse_non_finite_outputs(model: Any, name: str) -> Any:
+    """Make every forward pass of `model`, and of its encoder (which the attention views call directly), refuse
+    NaN or infinite outputs with one sentence (a `ModelError` in the request's language): otherwise they come out
+    as probabilities `null`, an argmax of NaN ('.') or a comparison of NaNs read as an order. One place for every
+    tab; the check costs a pass over outputs the request computed anyway. Returns the model."""
+    import torch
+
+    def check(_module: Any, _inputs: Any, output: Any) -> None:
+        if not all(bool(torch.isfinite(tensor).all()) for tensor in _tensors(output)):
+            logger.warning("%s: non-finite outputs refused", name)
+            raise ModelError(t("model.err.not_finite_output", budget.language(), name=_short(name)))
+
+    for module in dict.fromkeys([model, getattr(model, "albert", model)]):
+        module.register_forward_hook(check)
+    return model
+
+
+def _tensors(output: Any) -> Iterator[Any]:
+    """The floating-point tensors of a forward pass's output (a dataclass, a tuple of them, a tensor) that an answer
+    reads; losses are left out (the mean over no labelled position is NaN by definition, and no tab shows one)."""
+    import torch
+
+    if isinstance(output, torch.Tensor):
+        if output.is_floating_point():
+            yield output
+    elif is_dataclass(output) and not isinstance(output, type):
+        for item in fields(output):
+            if not item.name.endswith("loss"):
+                yield from _tensors(getattr(output, item.name))
+    elif isinstance(output, (tuple, list)):
+        for item in output:
+            yield from _tensors(item)

@@ -1,0 +1,1 @@
+"""The *Attention* tab: bertviz views, one head across every pass, shared against not shared."""

@@ -1,0 +1,120 @@
+"""The *Attention* tab's event: /attention (bertviz views, one head at every pass, pass-to-pass similarity)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, NamedTuple
+
+from app import inference
+from app.i18n import t
+from app.inference import InputError
+from app.models import (
+    ModelError,
+    load,
+    model_for,
+)
+from app.page import framing, inputs
+from app.page.plots import lines_figure
+from app.page.results import (
+    MAX_HEAD_CHOICE,
+    compare_choice,
+    guarded,
+    model_line,
+    series,
+    status_markdown,
+)
+from app.tabs.attention import bertviz as bv
+from app.tabs.attention.plots import head_heatmaps_figure
+
+logger = logging.getLogger(__name__)
+
+
+# ----- attention --------------------------------------------------------------------------------
+class AttentionAnswer(NamedTuple):
+    """/attention's outputs, in the order the tab wires them."""
+
+    result: Any
+    """The JSON result: tokens, layers, heads, pass-to-pass similarity (or {"error": …})."""
+    status: Any
+    """The model line, the framing line and the notices (Markdown)."""
+    head_view: Any
+    """bertviz's head view (an iframe)."""
+    model_view: Any
+    """bertviz's model view (an iframe)."""
+    heatmaps: Any
+    """One head's map at every pass."""
+    similarity: Any
+    """Pass-to-pass similarity, shared against not shared."""
+
+
+@guarded(AttentionAnswer)
+def attention_view(
+    sentence_a: str,
+    sentence_b: str = "",
+    head: float = 1,
+    max_tokens: float = inference.ATTENTION_TOKENS,
+    model: str | None = "",
+    compare_model: str | None = "",
+    lang: str = "en",
+) -> AttentionAnswer:
+    """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity)."""
+    lang = inputs.language(lang)
+    sentence_a, sentence_b = inputs.text(sentence_a, lang, "attention.a"), inputs.text(sentence_b, lang, "attention.b")
+    head = inputs.whole(head, lang, "attention.head", 1, MAX_HEAD_CHOICE, default=1)
+    max_tokens = inputs.whole(
+        max_tokens,
+        lang,
+        "attention.max_tokens",
+        inference.MIN_ATTENTION_TOKENS,
+        inference.MAX_ATTENTION_TOKENS,
+        default=inference.ATTENTION_TOKENS,
+    )
+    compare_model = inputs.name(compare_model, lang, "attention.compare")
+    lm = load(model_for(model, f"{sentence_a} {sentence_b}", lang), lang)
+    result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
+    layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
+    head_index = min(head, heads) - 1
+    notices = [model_line(lm, lang, metrics=False), framing.line(lm, "attention", lang), *result.notices]
+    if head > heads:
+        notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
+    similarity = {series(lm): inference.attention_similarity(result.attentions)}
+    labels = {series(lm): series(lm, lang)}
+    other = compare_choice(lm, compare_model)
+    if other is not None:
+        try:
+            twin = load(other, lang)
+            twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
+            similarity[series(twin)] = inference.attention_similarity(twin_maps)
+            labels[series(twin)] = series(twin, lang)
+        except (ModelError, InputError) as error:
+            notices.append(str(error))
+    else:
+        notices.append(t("attention.no_twin", lang))
+    head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
+    model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
+    raw = {
+        "model": lm.name,
+        "tokens": result.tokens,
+        "layers": layers,
+        "heads": heads,
+        "b_start": result.b_start,
+        "pass_to_pass_similarity": similarity,
+        "notices": result.notices,
+        **result.unknown.as_dict(),
+        "framing": framing.model_facts(lm, "attention").as_dict(),
+    }
+    similarity_plot = lines_figure(
+        {labels[k]: v for k, v in similarity.items()},
+        t("attention.similarity.title", lang),
+        t("attention.axis.pair", lang),
+        t("attention.axis.cosine", lang),
+        start=1,
+    )
+    return AttentionAnswer(
+        result=raw,
+        status=status_markdown(notices),
+        head_view=bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
+        model_view=bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
+        heatmaps=head_heatmaps_figure(result.attentions, result.tokens, head_index, lang),
+        similarity=similarity_plot,
+    )

@@ -1,0 +1,118 @@
+"""The *Masked words* tab's events: /fill_mask and /mask_word."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, NamedTuple
+
+import gradio as gr
+
+from app import inference
+from app.inference import InputError
+from app.models import (
+    load,
+    model_for,
+)
+from app.page import framing, inputs
+from app.page.results import (
+    error_outputs,
+    guarded,
+    model_line,
+    status_markdown,
+)
+from app.tabs.masked.plots import topk_figure
+
+logger = logging.getLogger(__name__)
+
+
+class MaskAnswer(NamedTuple):
+    """/fill_mask's outputs, in the order the tab wires them."""
+
+    result: dict[str, Any]
+    """The JSON result: predictions per [MASK], the model, the framing facts (or {"error": …})."""
+    status: str
+    """The model line, the framing line and the notices (Markdown)."""
+    filled: str | None
+    """The text with every [MASK] filled with its first guess."""
+    chart: Any
+    """The top-k bars (`app.tabs.masked.plots.topk_figure`)."""
+    words: Any
+    """An update of the "pick a word" radio: the words of the text in the box."""
+
+
+class MaskWordAnswer(NamedTuple):
+    """/mask_word's outputs: the text with the picked word masked, then /fill_mask's."""
+
+    text: Any
+    result: dict[str, Any] | Any
+    status: str | Any
+    filled: str | None | Any
+    chart: Any
+    words: Any
+
+
+def _word_list(words: list[tuple[str, int]]) -> dict[str, Any]:
+    """The "pick a word" radio holding `words` (those of the text in the box), none picked."""
+    return gr.update(choices=words, value=None)
+
+
+def _mask_refusal(message: str, outputs: int) -> tuple:
+    """A refusal of /fill_mask: the sentence, and no word to pick (the list of the previous text goes too)."""
+    return (*error_outputs(message, outputs - 1), _word_list([]))
+
+
+def _checked_text(text: Any, lang: str) -> tuple[str, list[str]]:
+    """The tab's text, checked and cleaned once (`app.inference.clean_text`), with the notices its cleaning gave."""
+    return inference.clean_text(inputs.text(text, lang, "mask.text"), lang)
+
+
+def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: str = "en") -> MaskAnswer:
+    """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from).
+
+    The words are always the text's own: with a prediction, and with a refusal that asks for a [MASK] ("or pick a
+    word to mask"); none when the model cannot read the text (the `<unk>` guard) or the text is not one."""
+    lang = inputs.language(lang)
+    try:
+        cleaned, notices = _checked_text(text, lang)
+    except InputError as error:
+        logger.info("fill_mask_view: refused: %s", str(error)[:200])
+        return MaskAnswer._make(_mask_refusal(str(error), len(MaskAnswer._fields)))
+    return _fill_mask(cleaned, notices, top_k, model, lang)
+
+
+@guarded(MaskAnswer, error_result=_mask_refusal)
+def _fill_mask(text: str, notices: list[str], top_k: Any, model: str | None, lang: str) -> MaskAnswer:
+    """/fill_mask for a text already checked and cleaned."""
+    top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
+    lm = load(model_for(model, text, lang), lang)
+    inference.readable(lm, [text], lang)  # the guard first: a text the model cannot read offers no word
+    words = inference.word_choices(text)
+    try:
+        result = inference.fill_cleaned_mask(lm, text, notices, top_k, lang)
+    except InputError as error:
+        logger.info("fill_mask_view: refused: %s", str(error)[:200])
+        return MaskAnswer(*error_outputs(str(error), 4), words=_word_list(words))
+    return MaskAnswer(
+        result=result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
+        status=status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *result.notices]),
+        filled=result.filled_text,
+        chart=topk_figure(result, lang, lm.config.vocab_size),
+        words=_word_list(words),
+    )
+
+
+def mask_word_view(
+    text: str, word: float | None, top_k: float = 5, model: str | None = "", lang: str = "en"
+) -> MaskWordAnswer:
+    """/mask_word: the text with the picked word masked, then everything /fill_mask returns. The text is checked
+    and cleaned once, here; /fill_mask's work starts from the masked text."""
+    if word is None:
+        return MaskWordAnswer._make((gr.skip(),) * len(MaskWordAnswer._fields))
+    lang = inputs.language(lang)
+    try:
+        index = inputs.whole(word, lang, "mask.words", 0, inference.MAX_WORDS - 1)
+        cleaned, notices = _checked_text(text, lang)
+        masked = inference.mask_word(cleaned, index)
+    except InputError as error:
+        return MaskWordAnswer(gr.skip(), *error_outputs(str(error), 5))
+    return MaskWordAnswer(masked, *_fill_mask(masked, notices, top_k, model, lang))

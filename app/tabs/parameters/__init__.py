@@ -1,0 +1,1 @@
+"""The *Parameters* tab: the calculator (counts, presets, paper sweep), compute and memory, timing."""

@@ -1,0 +1,150 @@
+"""The *Parameters* tab's figures: embedding and sharing variants, the size sweep, measured speed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from albert.core.config import SHARING_MODES
+from albert.core.params import count_parameters, without_factorization, without_sharing
+from app.i18n import t
+from app.page.plots import MODE_COLORS, base_layout, plot_text
+from app.tabs.parameters.calculator import Calculation, paper_sweep_points, sweep
+
+
+# ----- calculator -----------------------------------------------------------------------------
+def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
+    """Stacked bars (embeddings / layers / heads) of this model and its unfactorized / unshared twins."""
+    config = calc.config
+    plain = without_factorization(config)
+    variants = [
+        ("calc.chart.this", config),
+        ("calc.cmp.no_fact", plain),
+        ("calc.cmp.no_share", without_sharing(config)),
+        ("calc.cmp.neither", without_sharing(plain)),
+    ]
+    names = [t(key, lang) for key, _ in variants]
+    counts = [count_parameters(c) for _, c in variants]
+    figure = go.Figure()
+    for label, attr, color in (
+        ("comp.token_embeddings", "embeddings", "#a5b4fc"),
+        ("comp.attention", "attention", "#4f46e5"),
+        ("comp.ffn", "ffn", "#d97706"),
+        ("comp.pooler", "heads", "#9ca3af"),
+    ):
+        values = [
+            getattr(c, attr)
+            + (c.attention_layer_norms if attr == "attention" else 0)
+            + (c.ffn_layer_norms if attr == "ffn" else 0)
+            for c in counts
+        ]
+        name = t("calc.legend.embeddings", lang) if attr == "embeddings" else t(label, lang)
+        figure.add_bar(
+            x=names,
+            y=values,
+            name=name,
+            marker_color=color,
+            hovertemplate="%{x}<br>" + plot_text(name) + ": %{y:,}<extra></extra>",
+        )
+    totals = [c.total for c in counts]
+    figure.add_scatter(
+        x=names,
+        y=totals,
+        mode="text",
+        text=[_short(v) for v in totals],
+        textposition="top center",
+        showlegend=False,
+        hoverinfo="skip",
+    )
+    figure.update_layout(
+        **base_layout(
+            barmode="stack",
+            title=t("calc.chart.variants", lang),
+            height=420,
+            yaxis=dict(title=t("calc.axis.parameters", lang)),
+            legend=dict(orientation="h", y=-0.2),
+        )
+    )
+    figure.update_yaxes(range=[0, max(totals) * 1.15])
+    return figure
+
+
+def sweep_figure(calc: Calculation, lang: str = "en") -> go.Figure:
+    """Total parameters against E, one line per sharing mode; the paper's points when they apply."""
+    points = sweep(calc.config)
+    figure = go.Figure()
+    for mode in SHARING_MODES:
+        rows = [p for p in points if p["sharing"] == mode]
+        figure.add_scatter(
+            x=[p["embedding_size"] for p in rows],
+            y=[p["total"] for p in rows],
+            mode="lines+markers",
+            name=t(f"sharing.{mode}", lang),
+            line=dict(color=MODE_COLORS[mode]),
+            hovertemplate="E=%{x}<br>%{y:,}<extra></extra>",
+        )
+    paper = paper_sweep_points(calc.config)
+    if paper:
+        figure.add_scatter(
+            x=[p["embedding_size"] for p in paper],
+            y=[p["total"] for p in paper],
+            mode="markers",
+            name=t("calc.paper_points", lang),
+            marker=dict(symbol="x", size=10, color=[MODE_COLORS[p["sharing"]] for p in paper]),
+            hovertemplate="E=%{x}<br>%{y:,.0f}<extra></extra>",
+        )
+    figure.add_vline(x=calc.config.embedding_size, line_dash="dot", line_color="#9ca3af")
+    sizes = sorted({p["embedding_size"] for p in points})
+    figure.update_layout(
+        **base_layout(
+            title=t("calc.sweep", lang),
+            height=420,
+            xaxis=dict(
+                title=t("calc.axis.embedding", lang), type="log", tickvals=sizes, ticktext=[str(e) for e in sizes]
+            ),
+            yaxis=dict(title=t("calc.axis.parameters", lang)),
+            legend=dict(orientation="h", y=-0.3),
+            margin=dict(l=60, r=20, t=50, b=40),
+        )
+    )
+    return figure
+
+
+def _short(n: float) -> str:
+    from app.tabs.parameters.calculator import millions
+
+    return millions(n)
+
+
+def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
+    """Per sharing mode: parameters and measured forward time, both relative to no sharing (= 1)."""
+    modes = [row["sharing"] for row in result["modes"]]
+    names = [t(f"sharing.short.{mode}", lang) for mode in modes]
+    figure = go.Figure()
+    for key, label, color in (
+        ("parameters_vs_none", "compute.chart.parameters", "#a5b4fc"),
+        ("time_vs_none", "compute.chart.time", "#d97706"),
+    ):
+        values = [row[key] for row in result["modes"]]
+        figure.add_bar(
+            x=names,
+            y=values,
+            name=t(label, lang),
+            marker_color=color,
+            text=[f"{v:.2f}" for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{y:.2f}<extra></extra>",
+        )
+    top = max(max(row["time_vs_none"], row["parameters_vs_none"]) for row in result["modes"])
+    figure.add_hline(y=1, line_dash="dot", line_color="#9ca3af")
+    figure.update_layout(
+        **base_layout(
+            barmode="group",
+            title=t("compute.chart.title", lang),
+            height=360,
+            yaxis=dict(title=t("compute.axis.relative", lang), range=[0, top * 1.2]),
+            legend=dict(orientation="h", y=-0.2),
+        )
+    )
+    return figure

@@ -1,0 +1,1 @@
+"""The *Sentiment* tab: the shipped fine-tuned classifier, its verdict and the passes' attention."""

@@ -1,0 +1,362 @@
+"""The sentiment classifier behind the Sentiment tab: finding and loading it, classifying, attributing.
+
+The shipped model is a fine-tuned `AlbertForSequenceClassification` directory in
+`assets/sentiment/albert-lab-sst2/`; `ALBERT_LAB_SENTIMENT` points elsewhere (tests use a tiny
+random one). The Chinese one, when shipped, is `assets/sentiment/albert-lab-zh-sentiment/`
+(`ALBERT_LAB_SENTIMENT_ZH`); it reads text that reads as Chinese (`app.models.languages.text_language`).
+A missing or unsuitable model is a `ModelError` with one sentence for the user.
+
+Which passes the prediction relied on is measured with *attention × gradient* (a first-order form
+of Hao et al. 2021's attention attribution): for pass ℓ, Σ over heads and over query/key pairs of
+|A_ℓ ⊙ ∂logit_pred/∂A_ℓ|. Our model computes attention probabilities explicitly when asked, so they
+sit in the autograd graph and their gradients come from one backward pass.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from albert.core.config import AlbertConfig, ConfigError
+from app.i18n import mode_name, safe, t
+from app.inference import InputError, display_token, encode, sanitize_text
+from app.models import REPO_ROOT, ModelError, load_refusal, load_tokenizer, refuse_non_finite_outputs
+from app.models.languages import Unknowns, check_readable, text_language, unknown_notice
+from app.page.static_files import publish, served_path, unique_name
+
+logger = logging.getLogger(__name__)
+SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
+DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / "albert-lab-sst2"
+ZH_SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT_ZH"
+ZH_SENTIMENT_MODEL = "albert-lab-zh-sentiment"
+"""The Chinese sentiment model (fine-tuned from albert-lab-zh on Chinese reviews)."""
+ZH_DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / ZH_SENTIMENT_MODEL
+CLASSIFIER = "AlbertForSequenceClassification"
+TOP_TOKENS = 5
+"""How many tokens the most important pass's [CLS] attended to most are listed."""
+_METRIC_FILES = ("metrics.json", "eval_results.json")
+_ACCURACY_KEYS = ("accuracy", "dev_accuracy", "eval_accuracy")
+_NESTED_KEYS = ("best", "dev", "metrics", "fp32")
+
+
+def sentiment_dir() -> Path:
+    """Where the sentiment model is looked for (`ALBERT_LAB_SENTIMENT` overrides the shipped folder)."""
+    override = os.environ.get(SENTIMENT_ENV, "").strip()
+    return Path(override).expanduser() if override else DEFAULT_DIR
+
+
+def zh_sentiment_dir() -> Path:
+    """Where the Chinese sentiment model is looked for (`ALBERT_LAB_SENTIMENT_ZH` overrides the shipped folder)."""
+    override = os.environ.get(ZH_SENTIMENT_ENV, "").strip()
+    return Path(override).expanduser() if override else ZH_DEFAULT_DIR
+
+
+def is_installed(directory: Path | None = None) -> bool:
+    return ((directory or sentiment_dir()) / "config.json").is_file()
+
+
+def sentiment_dir_for(text: str, lang: str = "en") -> Path:
+    """The Chinese model's folder for text that reads as Chinese when that model is installed, else the default."""
+    chinese = zh_sentiment_dir()
+    return chinese if text_language(text, lang) == "zh" and is_installed(chinese) else sentiment_dir()
+
+
+def sentiment_readers() -> dict[str, str | None]:
+    """The installed sentiment model that reads each language, for the `<unk>` guard's sentence."""
+    english, chinese = sentiment_dir(), zh_sentiment_dir()
+    return {
+        "en": english.name if is_installed(english) else None,
+        "zh": chinese.name if is_installed(chinese) else None,
+    }
+
+
+# ----- the model card's figures ----------------------------------------------------------------
+def read_metrics(directory: Path | None = None) -> dict[str, Any] | None:
+    """The first of metrics.json / eval_results.json in the model folder that holds a JSON object."""
+    root = directory or sentiment_dir()
+    for name in _METRIC_FILES:
+        try:
+            data = json.loads((root / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def held_out_accuracy(metrics: dict[str, Any] | None) -> float | None:
+    """Dev accuracy as a fraction, from a flat file or one nested under best/dev/metrics/fp32."""
+    if not metrics:
+        return None
+    for key in _ACCURACY_KEYS:
+        value = metrics.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100:
+            return float(value) / 100 if value > 1 else float(value)
+    for key in _NESTED_KEYS:
+        nested = metrics.get(key)
+        if isinstance(nested, dict):
+            found = held_out_accuracy(nested)
+            if found is not None:
+                return found
+    return None
+
+
+def card_path(directory: Path | None = None) -> Path | None:
+    """The model card (README.md) next to the weights, if there is one."""
+    path = (directory or sentiment_dir()) / "README.md"
+    return path if path.is_file() else None
+
+
+def card_url(directory: Path | None = None) -> str | None:
+    """The card as this server serves it: a copy (see `app.page.static_files`), so the link names no folder here."""
+    path = card_path(directory)
+    return publish(path, unique_name(path, ".md")) if path is not None else None
+
+
+def allowed_paths() -> list[str]:
+    """The card, for `launch(allowed_paths=…)`: the server serves that one file (and its copy), not the weights."""
+    paths = []
+    for directory in (sentiment_dir(), zh_sentiment_dir()):
+        path = card_path(directory)
+        if path is not None:
+            card_url(directory)
+            paths += [str(path.resolve()), served_path(unique_name(path, ".md"))]
+    return paths
+
+
+def card_markdown(lang: str = "en") -> str:
+    """One line about the model: name, size, held-out accuracy and a link to its card — or why it is missing.
+    In the 中文 interface it is the Chinese model's line when that one is installed."""
+    directory = sentiment_dir_for("", lang)
+    if not is_installed(directory):
+        return "ℹ️ " + t("sentiment.err.missing", lang)
+    from albert.core.checkpoint import CheckpointError, load_config
+
+    try:
+        config = load_config(directory)
+    except (CheckpointError, ConfigError, OSError) as error:
+        logger.warning("cannot read the sentiment model's config: %s", error)
+        return "ℹ️ " + t("sentiment.err.missing", lang)
+    text = t(
+        "sentiment.card",
+        lang,
+        name=safe(directory.name),
+        L=config.num_hidden_layers,
+        sharing=mode_name(config.sharing, lang),
+        H=config.hidden_size,
+    )
+    accuracy = held_out_accuracy(read_metrics(directory))
+    if accuracy is not None:
+        text += t("sentiment.card.accuracy", lang, accuracy=f"{accuracy:.1%}")
+    url = card_url(directory)
+    if url is not None:
+        text += t("sentiment.card.link", lang, url=url)
+    return text
+
+
+# ----- loading ---------------------------------------------------------------------------------
+@dataclass
+class Classifier:
+    """A fine-tuned sequence classifier with its tokenizer and label names."""
+
+    name: str
+    directory: Path
+    model: Any
+    tokenizer: Any
+    config: AlbertConfig
+    labels: list[str]
+    metrics: dict[str, Any] | None = None
+    special_ids: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_position_embeddings
+
+
+_cache: dict[tuple[str, float], Classifier] = {}
+_lock = threading.Lock()
+_KEPT = 2
+"""Classifiers kept loaded: the English and the Chinese one."""
+
+
+def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifier:
+    """The sentiment model (or the one in `directory`), loaded once (and again only when its config.json changes)."""
+    directory = directory or sentiment_dir()
+    config_file = directory / "config.json"
+    try:
+        key = (str(directory.resolve()), config_file.stat().st_mtime)
+    except OSError:
+        raise ModelError(t("sentiment.err.missing", lang)) from None
+    with _lock:
+        if key not in _cache:
+            for old in [k for k in _cache if k[0] == key[0]]:  # an older version of this model
+                del _cache[old]
+            while len(_cache) >= _KEPT:  # then the least recently loaded
+                del _cache[next(iter(_cache))]
+            _cache[key] = _load_uncached(directory, lang)
+        return _cache[key]
+
+
+def _load_uncached(directory: Path, lang: str) -> Classifier:
+    from albert import AlbertForSequenceClassification
+    from albert.core.checkpoint import CheckpointError, load_config
+
+    name = directory.name
+    try:
+        config = load_config(directory)
+    except (CheckpointError, ConfigError, OSError) as error:
+        raise ModelError(t("model.err.load", lang, name=safe(name), reason=safe(error, 300))) from error
+    architectures = config.extra.get("architectures") or []
+    if CLASSIFIER not in architectures or config.num_labels < 2:
+        found = ", ".join(str(a) for a in architectures) or "no architecture"
+        raise ModelError(
+            t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found), n=config.num_labels)
+        )
+    try:
+        model = AlbertForSequenceClassification.from_pretrained(directory)
+    except (CheckpointError, ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
+        raise load_refusal(error, name, directory, lang) from error
+    refuse_non_finite_outputs(model.eval(), name)
+    tokenizer = load_tokenizer(directory, name, lang)
+    if len(tokenizer) > config.vocab_size:
+        raise ModelError(
+            t("model.err.tokenizer_mismatch", lang, name=safe(name), n=len(tokenizer), V=config.vocab_size)
+        )
+    id2label = config.extra.get("id2label") or {}
+    labels = [str(id2label.get(str(i), f"LABEL_{i}")) for i in range(config.num_labels)]
+    logger.info("loaded sentiment model %s (%s) from %s", name, "/".join(labels), directory)
+    return Classifier(
+        name=name,
+        directory=directory,
+        model=model,
+        tokenizer=tokenizer,
+        config=config,
+        labels=labels,
+        metrics=read_metrics(directory),
+        special_ids=frozenset(int(i) for i in tokenizer.all_special_ids),
+    )
+
+
+# ----- classifying -----------------------------------------------------------------------------
+def clean_sentence(text: Any, lang: str = "en") -> tuple[str, list[str]]:
+    """Text made safe for the tokenizer (cut to MAX_CHARS, control characters to spaces), with notices.
+
+    Unlike the masked-word tab, `[mask]`-like text is left alone: here it is just words.
+    """
+    text, notices = sanitize_text(text, lang)
+    if not text.strip():
+        raise InputError(t("input.empty", lang))
+    return text, notices
+
+
+@dataclass
+class TokenWeight:
+    position: int
+    token: str
+    """As a reader sees it ('▁great' → 'great'); plain text, escaped only where it is shown."""
+    attention: float
+    """[CLS]'s attention to this token in the most important pass, mean over heads."""
+
+
+@dataclass
+class SentimentResult:
+    labels: list[str]
+    probabilities: list[float]
+    """Softmax of the logits, in label order; sums to 1."""
+    predicted: int
+    pass_scores: list[float]
+    """Per pass: Σ over heads, queries and keys of |A ⊙ ∂logit_pred/∂A| (attention × gradient)."""
+    cls_pass_scores: list[float]
+    """The same, counting only the [CLS] row (the query whose output the classifier reads)."""
+    tokens: list[str]
+    cls_attention: list[float]
+    """[CLS]'s attention to every token in the most important pass, mean over heads."""
+    top_tokens: list[TokenWeight]
+    notices: list[str] = field(default_factory=list)
+    word_starts: list[bool] = field(default_factory=list)
+    """Per token: whether it begins a word (SentencePiece's '▁'), so the token view can space words apart."""
+    unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
+
+    @property
+    def label(self) -> str:
+        return self.labels[self.predicted]
+
+    @property
+    def top_pass(self) -> int:
+        """Index (0-based) of the pass with the largest score."""
+        return max(range(len(self.pass_scores)), key=self.pass_scores.__getitem__)
+
+    def as_dict(self) -> dict[str, Any]:
+        total = sum(self.pass_scores) or 1.0
+        return {
+            "label": self.label,
+            "probabilities": {name: round(p, 6) for name, p in zip(self.labels, self.probabilities, strict=True)},
+            "pass_scores": [round(s, 8) for s in self.pass_scores],
+            "pass_shares": [round(s / total, 6) for s in self.pass_scores],
+            "cls_pass_scores": [round(s, 8) for s in self.cls_pass_scores],
+            "most_important_pass": self.top_pass + 1,
+            "top_tokens": [
+                {"token": w.token, "position": w.position, "attention": round(w.attention, 6)} for w in self.top_tokens
+            ],
+            "tokens": self.tokens,
+            "notices": self.notices,
+            **self.unknown.as_dict(),
+        }
+
+
+def classify(clf: Classifier, text: Any, lang: str = "en") -> SentimentResult:
+    """Label probabilities, per-pass attention attribution and [CLS]'s most attended tokens for one sentence."""
+    import torch  # on first use, so the app serves its page before torch has loaded
+
+    text, notices = clean_sentence(text, lang)
+    unknown = check_readable(
+        clf.tokenizer, clf.special_ids, [text], clf.name, sentiment_readers(), lang, none_key="lang.hint.none_sentiment"
+    )
+    notices += unknown_notice(unknown, lang)
+    encoded = encode(clf, text)  # type: ignore[arg-type] — needs only .tokenizer and .max_tokens
+    if encoded.truncated:
+        notices.append(t("input.truncated", lang, n=clf.max_tokens))
+    if len(encoded.input_ids) <= 2:  # only [CLS] [SEP]: the text had nothing the tokenizer keeps
+        raise InputError(t("sentiment.err.no_tokens", lang))
+    ids = torch.tensor([encoded.input_ids])
+    types = torch.tensor([encoded.token_type_ids])
+    with torch.enable_grad():  # the app may run under inference mode elsewhere; attribution needs a graph
+        out = clf.model(ids, token_type_ids=types, output_attentions=True)
+        logits = out.logits[0].float()  # (num_labels,)
+        predicted = int(logits.argmax())
+        maps = list(out.attentions)  # L tensors (1, A, T, T)
+        # autograd.grad, not backward(): gradients of the attention maps only, nothing left in .grad.
+        grads = torch.autograd.grad(logits[predicted], maps)
+    with torch.no_grad():
+        attribution = torch.stack([(a[0] * g[0]).abs() for a, g in zip(maps, grads, strict=True)])  # (L, A, T, T)
+        pass_scores = attribution.sum(dim=(1, 2, 3)).tolist()
+        cls_scores = attribution[:, :, 0, :].sum(dim=(1, 2)).tolist()
+        probs = logits.softmax(dim=-1).tolist()
+        top = max(range(len(pass_scores)), key=pass_scores.__getitem__)
+        cls_row = maps[top][0, :, 0, :].mean(dim=0).tolist()  # (T,) mean over heads
+    tokens = [display_token(p) for p in encoded.tokens]
+    # Special tokens and bare word-boundary pieces ('▁' before an unknown character) are no words to show.
+    words = [
+        i
+        for i, (token_id, piece) in enumerate(zip(encoded.input_ids, encoded.tokens, strict=True))
+        if token_id not in clf.special_ids and piece.strip("▁ ")
+    ]
+    ranked = sorted(words, key=lambda i: -cls_row[i])[:TOP_TOKENS]
+    return SentimentResult(
+        labels=clf.labels,
+        probabilities=probs,
+        predicted=predicted,
+        pass_scores=pass_scores,
+        cls_pass_scores=cls_scores,
+        tokens=tokens,
+        cls_attention=cls_row,
+        top_tokens=[TokenWeight(i, tokens[i], cls_row[i]) for i in ranked],
+        notices=notices,
+        word_starts=[p.startswith("▁") for p in encoded.tokens],
+        unknown=unknown,
+    )

@@ -1,0 +1,82 @@
+"""Tab 6, sentiment: the shipped fine-tuned classifier labels a sentence and shows which passes' attention it used."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from app import queues
+from app.i18n import normalize_lang
+from app.models.languages import follow_language
+from app.page.examples import sentiment_texts
+from app.paper import views as paper_views
+from app.tabs import TabContext
+from app.tabs.sentiment.classifier import is_installed, zh_sentiment_dir
+
+EXAMPLES = sentiment_texts("en")
+EXAMPLES_ZH = sentiment_texts("zh")
+"""Used in the 中文 interface only when the Chinese sentiment model is installed: the English one cannot read them."""
+EXAMPLES_FAILS = sentiment_texts("en", fails=True)
+"""Labelled "where it fails" (app.page.examples)."""
+
+
+def examples(lang: str = "en") -> list[str]:
+    """The examples for `lang`: the Chinese ones in the 中文 interface when the Chinese sentiment model is installed."""
+    return EXAMPLES_ZH if normalize_lang(lang) == "zh" and is_installed(zh_sentiment_dir()) else EXAMPLES
+
+
+def fail_examples(lang: str = "en") -> list[str]:
+    """The "where it fails" example for `lang` (the English one until the Chinese model has its own)."""
+    chinese = sentiment_texts("zh", fails=True)
+    return chinese if chinese and examples(lang) is EXAMPLES_ZH else EXAMPLES_FAILS
+
+
+def example_in_language(text: Any, lang: Any) -> Any:
+    """After a language switch: the new language's first example if the box still holds a first example."""
+    wanted = follow_language(text, (EXAMPLES[0], EXAMPLES_ZH[0]), examples(lang if isinstance(lang, str) else "")[0])
+    return gr.skip() if wanted is None else wanted
+
+
+def build(ctx: TabContext) -> None:
+    """The sentiment tab; `/sentiment` is its endpoint. It uses its own model, not the picker above."""
+    tr, lang, view = ctx.tr, ctx.lang, ctx.views.sentiment
+    tr.add(gr.Markdown, text="sentiment.explain")
+    tr.add(gr.Markdown, text=ctx.views.sentiment_card, elem_id="sentiment-card")  # a line: with the labels
+    with gr.Row():
+        with gr.Column(scale=3):
+            text = tr.add(
+                gr.Textbox,
+                EXAMPLES[0],
+                lines=2,
+                max_lines=8,
+                label="sentiment.text",
+                info="sentiment.text.info",
+                elem_id="sentiment-text",
+            )
+            button = tr.add(gr.Button, text="sentiment.button", variant="primary", elem_id="sentiment-button")
+            table = tr.examples([text], label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
+            fails = tr.examples([text], label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
+        with gr.Column(scale=2):
+            status = gr.Markdown(elem_id="sentiment-status")
+            verdict = gr.Markdown(elem_id="sentiment-verdict")
+    with gr.Row():
+        probabilities = gr.Plot(show_label=False, elem_id="sentiment-probabilities")
+        passes = gr.Plot(show_label=False, elem_id="sentiment-passes")
+    tokens = gr.HTML(elem_id="sentiment-tokens")
+    with tr.add(gr.Accordion, label="common.raw", open=False):
+        raw = gr.JSON(show_label=False)
+    paper_views.panel(tr, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
+
+    tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
+    outputs = [raw, status, verdict, probabilities, passes, tokens]
+    gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment", **queues.MODEL)
+    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
+        shown.load_input_event.then(
+            view,
+            inputs=[text, lang],
+            outputs=outputs,
+            api_name=f"sentiment_{kind}",
+            api_visibility="undocumented",
+            **queues.MODEL,
+        )

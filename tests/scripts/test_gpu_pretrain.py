@@ -8,6 +8,8 @@ import random
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from albert import AlbertForPreTraining
 from scripts.gpu_pretrain import main, plan_steps
 from tests.factories import WORDS, write_corpus
@@ -31,6 +33,7 @@ def test_plan_steps_fills_the_budget_less_the_reserve() -> None:
     assert plan_steps(calibration_seconds=100.0, calibration_steps=1, minutes=0.1, reserve_seconds=45) == 1
 
 
+@pytest.mark.slow
 def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> None:
     train = write_corpus(tmp_path / "train.txt")
     rng = random.Random(0)
@@ -60,6 +63,7 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
     assert (model_dir / "training_log.csv").is_file() and (model_dir / "spiece.model").is_file()
 
 
+@pytest.mark.slow
 def test_dry_run_of_the_chinese_recipe_brings_back_a_character_model(tmp_path: Path) -> None:
     """The same run with a character vocabulary and single-character masks (the docstring's Chinese command)."""
     from albert.data.tokenizer import train_tokenizer

@@ -45,6 +45,7 @@ def test_student_keeps_every_other_layer_or_reruns_the_shared_one(make_config) -
         make_student(shared, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sharing", ["none", "all"])
 def test_distilled_student_trains_saves_loads_and_quantizes(tmp_path: Path, sharing: str) -> None:
     base = toy_pretrained_models(tmp_path, (sharing,))[sharing]

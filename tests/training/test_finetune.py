@@ -286,6 +286,7 @@ def test_early_stopping_stops_after_patience(lab: dict[str, Path], tmp_path: Pat
     assert summary["stop_reason"].startswith("early stopping") and summary["best"]["step"] == 3
 
 
+@pytest.mark.slow
 def test_resume_continues_exactly(lab: dict[str, Path], tmp_path: Path) -> None:
     # Killed at step 30, before the model has learned the task (dev accuracy 0.51, one class); the
     # resumed half is where it learns it (1.0), so the metrics after the resume differ from those before

@@ -180,6 +180,7 @@ def _ddp_worker(rank: int, world: int, port: int, argv: list[str], out: str) -> 
     torch.save(result.model.state_dict(), Path(out) / f"rank{rank}.pt")
 
 
+@pytest.mark.slow
 def test_two_gloo_processes_match_each_other_and_one_process(corpus: dict[str, Path], tmp_path: Path) -> None:
     common = [
         "--corpus",

@@ -166,6 +166,8 @@ class MaskPrediction:
     """Token index of the [MASK] in `FillMaskResult.tokens`."""
     candidates: list[tuple[str, float]]
     """(token as shown, probability), most likely first; special tokens left out."""
+    pieces: list[str] = field(default_factory=list)
+    """The candidates' vocabulary pieces as the tokenizer spells them ('▁paris'): what a count table counts."""
 
 
 @dataclass
@@ -238,7 +240,9 @@ def fill_cleaned_mask(
         chosen = pieces[row * top_k : (row + 1) * top_k]
         predictions.append(
             MaskPrediction(
-                position, [(display_token(p), float(v)) for p, v in zip(chosen, top.values[row].tolist(), strict=True)]
+                position,
+                [(display_token(p), float(v)) for p, v in zip(chosen, top.values[row].tolist(), strict=True)],
+                list(chosen),
             )
         )
     best = iter(prediction.candidates[0][0] for prediction in predictions)

@@ -17,7 +17,7 @@ from app.page import framing, inputs
 from app.page.plots import lines_figure
 from app.page.results import (
     MAX_HEAD_CHOICE,
-    compare_choice,
+    compare_choices,
     guarded,
     model_line,
     series,
@@ -79,8 +79,8 @@ def attention_view(
         notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
     similarity = {series(lm): inference.attention_similarity(result.attentions)}
     labels = {series(lm): series(lm, lang)}
-    other = compare_choice(lm, compare_model)
-    if other is not None:
+    others, why = compare_choices(lm, compare_model, lang)
+    for other in others:
         try:
             twin = load(other, lang)
             twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
@@ -88,7 +88,8 @@ def attention_view(
             labels[series(twin)] = series(twin, lang)
         except (ModelError, InputError) as error:
             notices.append(str(error))
-    else:
+    notices.extend(why if len(similarity) > 1 else [])
+    if not others:
         notices.append(t("attention.no_twin", lang))
     head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
     model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)

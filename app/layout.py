@@ -65,6 +65,7 @@ EXAMPLE_STEPS = {
     "sentence_order": "order_examples",
     "attention": "attention_example",
     "sentiment": "sentiment_example",
+    "layer_transitions": "sharing_example",
 }
 """The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
 

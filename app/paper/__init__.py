@@ -1,4 +1,4 @@
-"""The ALBERT paper's results (Lan et al., 2020, ICLR; arXiv:1909.11942v6), cited by table — the one place the
+"""The ALBERT paper's results (Lan et al., ICLR 2020; arXiv:1909.11942v6), cited by table — the one place the
 app takes them from. Every figure is written as the paper prints it, with its table and column named here.
 
 Tables 2–5 are ALBERT-base-scale models pretrained 125k steps on BookCorpus + English Wikipedia, fine-tuned and

@@ -32,6 +32,7 @@ ALLOWED = {
     "XLNet",
     "RoBERTa",
     "Lan",
+    "ICLR",
     "Lite",
     "Devlin",
     "Kudo",

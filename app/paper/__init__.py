@@ -167,7 +167,8 @@ def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "e
     table, avg = t("paper.note.table", lang), t("paper.note.avg", lang)
     if objective in ("nsp", "none"):
         intrinsic, scores = TABLE5[objective]
-        row = {"nsp": "NSP", "none": "None"}[objective]  # the rows as Table 5 names them
+        # the rows as Table 5 names them ("None"), in the interface's language
+        row = "NSP" if objective == "nsp" else "None" if lang == "en" else t("paper.objective.none", lang)
         return f"{table} 5 {row}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, {avg} {scores.avg}"
     if sharing != "all":
         return (

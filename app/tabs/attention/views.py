@@ -9,6 +9,7 @@ from app import inference
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
+    CHINESE_MODELS,
     ModelError,
     load,
     model_for,
@@ -91,8 +92,9 @@ def attention_view(
     notices.extend(why if len(similarity) > 1 else [])
     if not others:
         notices.append(t("attention.no_twin", lang))
-    head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
-    model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
+    labels_shown = inference.token_labels(result.tokens, lm.name in CHINESE_MODELS, lang)
+    head_doc = bv.bertviz_document("head", labels_shown, result.attentions, result.b_start, lang)
+    model_doc = bv.bertviz_document("model", labels_shown, result.attentions, result.b_start, lang)
     raw = {
         "model": lm.name,
         "tokens": result.tokens,
@@ -116,6 +118,6 @@ def attention_view(
         status=status_markdown(notices),
         head_view=bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
         model_view=bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
-        heatmaps=head_heatmaps_figure(result.attentions, result.tokens, head_index, lang),
+        heatmaps=head_heatmaps_figure(result.attentions, labels_shown, head_index, lang),
         similarity=similarity_plot,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.i18n import t
-from app.inference import FillMaskResult
+from app.inference import WORD_START, FillMaskResult
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
@@ -50,7 +50,7 @@ def topk_figure(
         # Category labels must be unique: two pieces can read alike ('▁the' and 'the').
         labels, seen = [], set()
         for token, _ in prediction.candidates:
-            label = plot_text(token)
+            label = plot_text(t("token.word_start", lang) if token == WORD_START else token)
             while label in seen:
                 label += "\u200b"
             seen.add(label)

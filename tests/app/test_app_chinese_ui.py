@@ -33,6 +33,7 @@ ALLOWED = {
     "XLNet",
     "RoBERTa",
     "Lan",
+    "ICLR",
     "Lite",
     "Devlin",
     "Kudo",

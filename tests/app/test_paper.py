@@ -185,6 +185,7 @@ ALLOWED_LATIN = {
     "Richardson",
     "Devlin",
     "Lan",
+    "ICLR",
     "pooler",
     "albert",
     "compute",

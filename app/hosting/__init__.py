@@ -76,6 +76,7 @@ ENDPOINTS: dict[str, str] = {
     "draw_other": "model",
     "split_paragraph": "model",
     "sentiment": "model",
+    "sentiment_two_heads": "model",  # the shipped multi-task model: one pass, two heads
     # every layer's attention or hidden states
     "attention": "heavy",
     "layer_transitions": "heavy",

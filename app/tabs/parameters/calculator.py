@@ -370,6 +370,7 @@ def file_size_line(calc: Calculation, lang: str = "en") -> str:
         fp16=megabytes(sizes.fp16),
         int8=megabytes(sizes.dynamic_int8),
         linear=f"{sizes.linear_weights:,}",
+        rows=f"{sizes.linear_rows:,}",
         rest=f"{sizes.parameters - sizes.linear_weights:,}",
     )
 

@@ -41,4 +41,4 @@ def test_the_app_registers_exactly_the_recorded_endpoints(monkeypatch) -> None:
     # the public ones the README documents, by name
     public = {name for name, row in recorded.items() if row["visibility"] == "public"}
     assert {"parameters", "fill_mask", "mask_word", "sentence_order", "attention", "sentiment"} <= public
-    assert len(recorded) == 94
+    assert len(recorded) == 95

@@ -180,3 +180,30 @@ def test_words_of() -> None:
     tagged = [("今", "B"), ("天", "I"), ("好", "B"), ("，", "B"), ("我", "I")]
     assert deploy.words_of(tagged) == ["今天", "好", "，我"]
     assert deploy.words_of([("天", "I")]) == ["天"]  # a first I still starts a word
+
+
+# ----- "Measure on this computer" ----------------------------------------------------------------
+@pytest.mark.usefixtures("shipped")
+def test_measure_on_this_computer() -> None:
+    from app.tabs.sentiment import deploy_timing
+
+    times = deploy_timing.time_variants("zh-reviews", "zh", rounds=3)
+    assert set(times) == set(deploy_timing.STANDS_FOR)
+    assert all(0 < ms < 5_000 for ms in times.values())
+    table = deploy_timing.measure_view("en").result
+    rows = _table_rows(table)
+    variants = RECORD["tasks"]["sst2"]["variants"]
+    assert [row[2] for row in rows] == [
+        f"{variants[name]['latency_ms_batch1']:.1f} ({variants[name]['latency_ms_batch1_min']:.1f})"
+        for name in deploy_timing.STANDS_FOR
+    ]
+    assert all(float(row[1]) > 0 for row in rows) and "albert-lab-sst2-lora" in table
+
+
+def test_measure_without_the_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from app.tabs.sentiment import deploy_timing
+
+    monkeypatch.setenv("ALBERT_LAB_MODELS", str(tmp_path))
+    answer = deploy_timing.measure_view("en").result
+    assert "albert-lab-sst2-lora" in answer and "not installed" in answer
+    assert "not installed" in deploy.two_heads_view("好评", "en").result["error"]

@@ -82,6 +82,7 @@ ENDPOINTS: dict[str, str] = {
     "layer_transitions": "heavy",
     # four models of the form's size built and timed
     "measure_speed": "measure",
+    "sentiment_deploy_measure": "measure",  # four small models loaded once and timed, batch 1, 7 rounds
 }
 """Each event's group, by its api_name: an exact name, or the name a family of events starts with (`fill_mask`
 covers fill_mask_example, fill_mask_on_open, fill_mask_in_language, …). An exact entry wins over a family, and

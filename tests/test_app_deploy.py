@@ -207,3 +207,27 @@ def test_measure_without_the_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp
     answer = deploy_timing.measure_view("en").result
     assert "albert-lab-sst2-lora" in answer and "not installed" in answer
     assert "not installed" in deploy.two_heads_view("好评", "en").result["error"]
+
+
+def test_the_tab_holds_the_deploy_view_closed_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The built page: the accordion is closed (the tab's first screen is unchanged), its table is the English
+    one, and the language switch replaces it with the Chinese one."""
+    from app_support import use_tiny_assets
+
+    from app.layout import build_app
+
+    use_tiny_assets(monkeypatch)
+    demo = build_app()
+    by_id = {getattr(block, "elem_id", None): block for block in demo.blocks.values()}
+    accordion, table = by_id["sentiment-deploy"], by_id["sentiment-deploy-table"]
+    assert type(accordion).__name__ == "Accordion" and accordion.open is False
+    assert table.value == deploy.deploy_markdown("en")
+    switch = next(fn for fn in demo.fns.values() if fn.api_name == "set_language")
+    updates = switch.fn("zh")
+
+    def update_of(block: object) -> dict:
+        return updates[next(i for i, output in enumerate(switch.outputs) if output is block)]
+
+    assert update_of(table)["value"] == deploy.deploy_markdown("zh")
+    assert update_of(by_id["sentiment-deploy-measure"])["value"] == "在这台电脑上测量"
+    assert update_of(accordion)["label"].startswith("部署微调模型")

@@ -190,7 +190,7 @@ def test_measure_on_this_computer() -> None:
     times = deploy_timing.time_variants("zh-reviews", "zh", rounds=3)
     assert set(times) == set(deploy_timing.STANDS_FOR)
     assert all(0 < ms < 5_000 for ms in times.values())
-    table = deploy_timing.measure_view("en").result
+    table = deploy_timing.measure_view("en")
     rows = _table_rows(table)
     variants = RECORD["tasks"]["sst2"]["variants"]
     assert [row[2] for row in rows] == [
@@ -204,7 +204,7 @@ def test_measure_without_the_shipped_models(monkeypatch: pytest.MonkeyPatch, tmp
     from app.tabs.sentiment import deploy_timing
 
     monkeypatch.setenv("ALBERT_LAB_MODELS", str(tmp_path))
-    answer = deploy_timing.measure_view("en").result
+    answer = deploy_timing.measure_view("en")
     assert "albert-lab-sst2-lora" in answer and "not installed" in answer
     assert "not installed" in deploy.two_heads_view("好评", "en").result["error"]
 

@@ -91,9 +91,14 @@ def _measure_error(message: str, outputs: int) -> tuple:
     return (status_markdown([message], error=True),)
 
 
+def measure_view(lang: str = "en") -> str:
+    """/sentiment_deploy_measure: the timings as Markdown (one output: Gradio gets the string, not a tuple)."""
+    return measure_answer(lang).result
+
+
 @guarded(MeasureAnswer, _measure_error)
-def measure_view(lang: str = "en") -> MeasureAnswer:
-    """/sentiment_deploy_measure: the table's latency column timed again on this computer."""
+def measure_answer(lang: str = "en") -> MeasureAnswer:
+    """The table's latency column timed again on this computer (or the refusal, as one sentence)."""
     lang = normalize_lang(lang)
     task = task_for(lang)
     measured = time_variants(task, lang)

@@ -76,11 +76,13 @@ ENDPOINTS: dict[str, str] = {
     "draw_other": "model",
     "split_paragraph": "model",
     "sentiment": "model",
+    "sentiment_two_heads": "model",  # the shipped multi-task model: one pass, two heads
     # every layer's attention or hidden states
     "attention": "heavy",
     "layer_transitions": "heavy",
     # four models of the form's size built and timed
     "measure_speed": "measure",
+    "sentiment_deploy_measure": "measure",  # four small models loaded once and timed, batch 1, 7 rounds
 }
 """Each event's group, by its api_name: an exact name, or the name a family of events starts with (`fill_mask`
 covers fill_mask_example, fill_mask_on_open, fill_mask_in_language, …). An exact entry wins over a family, and

@@ -41,4 +41,4 @@ def test_the_app_registers_exactly_the_recorded_endpoints(monkeypatch) -> None:
     # the public ones the README documents, by name
     public = {name for name, row in recorded.items() if row["visibility"] == "public"}
     assert {"parameters", "fill_mask", "mask_word", "sentence_order", "attention", "sentiment"} <= public
-    assert len(recorded) == 94  # issue 32 added sharing_example_in_language
+    assert len(recorded) == 96  # issue 32: sharing_example_in_language; issue 34: the deploy view's two endpoints

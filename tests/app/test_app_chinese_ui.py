@@ -29,6 +29,11 @@ TABS = {
 ALLOWED = {
     # names: the models, the paper and its authors, the libraries and sites named in the text
     "ALBERT",
+    "LoRA",  # the deploy view (issue 34): the adapter method, INT8, PyTorch's Linear module, kB
+    "INT",
+    "PyTorch",
+    "Linear",
+    "kB",
     "BERT",
     "XLNet",
     "RoBERTa",

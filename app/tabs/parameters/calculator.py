@@ -26,6 +26,7 @@ from albert.core.params import (
 )
 from app.i18n import config_error, safe, t
 from app.page import inputs
+from app.tabs.parameters.file_sizes import file_sizes, megabytes
 
 PAPER_PRESETS: tuple[str, ...] = (
     "albert-base",
@@ -83,6 +84,7 @@ class Calculation:
             "without_factorization_and_sharing": self.without_both,
             "paper_figure": self.paper_figure,
             "paper_source": self.paper_source,
+            "file_bytes": file_sizes(self.config, self.count).as_dict(),
             "config": {name: getattr(self.config, name) for name in FIELDS}
             | {
                 "sharing": self.config.sharing,
@@ -351,9 +353,26 @@ def totals_markdown(calc: Calculation, lang: str = "en") -> str:
         )
         if calc.paper_note:
             lines.append(f"> {calc.paper_note}")
+    lines += ["", file_size_line(calc, lang)]
     for note in calc.notes:
         lines.append(f"\n> {note}")
     return "\n".join(lines)
+
+
+def file_size_line(calc: Calculation, lang: str = "en") -> str:
+    """The model's weights in fp32, fp16 and dynamic INT8, with the INT8 rule stated (`file_sizes`)."""
+    sizes = file_sizes(calc.config, calc.count)
+    return t(
+        "calc.file_sizes",
+        lang,
+        total=f"{sizes.parameters:,}",
+        fp32=megabytes(sizes.fp32),
+        fp16=megabytes(sizes.fp16),
+        int8=megabytes(sizes.dynamic_int8),
+        linear=f"{sizes.linear_weights:,}",
+        rows=f"{sizes.linear_rows:,}",
+        rest=f"{sizes.parameters - sizes.linear_weights:,}",
+    )
 
 
 COMPONENTS: tuple[str, ...] = (

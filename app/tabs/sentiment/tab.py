@@ -13,6 +13,8 @@ from app.page.examples import sentiment_texts
 from app.paper import views as paper_views
 from app.tabs import TabContext
 from app.tabs.sentiment.classifier import is_installed, zh_sentiment_dir
+from app.tabs.sentiment.deploy import deploy_markdown, two_heads_view
+from app.tabs.sentiment.deploy_timing import measure_view
 
 EXAMPLES = sentiment_texts("en")
 EXAMPLES_ZH = sentiment_texts("zh")
@@ -67,8 +69,27 @@ def build(ctx: TabContext) -> None:
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
     paper_views.panel(tr, "downstream")  # SST-2 in Tables 2 and 9, GLUE and SQuAD/RACE beside ours
+    two_heads, timing = _deploy_view(tr)
 
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
+    button2, two_raw, two_answer = two_heads
+    measure_button, measured = timing
+    measure_button.click(
+        measure_view,
+        inputs=[lang],
+        outputs=[measured],
+        api_name="sentiment_deploy_measure",
+        api_visibility="undocumented",
+        **queues.MODEL,
+    )
+    button2.click(
+        two_heads_view,
+        inputs=[text, lang],
+        outputs=[two_raw, two_answer],
+        api_name="sentiment_two_heads",
+        api_visibility="undocumented",
+        **queues.MODEL,
+    )
     outputs = [raw, status, verdict, probabilities, passes, tokens]
     gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment", **queues.MODEL)
     for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
@@ -80,3 +101,19 @@ def build(ctx: TabContext) -> None:
             api_visibility="undocumented",
             **queues.MODEL,
         )
+
+
+def _deploy_view(tr: Any) -> tuple[tuple[gr.Button, gr.JSON, gr.Markdown], tuple[gr.Button, gr.Markdown]]:
+    """The closed "deploy" accordion: the measured variants of the interface language's task with a button that
+    times them here, then the multi-task model's two heads on the typed text. Returns (the two heads' button, raw
+    answer and answer), (the timing button and its table)."""
+    with tr.add(gr.Accordion, label="sentiment.deploy", open=False, elem_id="sentiment-deploy"):
+        tr.add(gr.Markdown, text=deploy_markdown, elem_id="sentiment-deploy-table")
+        measure = tr.add(gr.Button, text="deploy.measure.button", size="sm", elem_id="sentiment-deploy-measure")
+        measured = gr.Markdown(elem_id="sentiment-deploy-measured")
+        tr.add(gr.Markdown, text="deploy.two.title")
+        button = tr.add(gr.Button, text="deploy.two.button", elem_id="sentiment-two-heads-button")
+        answer = gr.Markdown(elem_id="sentiment-two-heads")
+        with tr.add(gr.Accordion, label="common.raw", open=False):
+            raw = gr.JSON(show_label=False)
+    return (button, raw, answer), (measure, measured)

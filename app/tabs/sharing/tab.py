@@ -9,6 +9,7 @@ from app.i18n import t
 from app.models import runs
 from app.paper import views as paper_views
 from app.tabs import TabContext
+from app.tabs.sharing.views import compare_choices
 
 
 def build(ctx: TabContext) -> None:
@@ -43,8 +44,8 @@ def build(ctx: TabContext) -> None:
         )
         compare = tr.add(
             gr.Dropdown,
-            list(ctx.shipped),
             value=ctx.compare_default,
+            choices=lambda lang: compare_choices(list(ctx.shipped), lang),
             allow_custom_value=True,
             label="attention.compare",
             info="attention.compare.info",
@@ -53,7 +54,7 @@ def build(ctx: TabContext) -> None:
     live_status = gr.Markdown(elem_id="transitions-status")
     with gr.Row():
         l2 = gr.Plot(show_label=False)
-        cosine = gr.Plot(show_label=False)
+        cosine = gr.Plot(show_label=False)  # the angle in degrees, as the paper draws it
     with tr.add(gr.Accordion, label="common.raw", open=False):
         live_raw = gr.JSON(show_label=False)
 

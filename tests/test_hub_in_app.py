@@ -9,6 +9,7 @@ must be drawn from them. A catalogue id that is not cached is refused with one s
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import OrderedDict
 from pathlib import Path
@@ -251,3 +252,53 @@ def test_offline_without_the_papers_models_our_own_pair_stands_in(
     assert [name.split(" ")[0] for name in answer.result] == list(OFFLINE_PAIR)
     assert [name.split(" ")[1] for name in answer.result] == ["(none)", "(all)"]
     assert "our own pair stands in" in answer.status and "Figure 1" in answer.status
+
+
+# ----- in a browser ---------------------------------------------------------------------------------------------
+@pytest.mark.browser
+def test_a_browser_picks_a_cached_hub_model_and_gets_its_answer(cache_dir: Path, tmp_path: Path) -> None:
+    """`python app.py` with the temporary cache as its Hugging Face cache and the hub off; Chromium picks the cached
+    ALBERT in the model picker and the Masked words tab answers with it, framed by the catalogue."""
+    import os
+    import subprocess
+    import sys
+
+    from app_support import ARGS, CHROMIUM, REPO, app_env, chromium_keeping_its_nice, free_port, wait_for_page
+
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    port = free_port()
+    env = {**app_env(tiny_assets(), port), "HF_HUB_CACHE": str(cache_dir)}
+    env.pop(hub_models.DEFAULT_MODEL_ENV, None)
+    with open(tmp_path / "server.log", "w", encoding="utf-8") as log:
+        server = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            wait_for_page(url, server, timeout=600)
+            expect.set_options(timeout=120_000)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=str(chromium_keeping_its_nice(tmp_path)), args=ARGS
+                )
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.set_default_timeout(120_000)
+                page.goto(url)
+                page.get_by_role("tab", name="Masked words").click()
+                expect(page.locator("#mask-status")).not_to_be_empty()  # the shipped model's answer on opening
+                page.locator("#model-picker input").click()
+                option = page.locator("[data-testid=dropdown-option]", has_text="albert/albert-base-v2")
+                expect(option.first).to_contain_text("12M parameters · downloaded")
+                option.first.click()
+                expect(page.locator("#mask-status")).to_contain_text("albert/albert-base-v2: trained by Google")
+                expect(page.locator("#mask-filled textarea")).not_to_have_value(re.compile(r"\[MASK\]|^$"))
+                browser.close()
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    assert os.path.getsize(tmp_path / "server.log") > 0

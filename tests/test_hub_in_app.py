@@ -302,3 +302,26 @@ def test_a_browser_picks_a_cached_hub_model_and_gets_its_answer(cache_dir: Path,
                 server.kill()
                 server.wait()
     assert os.path.getsize(tmp_path / "server.log") > 0
+
+
+def test_a_hub_models_first_load_does_not_count_against_the_request_limit(
+    cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from app.models import budget, load
+
+    real = app_models._load_uncached
+
+    def slow(kind: str, location: str, lang: str) -> object:
+        time.sleep(0.3)  # a download
+        return real(kind, location, lang)
+
+    monkeypatch.setattr(app_models, "_load_uncached", slow)
+    with budget.deadline(0.2):
+        lm = load(ALBERTS[0])
+        budget.check()  # the 0.3 s load moved the deadline: no refusal
+        assert lm.kind == "hub"
+        time.sleep(0.25)
+        with pytest.raises(budget.RequestTooLong):
+            budget.check()

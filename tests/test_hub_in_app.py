@@ -325,3 +325,17 @@ def test_a_hub_models_first_load_does_not_count_against_the_request_limit(
         time.sleep(0.25)
         with pytest.raises(budget.RequestTooLong):
             budget.check()
+
+
+def test_the_built_page_offers_cached_hub_models_in_every_model_picker(cached: Path) -> None:
+    import gradio as gr
+
+    from app.layout import build_app
+
+    demo = build_app()
+    dropdowns = [b for b in demo.blocks.values() if isinstance(b, gr.Dropdown)]
+    pickers = [d for d in dropdowns if d.elem_id == "model-picker" or d.label == "Compare with"]
+    assert len(pickers) == 3  # the model picker, Attention's and Sharing modes' "compare with"
+    for picker in pickers:
+        values = {value for _, value in picker.choices}
+        assert set(ALBERTS + BERTS) <= values, picker.label

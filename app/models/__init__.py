@@ -390,7 +390,7 @@ def announce_download(hub_id: str, lang: str = "en") -> str | None:
     try:
         import gradio as gr
 
-        gr.Info(message, duration=None)
+        gr.Info(message, duration=60)
     except Exception as error:  # outside a request (tests, warm-up) there is no page to tell
         logger.debug("no page to show the download notice on: %s", error)
     return message

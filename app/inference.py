@@ -161,6 +161,17 @@ def token_labels(tokens: list[str], chinese: bool, lang: str = "en") -> list[str
     return [named if token == WORD_START else token.removeprefix(WORD_START) or token for token in tokens]
 
 
+def fill_in(text: str, words: list[str]) -> str:
+    """`text` with its [MASK]s replaced by `words` in order (a mask without a word stays). A WordPiece continuation
+    ('##s', BERT's) joins the word before it, without its '##': "The cat [MASK]." with '##s' → "The cats."."""
+    for word in words:
+        if word.startswith("##") and len(word) > 2:
+            text = re.sub(r"\s*\[MASK\]", lambda _, piece=word[2:]: piece, text, count=1)
+        else:
+            text = text.replace("[MASK]", word, 1)
+    return text
+
+
 def _require_text(text: str, lang: str, key: str = "input.empty") -> None:
     if not text.strip():
         raise InputError(t(key, lang))
@@ -258,8 +269,7 @@ def fill_cleaned_mask(
                 list(chosen),
             )
         )
-    best = iter(prediction.candidates[0][0] for prediction in predictions)
-    filled = re.sub(r"\[MASK\]", lambda _: next(best, "[MASK]"), text)
+    filled = fill_in(text, [prediction.candidates[0][0] for prediction in predictions])
     return FillMaskResult(encoded.tokens, predictions, filled, notices, unknown)
 
 
@@ -312,6 +322,10 @@ def sentence_order(
 
     if lm.config.sentence_objective == "none":
         raise InputError(t("order.err.no_head", lang, name=lm.name, default=language_models()["en"] or DEFAULT_MODEL))
+    if not lm.has_sentence_head:  # a random head's probabilities would mean nothing: say so instead
+        raise InputError(
+            t("order.err.hub_no_head", lang, name=lm.name, default=language_models()["en"] or DEFAULT_MODEL)
+        )
     a, notices_a = clean_text(sentence_a, lang)
     b, notices_b = clean_text(sentence_b, lang)
     if not a.strip() or not b.strip():
@@ -333,8 +347,6 @@ def sentence_order(
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
     special = (lm.tokenizer.cls_token_id, lm.tokenizer.sep_token_id)
     probs = class0_probabilities(lm.model, rows, special, lm.tokenizer.pad_token_id, budget)
-    if not lm.has_sentence_head:
-        notices.append(t("order.note.random_head", lang))
     with_other = float(probs[2]) if len(rows) == 3 else None
     return SentenceOrderResult(
         float(probs[0]), float(probs[1]), lm.config.sentence_objective, notices, unknown, with_other
@@ -390,18 +402,22 @@ def attention_similarity(maps: np.ndarray) -> list[float]:
 @dataclass
 class Transitions:
     l2: list[float]
-    """Per pass: mean over tokens of ‖output − input‖₂ (the paper's Figure 2, left)."""
+    """Per pass: mean over tokens of ‖output − input‖₂ (the paper's layer-transition figure, left)."""
     cosine: list[float]
-    """Per pass: mean over tokens of cos(input, output) (the paper's Figure 2, right)."""
+    """Per pass: mean over tokens of cos(input, output)."""
     tokens: int
     notices: list[str] = field(default_factory=list)
     unknown: Unknowns = field(default_factory=lambda: Unknowns(0, 0))
+    degrees: list[float] = field(default_factory=list)
+    """Per pass: mean over tokens of the angle between input and output, in degrees (the paper's right panel)."""
 
 
 def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitions:
-    """How much each pass changes its input: L2 distance and cosine similarity, averaged over tokens."""
+    """How much each pass changes its input: L2 distance, cosine and angle, averaged over tokens — computed by the
+    library's `albert.core.transitions.layer_transitions` (Lan et al., ICLR 2020, Figure 1; Figure 2 in arXiv v1)."""
     import torch
-    import torch.nn.functional as F
+
+    from albert.core.transitions import layer_transitions as library_transitions
 
     text, notices = clean_text(text, lang)
     _require_text(text, lang)
@@ -410,13 +426,7 @@ def layer_transitions(lm: LoadedModel, text: Any, lang: str = "en") -> Transitio
     encoded = encode(lm, text)
     if encoded.truncated:
         notices.append(t("input.truncated", lang, n=lm.max_tokens))
-    with torch.inference_mode():
-        out = lm.model.albert(
-            torch.tensor([encoded.input_ids]),
-            token_type_ids=torch.tensor([encoded.token_type_ids]),
-            output_hidden_states=True,
-        )
-    states = [h[0].float() for h in out.hidden_states]  # L + 1 tensors (T, H)
-    l2 = [float((o - i).norm(dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
-    cosine = [float(F.cosine_similarity(i, o, dim=-1).mean()) for i, o in zip(states[:-1], states[1:], strict=True)]
-    return Transitions(l2, cosine, len(encoded.input_ids), notices, unknown)
+    found = library_transitions(
+        lm.model, torch.tensor([encoded.input_ids]), token_type_ids=torch.tensor([encoded.token_type_ids])
+    )
+    return Transitions(found.l2, found.cosine, len(encoded.input_ids), notices, unknown, found.degrees)

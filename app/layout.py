@@ -12,7 +12,14 @@ import gradio as gr
 from app import gradio_compat, hosting, queues
 from app.hosting import door
 from app.i18n import LANGUAGES, Translations, t
-from app.models import AUTO_MODEL, ZH_MODEL, default_model, shipped_models
+from app.models import (
+    AUTO_MODEL,
+    ZH_MODEL,
+    default_model,
+    hub_choices,
+    picker_default,
+    shipped_models,
+)
 from app.page import freshness
 from app.tabs import LabViews, TabContext
 from app.tabs.attention import bertviz
@@ -171,16 +178,17 @@ def build_app() -> gr.Blocks:
 
 
 def picker_choices(models: list[str], lang: str = "en") -> list[tuple[str, str]]:
-    """The model picker's entries: "automatic" first when the Chinese model is shipped, then every shipped model."""
+    """The model picker's entries: "automatic" first when the Chinese model is shipped, then every shipped model,
+    then the hub's real ALBERTs and BERTs that are cached here or downloadable now (`app.models.hub`)."""
     automatic = [(t("app.model.auto", lang), AUTO_MODEL)] if ZH_MODEL in models else []
-    return automatic + [(name, name) for name in models]
+    return automatic + [(name, name) for name in models] + hub_choices(lang)
 
 
 def _model_picker(tr: Translations, models: list[str], default: str | None) -> gr.Dropdown:
     """With albert-lab-zh shipped the picker starts on "automatic" (the model for the text's language,
     `app.models.model_for`); without it, on the default model, as "automatic" would pick that one anyway."""
     info = "app.model.none" if not models else "app.model.info.auto" if ZH_MODEL in models else "app.model.info"
-    value = AUTO_MODEL if ZH_MODEL in models else default
+    value = picker_default(models, AUTO_MODEL if ZH_MODEL in models else default)  # a Space's ALBERT_LAB_DEFAULT_MODEL
     return tr.add(
         gr.Dropdown,
         value=value,

@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -329,7 +330,10 @@ def load(choice: str | None, lang: str = "en") -> LoadedModel:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
+        started = time.monotonic()
         loaded = _load_uncached(kind, location, lang)
+        if kind == "hub":  # a first download (hundreds of MB) is not the request's computing time
+            budget.extend(time.monotonic() - started)
         _cache[key] = loaded
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -358,6 +362,8 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     from albert.core.checkpoint import CheckpointError, resolve_directory
 
     name = Path(location).name if kind != "hub" else location
+    if kind == "hub":
+        announce_download(location, lang)
     try:
         directory = Path(resolve_directory(location))
     except CheckpointError as error:
@@ -400,6 +406,45 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         metrics=shipped_metrics(name) if kind == "shipped" else None,
         special_ids=special,
     )
+
+
+def announce_download(hub_id: str, lang: str = "en") -> str | None:
+    """Before a catalogue model that is not cached downloads: say so on the page (a Gradio notice on the request
+    that waits for it) and in the log; returns the sentence, None when nothing downloads."""
+    from app.models import hub
+
+    model = hub.hub_model(hub_id)
+    if model is None or hub.is_cached(model.hub_id):
+        return None
+    message = t("model.hub.downloading", lang, id=model.hub_id, mb=f"{model.download_bytes / 1e6:,.0f}")
+    logger.info(message)
+    try:
+        import gradio as gr
+
+        gr.Info(message, duration=60)
+    except Exception as error:  # outside a request (tests, warm-up) there is no page to tell
+        logger.debug("no page to show the download notice on: %s", error)
+    return message
+
+
+def hub_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """The pickers' hub entries (label, hub id): the catalogue models cached here or downloadable now."""
+    from app.models import hub
+
+    entries = []
+    for model in hub.offered(lang):
+        key = "model.hub.label.cached" if hub.is_cached(model.hub_id) else "model.hub.label"
+        params = f"{model.parameters / 1e6:.0f}M"
+        label = t(key, lang, id=model.hub_id, params=params, mb=f"{model.download_bytes / 1e6:,.0f}")
+        entries.append((label, model.hub_id))
+    return entries
+
+
+def picker_default(models: list[str], fallback: str | None) -> str | None:
+    """The picker's starting value: a Space's `ALBERT_LAB_DEFAULT_MODEL` when it can be had, else `fallback`."""
+    from app.models import hub
+
+    return hub.default_from_environment(models) or fallback
 
 
 def _without_paths(message: str, directory: Path) -> str:

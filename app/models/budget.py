@@ -49,6 +49,14 @@ def deadline(seconds: float | None = None, lang: str = "en") -> Iterator[None]:
         _local.state = previous
 
 
+def extend(seconds: float) -> None:
+    """Move this thread's deadline `seconds` later (a first download from the hub is waiting, like the queue's, and
+    is not the request's computing time); nothing outside a request."""
+    state = getattr(_local, "state", None)
+    if state is not None and seconds > 0:
+        _local.state = (state[0] + seconds, state[1], state[2])
+
+
 def check() -> None:
     """Raise RequestTooLong when this thread's request is past its deadline."""
     state = getattr(_local, "state", None)

@@ -236,7 +236,13 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
 
 
 def line(lm: Any, task: str, lang: str = "en") -> str:
-    """The framing line of a loaded pretraining model for one tab ('mask', 'order', 'attention')."""
+    """The framing line of a loaded pretraining model for one tab ('mask', 'order', 'attention'); a real checkpoint
+    from the hub catalogue is framed by its own facts (who trained it, on what, its size, what it lacks)."""
+    from app.models.hub import hub_model
+
+    real = hub_model(lm.name) if getattr(lm, "kind", "") == "hub" else None
+    if real is not None:
+        return real.describe(lang)
     return framing_markdown(model_facts(lm, task), task, lang, lm.config.sentence_objective)
 
 

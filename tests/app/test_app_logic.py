@@ -181,10 +181,10 @@ def test_sentence_order_views_and_bad_input() -> None:
     assert "two sentences" in raw["error"]
 
 
-def test_checkpoint_without_sentence_head_says_the_head_is_random(tmp_path) -> None:
+def test_checkpoint_without_sentence_head_is_refused_by_sentence_order(tmp_path) -> None:
     from safetensors.torch import load_file, save_file
 
-    from app.inference import sentence_order
+    from app.inference import InputError, sentence_order
     from app.models import _load_uncached
 
     source = tiny_assets().models / "albert-lab-base"
@@ -194,7 +194,8 @@ def test_checkpoint_without_sentence_head_says_the_head_is_random(tmp_path) -> N
     save_file(state, str(tmp_path / "model.safetensors"))
     hub_like = _load_uncached("local", str(tmp_path), "en")
     assert not hub_like.has_sentence_head
-    assert "randomly initialised" in sentence_order(hub_like, "a b .", "c d .").notices[-1]
+    with pytest.raises(InputError, match="no trained sentence-order"):  # not a random head's numbers (issue 31)
+        sentence_order(hub_like, "a b .", "c d .")
 
 
 def test_attention_shapes_similarity_and_truncation(lm) -> None:

@@ -34,6 +34,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.core.compute",
         "albert.core.quantize",
         "albert.core.adapters",
+        "albert.core.transitions",
     ),
     "data": (
         "albert.data",

@@ -9,7 +9,7 @@ import gradio as gr
 from app import queues
 from app.i18n import Translations, normalize_lang
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
-from app.models import default_model, language_models, shipped_config
+from app.models import default_model, hub_choices, language_models, shipped_config
 from app.models.languages import follow_language
 from app.page.results import MAX_HEAD_CHOICE
 from app.tabs import TabContext
@@ -44,8 +44,8 @@ def build(ctx: TabContext) -> None:
         )
         compare = tr.add(
             gr.Dropdown,
-            choices=ctx.compare_choices,
             value=ctx.compare_default,
+            choices=lambda lang: [*ctx.compare_choices(lang), *hub_choices(lang)],  # automatic, ours, the hub's
             allow_custom_value=True,
             label="attention.compare",
             info="attention.compare.info",

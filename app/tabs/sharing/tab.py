@@ -12,6 +12,7 @@ from app.models import language_models, runs
 from app.models.languages import follow_language
 from app.paper import views as paper_views
 from app.tabs import TabContext
+from app.tabs.sharing.views import compare_picker_entries
 
 EXAMPLE = "The old sailor walked along the river and remembered the distant lighthouse."
 EXAMPLE_ZH = "老水手沿着河边慢慢走着，想起了远处的那座灯塔。"
@@ -61,8 +62,8 @@ def build(ctx: TabContext) -> None:
         )
         compare = tr.add(
             gr.Dropdown,
-            choices=ctx.compare_choices,
             value=ctx.compare_default,
+            choices=lambda lang: [*ctx.compare_choices(lang)[:1], *compare_picker_entries(list(ctx.shipped), lang)],
             allow_custom_value=True,
             label="attention.compare",
             info="attention.compare.info",
@@ -71,7 +72,7 @@ def build(ctx: TabContext) -> None:
     live_status = gr.Markdown(elem_id="transitions-status")
     with gr.Row():
         l2 = gr.Plot(show_label=False)
-        cosine = gr.Plot(show_label=False)
+        cosine = gr.Plot(show_label=False)  # the angle in degrees, as the paper draws it
     with tr.add(gr.Accordion, label="common.raw", open=False):
         live_raw = gr.JSON(show_label=False)
 

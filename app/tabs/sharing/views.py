@@ -13,6 +13,7 @@ from app.i18n import safe, t
 from app.inference import InputError
 from app.models import (
     ModelError,
+    hub_choices,
     load,
     model_for,
     runs,
@@ -89,7 +90,7 @@ class TransitionsAnswer(NamedTuple):
     l2: Any
     """L2 distance per pass."""
     cosine: Any
-    """Cosine similarity per pass."""
+    """The angle between each pass's input and output, in degrees (the paper's right panel; cosines in the JSON)."""
 
 
 @guarded(SharingAnswer)
@@ -123,18 +124,46 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> Shar
     )
 
 
-@guarded(TransitionsAnswer)
-def layer_transitions_view(
-    text: str, model: str | None = "", compare_model: str | None = "", lang: str = "en"
-) -> TransitionsAnswer:
-    """/layer_transitions: (JSON, message, L2 distance per pass, cosine similarity per pass), shared vs not."""
-    lang = inputs.language(lang)
-    text = inputs.text(text, lang, "sharing.text")
-    compare_model = inputs.name(compare_model, lang, "attention.compare")
+PAPER_PAIR = "paper"
+"""The compare picker's value for the paper's own pair (`paper_pair`), whatever the model picker holds."""
+PAPER_MODELS = ("google-bert/bert-large-uncased", "albert/albert-large-v2")
+"""Lan et al., ICLR 2020, Figure 1 (Figure 2 in arXiv v1): BERT-large against ALBERT-large."""
+OFFLINE_PAIR = ("albert-lab-none", "albert-lab-all")
+"""Our own stand-ins: the not-shared arm (BERT's layout) against its all-shared twin."""
+
+
+def compare_picker_entries(shipped: list[str], lang: str = "en") -> list[tuple[str, str]]:
+    """The "compare with" picker's entries: the paper's pair first, then every shipped model, then the hub's."""
+    return [(t("sharing.paper.choice", lang), PAPER_PAIR), *((name, name) for name in shipped), *hub_choices(lang)]
+
+
+def paper_pair(lang: str = "en") -> tuple[tuple[str, str], str] | None:
+    """(BERT, ALBERT) picker values to draw and the sentence that says which pair it is: the paper's BERT-large and
+    ALBERT-large when both are cached or downloadable, else our not-shared and all-shared models; None when
+    neither pair can be had."""
+    from app.models import hub
+
+    if all(hub.is_cached(name) for name in PAPER_MODELS) or hub.hub_reachable():
+        bert, albert = PAPER_MODELS
+        return PAPER_MODELS, t("sharing.paper.pair", lang, bert=bert, albert=albert)
+    if all(name in shipped_models() for name in OFFLINE_PAIR):
+        bert, albert = OFFLINE_PAIR
+        return OFFLINE_PAIR, t("sharing.paper.offline", lang, bert=bert, albert=albert)
+    return None
+
+
+def _transition_models(
+    text: str, model: str | None, compare_model: str, lang: str
+) -> tuple[list, list[str], list[str]]:
+    """The loaded models to draw (the first always loads, or its one sentence is the answer), the notices, and the
+    sentence that says why these are compared (the paper's pair, or a like-for-like twin or pair)."""
+    pair = paper_pair(lang) if compare_model == PAPER_PAIR else None
+    if pair is not None:
+        (first, second), sentence = pair
+        return [load(first, lang), load(second, lang)], [], [sentence]
     lm = load(model_for(model, text, lang), lang)
-    models = [lm]
-    others, why = compare_choices(lm, compare_model, lang)
-    notices = []
+    others, why = compare_choices(lm, "" if compare_model == PAPER_PAIR else compare_model, lang)
+    models, notices = [lm], []
     for other in others:
         try:
             models.append(load(other, lang))
@@ -142,6 +171,20 @@ def layer_transitions_view(
             notices.append(str(error))
     if not others:
         notices.append(t("attention.no_twin", lang))
+    return models, notices, why
+
+
+@guarded(TransitionsAnswer)
+def layer_transitions_view(
+    text: str, model: str | None = "", compare_model: str | None = "", lang: str = "en"
+) -> TransitionsAnswer:
+    """/layer_transitions: (JSON, message, L2 distance per pass, angle per pass), shared vs not — or the paper's
+    pair (compare_model "paper"): BERT-large against ALBERT-large, as Lan et al. (ICLR 2020) Figure 1 draws them."""
+    lang = inputs.language(lang)
+    text = inputs.text(text, lang, "sharing.text")
+    compare_model = inputs.name(compare_model, lang, "attention.compare").strip()
+    models, notices, why = _transition_models(text, model, compare_model, lang)
+    lm = models[0]
     results = {series(lm): inference.layer_transitions(lm, text, lang)}
     labels = {series(m): series(m, lang) for m in models}
     for twin in models[1:]:
@@ -156,18 +199,22 @@ def layer_transitions_view(
         *why,
         *notices,
         *(n for r in results.values() for n in r.notices),
+        t("sharing.paper.note", lang),  # the figure cited beside the charts, and what the paper saw
     ]
-    raw = {name: {"l2": r.l2, "cosine": r.cosine, **r.unknown.as_dict()} for name, r in results.items()}
+    raw = {
+        name: {"l2": r.l2, "cosine": r.cosine, "degrees": r.degrees, **r.unknown.as_dict()}
+        for name, r in results.items()
+    }
     l2 = lines_figure(
         {labels[name]: r.l2 for name, r in results.items()},
         t("sharing.l2.title", lang),
         t("sharing.axis.pass", lang),
         t("sharing.axis.l2", lang),
     )
-    cosine = lines_figure(
-        {labels[name]: r.cosine for name, r in results.items()},
+    degrees = lines_figure(
+        {labels[name]: r.degrees for name, r in results.items()},
         t("sharing.cos.title", lang),
         t("sharing.axis.pass", lang),
         t("sharing.axis.cosine", lang),
     )
-    return TransitionsAnswer(result=raw, status=status_markdown(list(dict.fromkeys(notices))), l2=l2, cosine=cosine)
+    return TransitionsAnswer(result=raw, status=status_markdown(list(dict.fromkeys(notices))), l2=l2, cosine=degrees)

@@ -96,14 +96,14 @@ def cached(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_cached_hub_models_appear_in_the_pickers(cached: Path) -> None:
     from app.layout import picker_choices
     from app.models import shipped_models
-    from app.tabs.sharing.views import PAPER_PAIR, compare_choices
+    from app.tabs.sharing.views import PAPER_PAIR, compare_picker_entries
 
     shipped = shipped_models()
     for lang in ("en", "zh"):
         values = [value for _, value in picker_choices(shipped, lang)]
         assert values[: len(shipped)] == shipped
         assert sorted(values[len(shipped) :]) == sorted(ALBERTS + BERTS)  # cached ones only: the hub is off
-        compare = [value for _, value in compare_choices(shipped, lang)]
+        compare = [value for _, value in compare_picker_entries(shipped, lang)]
         assert compare[0] == PAPER_PAIR and set(ALBERTS + BERTS) <= set(compare)
     labels = dict((value, label) for label, value in picker_choices(shipped, "en"))
     assert labels["google-bert/bert-large-uncased"] == "google-bert/bert-large-uncased · 335M parameters · downloaded"

@@ -118,7 +118,8 @@ def _short(n: float) -> str:
 
 
 def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
-    """Per sharing mode: parameters and measured forward time, both relative to no sharing (= 1)."""
+    """Per sharing mode: parameters and measured forward time (median, whiskers min–max over the rounds), both
+    relative to no sharing (= 1)."""
     modes = [row["sharing"] for row in result["modes"]]
     names = [t(f"sharing.short.{mode}", lang) for mode in modes]
     figure = go.Figure()
@@ -127,16 +128,26 @@ def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
         ("time_vs_none", "compute.chart.time", "#d97706"),
     ):
         values = [row[key] for row in result["modes"]]
+        spread = None
+        if key == "time_vs_none":  # the range over the interleaved rounds, around the median
+            spread = dict(
+                type="data",
+                array=[row["time_vs_none_max"] - row["time_vs_none"] for row in result["modes"]],
+                arrayminus=[row["time_vs_none"] - row["time_vs_none_min"] for row in result["modes"]],
+                color="#78350f",
+                thickness=1.5,
+            )
         figure.add_bar(
             x=names,
             y=values,
             name=t(label, lang),
             marker_color=color,
+            error_y=spread,
             text=[f"{v:.2f}" for v in values],
             textposition="outside",
             hovertemplate="%{x}: %{y:.2f}<extra></extra>",
         )
-    top = max(max(row["time_vs_none"], row["parameters_vs_none"]) for row in result["modes"])
+    top = max(max(row["time_vs_none_max"], row["parameters_vs_none"]) for row in result["modes"])
     figure.add_hline(y=1, line_dash="dot", line_color="#9ca3af")
     figure.update_layout(
         **base_layout(

@@ -9,6 +9,7 @@ written to test-artifacts/phone-measurements.json (not committed).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from urllib.parse import urlparse
 
@@ -158,6 +159,8 @@ def test_every_tab_is_readable_on_a_phone(phone, lang: str) -> None:
     for tab, result in TABS.items():
         phone.locator(f"#tab-{tab}-button").click()
         expect(phone.locator(result)).not_to_be_empty(timeout=90_000)
+        if lang == "zh":  # the result redrawn in 中文, not the English one still on screen
+            expect(phone.locator(result)).to_contain_text(re.compile("[\u4e00-\u9fff]"), timeout=90_000)
         phone.wait_for_timeout(1500)  # charts drawn, fonts settled
         seen = phone.evaluate(MEASURE_JS)
         measured[tab] = seen

@@ -11,7 +11,7 @@ Gradio has no public option for what these do, so they read or replace attribute
 - the page: Gradio 6's Textbox reports an edit only on a key press (`data-testid="textbox"`), passed on by
   `EDITS_JS`.
 
-`USED` lists each of these, and `tests/test_gradio_compat.py` checks that they are still there, with the
+`USED` lists each of these, and `tests/app/test_gradio_compat.py` checks that they are still there, with the
 signatures
 the wrappers rely on: a Gradio upgrade that moves one fails that test instead of silently losing the behaviour. At
 run time each patch is skipped, with a warning, when a Gradio lays its objects out differently.

@@ -148,6 +148,19 @@ def display_token(piece: str) -> str:
     return text or piece
 
 
+WORD_START = "▁"
+"""SentencePiece's word-start marker: a piece of its own before Chinese text (which has no spaces)."""
+
+
+def token_labels(tokens: list[str], chinese: bool, lang: str = "en") -> list[str]:
+    """Tokens as a chart or a view labels them. For a Chinese model the marker is dropped from a piece ('▁今' →
+    '今') and the bare marker is named ('[word start]', '[词首]'), never a blank or '_'; others are unchanged."""
+    if not chinese:
+        return list(tokens)
+    named = t("token.word_start", lang)
+    return [named if token == WORD_START else token.removeprefix(WORD_START) or token for token in tokens]
+
+
 def _require_text(text: str, lang: str, key: str = "input.empty") -> None:
     if not text.strip():
         raise InputError(t(key, lang))
@@ -166,6 +179,8 @@ class MaskPrediction:
     """Token index of the [MASK] in `FillMaskResult.tokens`."""
     candidates: list[tuple[str, float]]
     """(token as shown, probability), most likely first; special tokens left out."""
+    pieces: list[str] = field(default_factory=list)
+    """The candidates' vocabulary pieces as the tokenizer spells them ('▁paris'): what a count table counts."""
 
 
 @dataclass
@@ -238,7 +253,9 @@ def fill_cleaned_mask(
         chosen = pieces[row * top_k : (row + 1) * top_k]
         predictions.append(
             MaskPrediction(
-                position, [(display_token(p), float(v)) for p, v in zip(chosen, top.values[row].tolist(), strict=True)]
+                position,
+                [(display_token(p), float(v)) for p, v in zip(chosen, top.values[row].tolist(), strict=True)],
+                list(chosen),
             )
         )
     best = iter(prediction.candidates[0][0] for prediction in predictions)

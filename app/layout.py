@@ -12,7 +12,7 @@ import gradio as gr
 from app import gradio_compat, hosting, queues
 from app.hosting import door
 from app.i18n import LANGUAGES, Translations, t
-from app.models import AUTO_MODEL, ZH_MODEL, comparison_model, default_model, shipped_models
+from app.models import AUTO_MODEL, ZH_MODEL, default_model, shipped_models
 from app.page import freshness
 from app.tabs import LabViews, TabContext
 from app.tabs.attention import bertviz
@@ -65,6 +65,7 @@ EXAMPLE_STEPS = {
     "sentence_order": "order_examples",
     "attention": "attention_example",
     "sentiment": "sentiment_example",
+    "layer_transitions": "sharing_example",
 }
 """The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
 
@@ -125,7 +126,7 @@ def build_app() -> gr.Blocks:
             views=lab_views(),
             shipped=tuple(models),
             default_model=default,
-            compare_default=comparison_model(),
+            compare_default=AUTO_MODEL if models else None,
         )
         # 'wrap' renders every tab button (no overflow menu); lab.css then makes that one row scroll sideways.
         with gr.Tabs(overflow_behavior="wrap", elem_id="lab-tabs"):

@@ -6,7 +6,7 @@
 A decision tree sees only the two segments' lengths (pieces and characters), sentence counts and edge characters
 (opening and closing quotes, ! ? ;), is trained on half the pairs (each in both orders) and is scored balanced on the
 other half, as the models are. On pairs built by `albert.data.sentence_order` it should sit at 50%; on pairs that
-leak (forward-filled windows) it does not (`tests/test_sentence_order.py` shows both).
+leak (forward-filled windows) it does not (`tests/data/test_sentence_order.py` shows both).
 """
 
 from __future__ import annotations

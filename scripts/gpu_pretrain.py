@@ -15,7 +15,7 @@ high learning rate), trains with `python -m albert.pretrain` (bf16 autocast, who
 writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrained` folder: config,
 weights, tokenizer, metrics.json with the held-out scores of `experiments/score_models.py`, the training
 log, summary.json), `summary.json` and `log.txt`. On a CPU the same command is a dry run
-(`--device cpu --precision fp32`, tests/test_gpu_pretrain.py).
+(`--device cpu --precision fp32`, tests/scripts/test_gpu_pretrain.py).
 
 The Chinese model (issue 16) takes the same run with its character vocabulary and single-character masks
 (the zh corpus is 3 MB; the tokenizer is `runs/zh/tokenizer`, made by scripts/train_zh_model.sh):

@@ -45,7 +45,7 @@ MAX_PAIRS = 5000
 """More than any dev text here gives: every pair it has."""
 SENTENCE_FINAL = "。！？；…!?.;"
 TREE = dict(max_depth=6, min_samples_leaf=20, random_state=0)
-"""The decision tree of tests/test_sentence_order.py."""
+"""The decision tree of tests/data/test_sentence_order.py."""
 
 CountTokens = Callable[[str], int]
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: tiny configs, a padded batch, and an offline Hugging Face hub.
+"""Shared fixtures: tiny configs (from tests/factories.py), a padded batch, and an offline Hugging Face hub.
 
 Tests never download: the hub is switched off before anything imports `huggingface_hub`,
 and transformers models are built from a config with random weights.
@@ -13,33 +13,17 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from albert import AlbertConfig  # noqa: E402
+from tests.factories import TINY, tiny_config, write_corpus  # noqa: E402
 
 # Test models are tiny: a second intra-op thread only adds synchronisation, and on a busy
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
 torch.set_num_threads(1)
-
-TINY = dict(
-    vocab_size=99,
-    embedding_size=16,
-    hidden_size=32,
-    num_hidden_layers=4,
-    num_attention_heads=4,
-    intermediate_size=37,
-    max_position_embeddings=64,
-    type_vocab_size=2,
-)
-"""Small enough for milliseconds per forward; 37 and 99 are odd on purpose, so a swapped
-dimension shows up as a shape error instead of passing by coincidence."""
-
-
-def tiny_config(**changes: Any) -> AlbertConfig:
-    return AlbertConfig(**{**TINY, **changes})
 
 
 @pytest.fixture
@@ -63,23 +47,21 @@ def batch() -> dict[str, torch.Tensor]:
     return {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids}
 
 
-def randomize_(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:
-    """Give every parameter a distinct random value in place.
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny pretraining corpus (train, short held-out books) and an 80-piece tokenizer trained on it, per module."""
+    root = tmp_path_factory.mktemp("pretrain")
+    train = write_corpus(root / "train.txt")
+    valid = write_corpus(root / "valid.txt", documents=4, seed=1, short=True)
+    from albert.data.tokenizer import train_tokenizer
 
-    Fresh models start with zero biases and unit LayerNorm gains, which would hide a
-    bias or LayerNorm mapped to the wrong place; random values expose any mix-up.
-    """
-    generator = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for name, parameter in model.named_parameters():
-            noise = torch.randn(parameter.shape, generator=generator)
-            if "norm" in name.lower() and name.endswith("weight"):
-                parameter.copy_(1.0 + 0.2 * noise)
-            else:
-                parameter.copy_(0.1 * noise)
-    return model.eval()
+    train_tokenizer([train], root / "tokenizer", vocab_size=80)
+    return {"train": train, "valid": valid, "tokenizer": root / "tokenizer", "root": root}
 
 
-def max_abs_diff(a: torch.Tensor, b: torch.Tensor) -> float:
-    assert a.shape == b.shape, f"shapes differ: {tuple(a.shape)} vs {tuple(b.shape)}"
-    return (a.float() - b.float()).abs().max().item()
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is also `slow` (it starts a served app and a Chromium), so `-m "not slow"` leaves them out
+    without each browser module saying so twice."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.slow)

@@ -14,7 +14,7 @@ FLOPs count matrix products only, 2 FLOPs per multiply-add (a multiply and an ad
 Left out, each O(H) or O(T) per token rather than O(H²): embedding look-ups, LayerNorms, softmax,
 the activation function, bias and residual additions; and the pooler (H² once per *sequence*).
 Training ≈ 3 × forward: the backward pass computes a gradient for both inputs and weights of every
-product, twice the forward work. `tests/test_compute.py` checks the forward count against
+product, twice the forward work. `tests/core/test_compute.py` checks the forward count against
 `torch.utils.flop_counter.FlopCounterMode` on a small model.
 
 Activation memory (training, values kept for the backward pass) is estimated per pass as

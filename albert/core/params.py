@@ -104,7 +104,7 @@ def without_sharing(config: AlbertConfig) -> AlbertConfig:
     return config.replace(sharing="none", num_hidden_groups=config.num_hidden_layers)
 
 
-# ----- the paper's reported figures (Lan et al. 2019), for display beside exact counts -----
+# ----- the paper's reported figures (Lan et al., ICLR 2020), for display beside exact counts -----
 PAPER_TABLE1: dict[str, float] = {
     "bert-base": 108e6,
     "bert-large": 334e6,

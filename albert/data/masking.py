@@ -1,6 +1,6 @@
 """Masked-language-model masking as ALBERT pretrains.
 
-ALBERT (Lan et al. 2019, section 4.1) masks n-grams: a span of n units with n <= 3 and
+ALBERT (Lan et al., ICLR 2020, section 4.1) masks n-grams: a span of n units with n <= 3 and
 p(n) proportional to 1/n, until 15% of the tokens are chosen (at most `max_predictions`).
 Each chosen token becomes [MASK] 80% of the time, a random token 10% and stays itself 10%
 (BERT's recipe, decided per token as the reference script does). A "unit" is one token, or

@@ -15,7 +15,7 @@ Groups, cheapest first:
   `app.costs.MEASURE_MAX_PARAMETERS`; ~10 s on one core): one at a time, one waiting, then a busy answer.
 
 An event whose name is not in the table goes to `heavy` (with a warning in the log): a new endpoint can never
-slow the light ones down by being forgotten here; tests/test_app_hosting.py asserts that none is forgotten.
+slow the light ones down by being forgotten here; tests/app/test_app_hosting.py asserts that none is forgotten.
 """
 
 from __future__ import annotations

@@ -44,14 +44,24 @@ DEFAULT_MODEL = "albert-lab-none-s1"
 replaced `FORMER_DEFAULT_MODEL`, the protocol's continued run, which has the best held-out MLM."""
 FORMER_DEFAULT_MODEL = "albert-lab-e128-continued"
 NOT_SHARED_MODEL = "albert-lab-none"
-SHARED_TWINS: dict[str, str] = {"albert-lab-none": "albert-lab-all", "albert-lab-none-s1": "albert-lab-all-s1"}
+SHARED_TWINS: dict[str, str] = {
+    "albert-lab-none": "albert-lab-all",
+    "albert-lab-none-s1": "albert-lab-all-s1",
+    "albert-lab-zh-none": "albert-lab-zh-all",
+}
 """A not-shared arm's like-for-like all-shared arm (same E, data, tokens and seed): what it is compared with."""
+FAIR_PAIRS: dict[str, tuple[str, str]] = {
+    "en": ("albert-lab-all", "albert-lab-none"),
+    "zh": ("albert-lab-zh-all", "albert-lab-zh-none"),
+}
+"""Each language's like-for-like pair (same recipe, E, tokens and seed; only sharing differs): what a model that
+has no twin of its own is compared through, unless the user picks a model to compare with."""
 ZH_MODEL = "albert-lab-zh"
 """The Chinese model (a character vocabulary): masked words, sentence order and attention for Chinese text."""
 NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
 """Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
 the paper's Table 5 argument live (it reads topic, not order)."""
-CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews"})
+CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews", *FAIR_PAIRS["zh"]})
 """The shipped models that read Chinese (a character vocabulary); the others read English."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
@@ -160,6 +170,27 @@ def comparison_model(name: str | None = None) -> str | None:
         if candidate != name and candidate_config is not None and candidate_config.sharing == wanted:
             return candidate
     return None
+
+
+def twin_of(name: str) -> str | None:
+    """A shipped model's like-for-like twin (the all-shared arm of a not-shared one, and back), None without one."""
+    twins = {**SHARED_TWINS, **{shared: alone for alone, shared in SHARED_TWINS.items()}}
+    twin = twins.get(name)
+    return twin if twin in shipped_models() else None
+
+
+def fair_comparison(name: str) -> list[str]:
+    """The models set beside `name` when the user picks none: its twin (`twin_of`), else its language's
+    like-for-like pair (`FAIR_PAIRS`, both shipped) less `name` itself, else the legacy `comparison_model`."""
+    twin = twin_of(name)
+    if twin is not None:
+        return [twin]
+    pair = FAIR_PAIRS["zh" if name in CHINESE_MODELS else "en"]
+    models = shipped_models()
+    if all(member in models for member in pair):
+        return [member for member in pair if member != name]
+    fallback = comparison_model(name)
+    return [fallback] if fallback and fallback != name else []
 
 
 def language_models() -> dict[str, str | None]:

@@ -254,12 +254,29 @@ class SentimentFacts:
     majority_label: str | None
     majority_share: float | None
     num_labels: int
+    task: str | None = None
+    """The fine-tuning data's name in the metrics ('sst2', 'zh-reviews')."""
+    baseline: float | None = None
+    """The n-gram baseline's dev accuracy (TF-IDF + logistic regression), when it was measured."""
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The dev accuracy's 95% Wilson interval, when the number of dev examples is recorded."""
+        if self.accuracy is None or not self.dev_examples:
+            return None
+        from albert.training.order_scoring import Proportion
+
+        return Proportion(self.accuracy * self.dev_examples, self.dev_examples).interval()
 
     def as_dict(self) -> dict[str, Any]:
+        interval = self.interval
         return {
             "model": self.name,
             "parameters": self.parameters,
+            "task": self.task,
             "dev_accuracy": self.accuracy,
+            "dev_ci95": [round(interval[0], 4), round(interval[1], 4)] if interval else None,
+            "ngram_baseline": self.baseline,
             "dev_examples": self.dev_examples,
             "train_examples": self.train_examples,
             "epochs": self.epochs,
@@ -295,9 +312,16 @@ def majority(counts: Any) -> tuple[str, float] | None:
     return label, values[label] / total
 
 
+def task_name(metrics: dict[str, Any] | None) -> str:
+    """The fine-tuning data a classifier's metrics record (their `task`; 'sst2' when not named)."""
+    task = _dig(metrics, "task")
+    return task if isinstance(task, str) and isinstance(_dig(metrics, task), dict) else "sst2"
+
+
 def base_model_name(metrics: dict[str, Any] | None) -> str | None:
-    """The pretrained model a classifier was fine-tuned from, by its folder's name (`sst2.model` in its metrics)."""
-    base = _dig(metrics, "sst2", "model")
+    """The pretrained model a classifier was fine-tuned from, by its folder's name (`<task>.model` in its
+    metrics)."""
+    base = _dig(metrics, task_name(metrics), "model")
     if not isinstance(base, str):
         return None
     return base.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or None
@@ -313,13 +337,15 @@ def sentiment_facts(
     """The framing figures of a fine-tuned classifier from its metrics.json (and its pretrained start's)."""
     from app.tabs.sentiment.classifier import held_out_accuracy
 
-    run = _dig(metrics, "sst2") or {}
+    task = task_name(metrics)
+    run = _dig(metrics, task) or {}
     arm = _dig(run, "pretrained") or {}
     top = majority(_dig(metrics, "dev_labels"))
     base = base_model_name(metrics)
     dev = _number(arm.get("dev_examples"))
     train = _number(arm.get("train_examples"))
     tokens = _number(_dig(base_metrics, "tokens"))
+    baseline = _number(_dig(metrics, "ngram_baseline", "dev_accuracy"))
     return SentimentFacts(
         name=name,
         parameters=parameters,
@@ -332,6 +358,8 @@ def sentiment_facts(
         majority_label=top[0] if top else None,
         majority_share=top[1] if top else None,
         num_labels=num_labels,
+        task=task if run else None,
+        baseline=baseline if baseline is not None and 0 <= baseline <= 1 else None,
     )
 
 
@@ -342,12 +370,26 @@ def sentiment_markdown(f: SentimentFacts, lang: str = "en", label_name: Any = No
         read = t("frame.sentiment.read", lang, tokens=millions(f.base_tokens)) if f.base_tokens else ""
         parts.append(t("frame.sentiment.base", lang, base=safe(f.base_model), read=read))
     if f.train_examples:
-        parts.append(
-            t("frame.sentiment.train", lang, n=f"{f.train_examples:,}", epochs=f"{f.epochs:g}" if f.epochs else "?")
-        )
+        data = t(f"frame.sentiment.data.{f.task}", lang) if f.task in ("sst2", "zh-reviews") else safe(f.task or "?")
+        epochs = f"{f.epochs:g}" if f.epochs else "?"
+        parts.append(t("frame.sentiment.train", lang, n=f"{f.train_examples:,}", epochs=epochs, data=data))
     if f.accuracy is not None:
-        detail = t("frame.detail.n", lang, n=f"{f.dev_examples:,}") if f.dev_examples else ""
+        interval = f.interval
+        detail = (
+            t(
+                "frame.sentiment.interval",
+                lang,
+                low=percent(interval[0]),
+                high=percent(interval[1]),
+                n=f"{f.dev_examples:,}",
+            )
+            if interval and f.dev_examples
+            else ""
+        )
         parts.append(t("frame.sentiment.accuracy", lang, accuracy=percent(f.accuracy), detail=detail))
+    if f.baseline is not None and f.accuracy is not None:
+        key = "frame.sentiment.baseline.above" if f.baseline > f.accuracy else "frame.sentiment.baseline.below"
+        parts.append(t(key, lang, baseline=percent(f.baseline), accuracy=percent(f.accuracy)))
     if f.majority_share is not None and f.majority_label is not None:
         shown = label_name(f.majority_label, lang) if label_name else f.majority_label
         parts.append(t("frame.sentiment.majority", lang, label=safe(shown), p=percent(f.majority_share)))

@@ -13,10 +13,13 @@ from typing import Any
 from app.i18n import mode_name, safe, t
 from app.inference import InputError
 from app.models import (
+    AUTO_MODEL,
+    FAIR_PAIRS,
     LoadedModel,
     ModelError,
     budget,
-    comparison_model,
+    fair_comparison,
+    shipped_metrics,
 )
 from app.page import inputs
 
@@ -109,8 +112,17 @@ def series(lm: LoadedModel, lang: str | None = None) -> str:
     return f"{lm.name} ({lm.config.sharing if lang is None else mode_name(lm.config.sharing, lang)})"
 
 
-def compare_choice(lm: LoadedModel, compare_model: str | None) -> str | None:
-    """The model to compare with: the one picked, else `comparison_model` (a not-shared model for a shared one, the
-    all-shared twin for a not-shared arm)."""
-    choice = (compare_model or "").strip() or comparison_model(lm.name)
-    return choice if choice and choice != lm.name else None
+def compare_choices(lm: LoadedModel, compare_model: str | None, lang: str = "en") -> tuple[list[str], list[str]]:
+    """The models to compare `lm` with, and the sentence that says why: the one picked; else, with "automatic" (or
+    nothing) picked, `lm`'s like-for-like twin, or its language's like-for-like pair (`app.models.fair_comparison`),
+    named in a sentence (their training tokens, and that they are not `lm`), so a difference reads as sharing's."""
+    choice = (compare_model or "").strip()
+    if choice and choice != AUTO_MODEL:
+        return ([choice] if choice != lm.name else []), []
+    names = fair_comparison(lm.name)
+    pair = next((p for p in FAIR_PAIRS.values() if set(p) <= {lm.name, *names} and len(names) == 2), None)
+    if pair is None:
+        return names, []
+    tokens = (shipped_metrics(pair[0]) or {}).get("tokens")
+    millions = f"{tokens / 1e6:.0f}M" if isinstance(tokens, (int, float)) else "?"
+    return names, [t("compare.pair", lang, shared=pair[0], alone=pair[1], tokens=millions, model=safe(lm.name))]

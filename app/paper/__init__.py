@@ -1,4 +1,4 @@
-"""The ALBERT paper's results (Lan et al., 2020, ICLR; arXiv:1909.11942v6), cited by table — the one place the
+"""The ALBERT paper's results (Lan et al., ICLR 2020; arXiv:1909.11942v6), cited by table — the one place the
 app takes them from. Every figure is written as the paper prints it, with its table and column named here.
 
 Tables 2–5 are ALBERT-base-scale models pretrained 125k steps on BookCorpus + English Wikipedia, fine-tuned and
@@ -167,7 +167,8 @@ def paper_note(sharing: str, objective: str, embedding_size: int, lang: str = "e
     table, avg = t("paper.note.table", lang), t("paper.note.avg", lang)
     if objective in ("nsp", "none"):
         intrinsic, scores = TABLE5[objective]
-        row = {"nsp": "NSP", "none": "None"}[objective]  # the rows as Table 5 names them
+        # the rows as Table 5 names them ("None"), in the interface's language
+        row = "NSP" if objective == "nsp" else "None" if lang == "en" else t("paper.objective.none", lang)
         return f"{table} 5 {row}: MLM {intrinsic.mlm}, NSP {intrinsic.nsp}, SOP {intrinsic.sop}, {avg} {scores.avg}"
     if sharing != "all":
         return (

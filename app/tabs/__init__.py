@@ -72,4 +72,12 @@ class TabContext:
     default_model: str | None = None
     """The shipped model the page starts on (None when none is shipped)."""
     compare_default: str | None = None
-    """The not-shared twin of the default model, compared against it by default."""
+    """What the "compare with" pickers start on: "automatic" (`app.models.AUTO_MODEL`, the like-for-like twin or
+    pair, `app.page.results.compare_choices`) when models are shipped."""
+
+    def compare_choices(self, lang: str) -> list[tuple[str, str]]:
+        """The "compare with" pickers' entries: "automatic (like-for-like)" first, then every shipped model."""
+        from app.i18n import t
+        from app.models import AUTO_MODEL
+
+        return [(t("attention.compare.auto", lang), AUTO_MODEL), *((name, name) for name in self.shipped)]

@@ -2,7 +2,7 @@
 
 The guide (`docs/teaching/guide.md`, `docs/teaching/guide.zh.md`) promises a class only what the shipped models in
 `assets/models` and `assets/sentiment` actually answer. Each example below carries the answer the guide quotes; this
-script computes it again and prints both, and `tests/test_teaching_guide.py` fails when one of them no longer holds
+script computes it again and prints both, and `tests/docs/test_teaching_guide.py` fails when one of them no longer holds
 (a retrained model, a changed tokenizer) or when the guide stops quoting it.
 
 Only library calls (`albert.*`), computed as the app computes them: masked words as `app.inference.fill_mask` (one

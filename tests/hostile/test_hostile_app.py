@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from app_support import tiny_assets, use_tiny_assets
+
+from tests.app.support import tiny_assets, use_tiny_assets
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """Hostile requests to a launched app (issue 18): raw HTTP bodies of wrong types, too few or malformed, an
 oversized upload, a full queue, abandoned requests, and what the page and /config show of the machine's folders.
 
-Most tests share `python app.py` started once (`app_support.running_app`); the queue tests launch the app in
+Most tests share `python app.py` started once (`tests.app.support.running_app`); the queue tests launch the app in
 this process instead (`gated_app`), with a small queue, a quick sweep and /fill_mask held at a gate, so that
 they can fill the queue at will and read what the server still holds."""
 
@@ -20,7 +20,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from app_support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
+
+from tests.app.support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +53,7 @@ def _result(stream: str) -> object:
     return json.loads(line.removeprefix("data:"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "endpoint, data, fragment",
     [
@@ -84,6 +86,7 @@ def test_wrong_values_over_raw_http_get_the_apps_sentence(http, url: str, endpoi
     assert fragment in error and "Traceback" not in error and "\n" not in error, error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "body",
     [
@@ -107,6 +110,7 @@ def test_malformed_bodies_never_come_back_as_a_null_error(http, url: str, body: 
         assert status == 422 and "detail" in text
 
 
+@pytest.mark.slow
 def test_the_server_logged_no_traceback_for_bad_input(http, url: str) -> None:
     for data in (["the [MASK]", "abc", "", "en"], ["the [MASK]"], [None, None, None, None]):
         _call(http, url, "fill_mask", json.dumps({"data": data}))
@@ -114,6 +118,7 @@ def test_the_server_logged_no_traceback_for_bad_input(http, url: str) -> None:
     assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "value", [3, 0, 199, 200, -1, 2.5, 1e308, "x", "1: the", "", None, True, [1], {"a": 1}], ids=repr
 )
@@ -128,6 +133,7 @@ def test_any_value_sent_to_pick_word_answers_cleanly(http, url: str, value) -> N
     assert "Traceback" not in log and "not in the list of choices" not in log, log[-3000:]
 
 
+@pytest.mark.slow
 def test_uploads_are_refused(http, url: str) -> None:
     """No tab takes a file: the upload route is closed at the door (app.hosting.door), small files too (issue 35)."""
     for payload in (b"0" * 2_000_000, b"hello"):
@@ -135,12 +141,14 @@ def test_uploads_are_refused(http, url: str) -> None:
         assert response.status_code == 403, response.text
 
 
+@pytest.mark.slow
 def test_a_5_mb_body_is_refused_413(http, url: str) -> None:
     body = json.dumps({"data": ["x" * 5_000_000 + " [MASK]", 5, "", "en"]})
     status, text = _call(http, url, "fill_mask", body)
     assert status == 413 and "256 kB" in text, text[:300]
 
 
+@pytest.mark.slow
 def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
     texts = [http.get(f"{url}/config").text, http.get(f"{url}/").text]
     _, stream = _call(http, url, "attention", json.dumps({"data": ["the old sailor", "", 1, 16, "", "", "en"]}))
@@ -226,6 +234,7 @@ def _answer(http, url: str, event_id: str) -> dict:
     return _result(stream)[0]
 
 
+@pytest.mark.slow
 def test_a_full_queue_answers_busy_try_again_over_http(http, gated_app) -> None:
     app = gated_app(max_queued=2)
     running = _post(http, app.url)
@@ -246,6 +255,7 @@ def test_a_full_queue_answers_busy_try_again_over_http(http, gated_app) -> None:
     assert "error" not in answer and answer["masks"], answer
 
 
+@pytest.mark.slow
 def test_abandoned_answers_are_dropped_by_the_launched_app_and_read_ones_delivered(http, gated_app, capfd) -> None:
     every = 0.5
     app = gated_app(unread_seconds=every)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, models, pretrain_argv  # noqa: F401 (a fixture)
 
 from albert import AlbertConfig, AlbertForPreTraining
 from albert.commands.finetune import main
@@ -24,6 +23,7 @@ from albert.training.state import (
     rng_state,
     save_training_state,
 )
+from tests.hostile.support import finetune_argv, pretrain_argv
 
 CONFIG = dict(
     vocab_size=99,

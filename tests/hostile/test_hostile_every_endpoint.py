@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from app_support import running_app, tiny_assets
+
+from tests.app.support import running_app, tiny_assets
 
 HUGE = 200_000
 """Characters of huge text per request in all (shared among the values): under the door's 256 kB, so the
@@ -84,12 +85,14 @@ def _send(url: str, endpoint: str, body: str) -> str:
     return f"{endpoint}: {body[:80]!r} → {stream[:200]!r}"
 
 
+@pytest.mark.slow
 def test_the_app_registers_the_endpoints_this_test_is_about(endpoints: dict[str, int]) -> None:
     for name in ("fill_mask", "pick_word", "measure_speed", "set_language", "attention_heads", "fill_mask_landed"):
         assert name in endpoints, name
     assert len(endpoints) > 60
 
 
+@pytest.mark.slow
 def test_every_endpoint_answers_hostile_values_without_a_traceback(url: str, endpoints: dict[str, int]) -> None:
     log = tiny_assets().root / "server.log"
     start = log.stat().st_size

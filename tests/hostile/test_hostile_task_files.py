@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_support import finetune_argv, models, write_table  # noqa: F401 (a fixture)
 
 from albert.commands.finetune import main
 from albert.data import tasks as task_data
 from albert.data.labels import check_labels
 from albert.data.tasks import DataError, read_records
+from tests.hostile.support import finetune_argv, write_table
 
 ZERO_ONE = [str(i % 2) for i in range(40)]
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 import torch
-from hostile_support import finetune_argv, models, pretrain_argv, write_table  # noqa: F401 (a fixture)
 
 from albert import AlbertForSequenceClassification
 from albert.commands.finetune import main
 from albert.core.checkpoint import read_state_dict
 from albert.training import state as training_state
 from albert.training.state import CHECKSUMS_NAME
+from tests.hostile.support import finetune_argv, pretrain_argv, write_table
 
 
 def test_a_loss_that_becomes_nan_stops_the_run_and_keeps_the_best_checkpoint(
@@ -100,6 +100,7 @@ def test_a_folder_holding_a_run_is_refused_unless_resumed_or_overwritten(
     assert torch.load(tmp_path / "checkpoint" / "training_state.pt", weights_only=True)["step"] == 4
 
 
+@pytest.mark.slow
 def test_a_pretraining_folder_is_refused_from_the_command_line_with_one_line(
     models: dict[str, Path], tmp_path: Path
 ) -> None:

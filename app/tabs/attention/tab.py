@@ -44,7 +44,7 @@ def build(ctx: TabContext) -> None:
         )
         compare = tr.add(
             gr.Dropdown,
-            list(ctx.shipped),
+            choices=ctx.compare_choices,
             value=ctx.compare_default,
             allow_custom_value=True,
             label="attention.compare",

@@ -9,6 +9,7 @@ from app import inference
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
+    CHINESE_MODELS,
     ModelError,
     load,
     model_for,
@@ -17,7 +18,7 @@ from app.page import framing, inputs
 from app.page.plots import lines_figure
 from app.page.results import (
     MAX_HEAD_CHOICE,
-    compare_choice,
+    compare_choices,
     guarded,
     model_line,
     series,
@@ -79,8 +80,8 @@ def attention_view(
         notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
     similarity = {series(lm): inference.attention_similarity(result.attentions)}
     labels = {series(lm): series(lm, lang)}
-    other = compare_choice(lm, compare_model)
-    if other is not None:
+    others, why = compare_choices(lm, compare_model, lang)
+    for other in others:
         try:
             twin = load(other, lang)
             twin_maps = inference.attention(twin, sentence_a, sentence_b or None, tokens, lang).attentions
@@ -88,10 +89,12 @@ def attention_view(
             labels[series(twin)] = series(twin, lang)
         except (ModelError, InputError) as error:
             notices.append(str(error))
-    else:
+    notices.extend(why if len(similarity) > 1 else [])
+    if not others:
         notices.append(t("attention.no_twin", lang))
-    head_doc = bv.bertviz_document("head", result.tokens, result.attentions, result.b_start, lang)
-    model_doc = bv.bertviz_document("model", result.tokens, result.attentions, result.b_start, lang)
+    labels_shown = inference.token_labels(result.tokens, lm.name in CHINESE_MODELS, lang)
+    head_doc = bv.bertviz_document("head", labels_shown, result.attentions, result.b_start, lang)
+    model_doc = bv.bertviz_document("model", labels_shown, result.attentions, result.b_start, lang)
     raw = {
         "model": lm.name,
         "tokens": result.tokens,
@@ -115,6 +118,6 @@ def attention_view(
         status=status_markdown(notices),
         head_view=bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
         model_view=bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
-        heatmaps=head_heatmaps_figure(result.attentions, result.tokens, head_index, lang),
+        heatmaps=head_heatmaps_figure(result.attentions, labels_shown, head_index, lang),
         similarity=similarity_plot,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.i18n import t
-from app.inference import FillMaskResult
+from app.inference import WORD_START, FillMaskResult
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
@@ -27,8 +27,16 @@ def topk_panels(n_panels: int, k: int) -> tuple[int, list[tuple[float, float]]]:
     return TOP_PX + plot + BOTTOM_PX, domains
 
 
-def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None = None) -> FigureJSON:
+def topk_figure(
+    result: FillMaskResult,
+    lang: str = "en",
+    vocab_size: int | None = None,
+    counts: list[list[int | None]] | None = None,
+) -> FigureJSON:
     """Horizontal bars of the top-k tokens, one panel per [MASK] (first ones only when there are many).
+
+    With `counts` (each guess's count in the training text, `app.tabs.masked.counts`) each bar's label also says
+    how often the training text held that guess ("2.8% · 6,783×"); "—" where a count is unknown.
 
     All panels share one 0–100% probability axis, so a 5% bar is a fifth as long as a 25% one in every panel,
     and a dotted line marks chance, 1/V (a guess among the V tokens of the vocabulary)."""
@@ -42,12 +50,19 @@ def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None
         # Category labels must be unique: two pieces can read alike ('▁the' and 'the').
         labels, seen = [], set()
         for token, _ in prediction.candidates:
-            label = plot_text(token)
+            label = plot_text(t("token.word_start", lang) if token == WORD_START else token)
             while label in seen:
                 label += "\u200b"
             seen.add(label)
             labels.append(label)
         values = [prob for _, prob in prediction.candidates]
+        texts = [f"{v:.1%}" for v in values]
+        if counts is not None:
+            seen_counts = counts[row] if row < len(counts) else []
+            texts = [
+                t("mask.bar.count", lang, p=text, n="—" if n is None else f"{n:,}")
+                for text, n in zip(texts, [*seen_counts, *[None] * len(texts)], strict=False)
+            ]
         data.append(
             {
                 "type": "bar",
@@ -57,7 +72,7 @@ def topk_figure(result: FillMaskResult, lang: str = "en", vocab_size: int | None
                 "xaxis": f"x{suffix}",
                 "yaxis": f"y{suffix}",
                 "marker": {"color": PALETTE[0]},
-                "text": [f"{v:.1%}" for v in values][::-1],
+                "text": texts[::-1],
                 "textposition": "outside",
                 "cliponaxis": False,
                 "showlegend": False,

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 import gradio as gr
 
 from app import inference
+from app.i18n import t
 from app.inference import InputError
 from app.models import (
     load,
@@ -20,6 +21,7 @@ from app.page.results import (
     model_line,
     status_markdown,
 )
+from app.tabs.masked.counts import guess_counts, training_counts, with_counts
 from app.tabs.masked.plots import topk_figure
 
 logger = logging.getLogger(__name__)
@@ -92,11 +94,17 @@ def _fill_mask(text: str, notices: list[str], top_k: Any, model: str | None, lan
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
         return MaskAnswer(*error_outputs(str(error), 4), words=_word_list(words))
+    table = training_counts(lm)
+    counts = guess_counts(result, table)
+    raw = with_counts(result.as_dict(), counts)
+    explained = [t("mask.counts", lang, tokens=f"{table.tokens:,}")] if table is not None else []
     return MaskAnswer(
-        result=result.as_dict() | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
-        status=status_markdown([model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *result.notices]),
+        result=raw | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
+        status=status_markdown(
+            [model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *explained, *result.notices]
+        ),
         filled=result.filled_text,
-        chart=topk_figure(result, lang, lm.config.vocab_size),
+        chart=topk_figure(result, lang, lm.config.vocab_size, counts if table is not None else None),
         words=_word_list(words),
     )
 

@@ -13,7 +13,7 @@ from app.i18n import mode_name, normalize_lang, safe, t
 from app.page import framing
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 from app.page.results import guarded, status_markdown
-from app.tabs.sentiment.classifier import SentimentResult, classify, load_classifier, sentiment_dir_for
+from app.tabs.sentiment.classifier import SentimentResult, card_url, classify, load_classifier, sentiment_dir_for
 
 _KNOWN_LABELS = ("negative", "positive")
 _LABEL_COLORS = {"negative": "#dc2626", "positive": "#16a34a"}
@@ -89,6 +89,8 @@ def tokens_html(result: SentimentResult, lang: str = "en") -> str:
     spans = []
     starts = result.word_starts or [True] * len(result.tokens)
     for i, (token, weight) in enumerate(zip(shown, result.cls_attention, strict=False)):
+        if token == MARKER:  # SentencePiece's bare word-start marker: a blank box in Chinese text, nothing to read
+            continue
         alpha = min(max(weight / peak, 0.0), 1.0)
         gap = "0.6em" if i and (starts[i] or token.startswith("[")) else "1px"  # words apart, pieces together
         spans.append(
@@ -109,6 +111,10 @@ def tokens_html(result: SentimentResult, lang: str = "en") -> str:
         f'<div id="sentiment-token-view"><p><b>{heading}</b></p>'
         f'<div style="line-height: 1.9">{"".join(spans)}</div>{listing}</div>'
     )
+
+
+MARKER = "▁"
+"""SentencePiece's word-start marker; alone it is a token of its own before Chinese text."""
 
 
 class SentimentAnswer(NamedTuple):
@@ -148,7 +154,8 @@ def sentiment_view(text: str, lang: str = "en") -> SentimentAnswer:
             name=safe(clf.name),
             L=clf.config.num_hidden_layers,
             sharing=mode_name(clf.config.sharing, lang),
-        ),
+        )
+        + (t("sentiment.card.link", lang, url=url) if (url := card_url(clf.directory)) else ""),
         framing.sentiment_line(clf, lang, label_name),
         *result.notices,
     ]

@@ -46,6 +46,11 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
     return figure
 
 
+SHORTCUT_SOP_RUNS = frozenset({"albert-lab-base"})
+"""Runs trained and scored on the old reference cut, whose SOP curve climbed on the truncation shortcut (which
+segment was cut), not on order (docs/results/sentence-order.md): their SOP curve is labelled so, and dotted."""
+
+
 def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en") -> go.Figure:
     """A recorded metric against training tokens, one line per run (held-out split when present); a seed repeat
     is dashed in the colour of its first run."""
@@ -63,14 +68,15 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
         rows = rows[rows["tokens"] > 0]
         if len(rows):
             lengths.append(float(rows["tokens"].max()))
+        shortcut = column == "sop_accuracy" and name in SHORTCUT_SOP_RUNS
         figure.add_scatter(
             x=rows["tokens"],
             y=rows[column],
             mode="lines+markers",
-            name=plot_text(name),
+            name=plot_text(t("runs.shortcut", lang, name=name) if shortcut else name),
             line=dict(
                 color=PALETTE[first_runs.index(SEED_REPEAT.sub("", name)) % len(PALETTE)],
-                dash="dash" if SEED_REPEAT.search(name) else "solid",
+                dash="dot" if shortcut else "dash" if SEED_REPEAT.search(name) else "solid",
             ),
             marker=dict(size=4),
         )

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from app import queues
-from app.i18n import t
-from app.models import runs
+from app.i18n import normalize_lang, t
+from app.models import language_models, runs
+from app.models.languages import follow_language
 from app.paper import views as paper_views
 from app.tabs import TabContext
+
+EXAMPLE = "The old sailor walked along the river and remembered the distant lighthouse."
+EXAMPLE_ZH = "老水手沿着河边慢慢走着，想起了远处的那座灯塔。"
+"""Used in the 中文 interface only when the Chinese model is shipped: the English models cannot read it."""
+
+
+def example(lang: str = "en") -> str:
+    """The default sentence for `lang`: the Chinese one in the 中文 interface when albert-lab-zh is shipped."""
+    return EXAMPLE_ZH if normalize_lang(lang) == "zh" and language_models()["zh"] else EXAMPLE
+
+
+def example_in_language(text: Any, lang: Any) -> Any:
+    """After a language switch: the new language's sentence if the box still holds a default one."""
+    wanted = follow_language(text, (EXAMPLE, EXAMPLE_ZH), example(lang if isinstance(lang, str) else ""))
+    return gr.skip() if wanted is None else wanted
 
 
 def build(ctx: TabContext) -> None:
@@ -35,7 +53,7 @@ def build(ctx: TabContext) -> None:
     with gr.Row():
         text = tr.add(
             gr.Textbox,
-            "The old sailor walked along the river and remembered the distant lighthouse.",
+            EXAMPLE,
             lines=2,
             label="sharing.text",
             scale=3,
@@ -43,7 +61,7 @@ def build(ctx: TabContext) -> None:
         )
         compare = tr.add(
             gr.Dropdown,
-            list(ctx.shipped),
+            choices=ctx.compare_choices,
             value=ctx.compare_default,
             allow_custom_value=True,
             label="attention.compare",
@@ -57,6 +75,7 @@ def build(ctx: TabContext) -> None:
     with tr.add(gr.Accordion, label="common.raw", open=False):
         live_raw = gr.JSON(show_label=False)
 
+    tr.refresh("sharing_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, per_mode, mlm_curves, sop_curves, summary, table]
     tr.refresh("sharing_modes", views.sharing_modes, [config, lang], outputs)
     config.input(views.sharing_modes, inputs=[config, lang], outputs=outputs, api_name="sharing_modes", **queues.LIGHT)

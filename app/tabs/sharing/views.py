@@ -22,7 +22,7 @@ from app.models import (
 from app.page import inputs
 from app.page.plots import empty_figure, lines_figure
 from app.page.results import (
-    compare_choice,
+    compare_choices,
     guarded,
     model_line,
     series,
@@ -133,14 +133,14 @@ def layer_transitions_view(
     compare_model = inputs.name(compare_model, lang, "attention.compare")
     lm = load(model_for(model, text, lang), lang)
     models = [lm]
-    other = compare_choice(lm, compare_model)
+    others, why = compare_choices(lm, compare_model, lang)
     notices = []
-    if other is not None:
+    for other in others:
         try:
             models.append(load(other, lang))
         except ModelError as error:
             notices.append(str(error))
-    else:
+    if not others:
         notices.append(t("attention.no_twin", lang))
     results = {series(lm): inference.layer_transitions(lm, text, lang)}
     labels = {series(m): series(m, lang) for m in models}
@@ -150,7 +150,13 @@ def layer_transitions_view(
         except InputError as error:
             models.remove(twin)
             notices.append(str(error))
-    notices = [*(model_line(m, lang) for m in models), *notices, *(n for r in results.values() for n in r.notices)]
+    why = why if len(models) > 1 else []
+    notices = [
+        *(model_line(m, lang) for m in models),
+        *why,
+        *notices,
+        *(n for r in results.values() for n in r.notices),
+    ]
     raw = {name: {"l2": r.l2, "cosine": r.cosine, **r.unknown.as_dict()} for name, r in results.items()}
     l2 = lines_figure(
         {labels[name]: r.l2 for name, r in results.items()},

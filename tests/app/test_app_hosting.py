@@ -1,0 +1,392 @@
+"""Hosting (issue 35): cost groups keep light requests from waiting behind heavy ones, the language switch answers
+from a cache, request bodies are capped at the door and uploads are closed.
+
+The launched tests run the app in this process (`held_app`) with the real views, the heavy ones (/attention,
+/measure_speed) held at a gate for as long as a test wants: the heavy groups stay full while light requests are
+sent, and the gate then lets the held requests finish with their real answers."""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import hosting
+from tests.app.support import free_port, use_tiny_assets
+
+
+# ----- the table -----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def demo():
+    monkeypatch = pytest.MonkeyPatch()
+    use_tiny_assets(monkeypatch)
+    from app import bound_queue, build_app
+
+    yield bound_queue(build_app())
+    monkeypatch.undo()
+
+
+def test_every_queued_event_of_the_app_is_in_the_cost_table(demo) -> None:
+    queued = [fn for fn in demo.fns.values() if fn.queue]
+    assert len(queued) > 40
+    missing = [fn.api_name for fn in queued if hosting.group_of(fn.api_name) is None]
+    assert not missing, f"add these to app.hosting.ENDPOINTS: {missing}"
+    for fn in queued:
+        group = hosting.group_of(fn.api_name)
+        assert fn.concurrency_id == group and fn.concurrency_limit == hosting.GROUPS[group].limit(), fn.api_name
+
+
+@pytest.mark.parametrize(
+    "api_name, group",
+    [
+        ("fill_mask", "model"),
+        ("fill_mask_example", "model"),
+        ("fill_mask_in_language", "model"),
+        ("sentence_order_on_open", "model"),
+        ("sentiment_fresh", "model"),
+        ("parameters", "light"),
+        ("compute_after_preset", "light"),
+        ("mask_example_in_language", "light"),
+        ("attention_example_in_language", "light"),  # the example's text in a language: no model runs
+        ("attention_in_language", "heavy"),
+        ("attention_again_2", "heavy"),
+        ("layer_transitions", "heavy"),
+        ("measure_speed", "measure"),
+        ("measure_render_in_language", "light"),  # a timing drawn again, not timed again
+        ("measure_speedy", None),
+        ("unknown", None),
+        (None, None),
+    ],
+)
+def test_group_of_names_exact_then_longest_family(api_name, group) -> None:
+    assert hosting.group_of(api_name) == group
+
+
+def test_groups_have_their_limits(demo) -> None:
+    by_name = {fn.api_name: fn for fn in demo.fns.values()}
+    assert by_name["measure_speed"].concurrency_limit == 1
+    assert by_name["attention"].concurrency_limit == 1
+    assert by_name["fill_mask"].concurrency_id == "model" != by_name["attention"].concurrency_id
+    assert hosting.GROUPS["measure"].waiting == 1
+
+
+def test_hosting_strings_are_data_in_both_languages() -> None:
+    from app.i18n.strings import read_language
+
+    keys = {group.busy for group in hosting.GROUPS.values()}
+    assert keys <= set(read_language("en")) and keys <= set(read_language("zh"))
+    assert hosting.busy_answer("measure", 1, "zh").startswith("另一个速度测量")
+
+
+def test_the_language_switch_answers_from_a_cache_with_fresh_copies(demo) -> None:
+    switch = next(fn.fn for fn in demo.fns.values() if fn.api_name == "set_language")
+    calls: list[str] = []
+
+    def updates(lang: str) -> list[dict]:
+        calls.append(lang)
+        return [{"__type__": "update", "label": f"label-{lang}", "value": f"text-{lang}"}]
+
+    cached = hosting.cached_updates(updates)
+    first = cached("zh")
+    first[0].pop("value")  # Gradio pops "value" from an update while sending it
+    assert cached("中文") == [{"__type__": "update", "label": "label-zh", "value": "text-zh"}]
+    assert (
+        cached("en") == cached(None) == cached(12) == [{"__type__": "update", "label": "label-en", "value": "text-en"}]
+    )
+    assert calls == ["zh", "en"]
+    zh = switch("zh")
+    assert len(zh) > 50 and switch("zh") == zh and switch("zh")[0] is not zh[0]
+    started = time.perf_counter()
+    for _ in range(200):
+        switch("en")
+    assert time.perf_counter() - started < 2.0  # 200 switches; ~40 ms each before the cache (8 s)
+
+
+# ----- launched, with the heavy views held -------------------------------------------------------------
+@dataclass
+class HeldApp:
+    url: str
+    demo: Any
+    gates: dict[str, threading.Event]
+    entered: dict[str, threading.Semaphore]
+    upload_dir: Path
+    calls: list[str] = field(default_factory=list)
+
+
+def _held(view: Callable, gate: threading.Event, entered: threading.Semaphore) -> Callable:
+    @functools.wraps(view)
+    def held(*args: Any) -> tuple:
+        entered.release()
+        gate.wait(300)
+        return view(*args)
+
+    return held
+
+
+@pytest.fixture
+def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldApp]:
+    """The app on a free loopback port, /attention and /measure_speed held at their gates until the test opens
+    them (or ends)."""
+    from app import bound_queue, build_app, launch_options
+    from app.tabs.attention import views as model_views
+    from app.tabs.parameters import costs
+
+    use_tiny_assets(monkeypatch)
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-temp"))
+    gates = {name: threading.Event() for name in ("attention", "measure")}
+    entered = {name: threading.Semaphore(0) for name in gates}
+    monkeypatch.setattr(
+        model_views, "attention_view", _held(model_views.attention_view, gates["attention"], entered["attention"])
+    )
+    monkeypatch.setattr(costs, "measure_view", _held(costs.measure_view, gates["measure"], entered["measure"]))
+    demo = bound_queue(build_app())
+    port = free_port()
+    demo.launch(
+        **{**launch_options(), "server_port": port, "prevent_thread_lock": True, "quiet": True}, _frontend=False
+    )
+    app = HeldApp(f"http://127.0.0.1:{port}", demo, gates, entered, Path(demo.server_app.uploaded_file_dir))
+    _wait_for_config(app.url)
+    yield app
+    for gate in gates.values():
+        gate.set()
+    demo.close()
+
+
+def _wait_for_config(url: str, timeout: float = 120.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{url}/config", timeout=10).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"the app launched in this process did not serve {url}"
+        time.sleep(0.2)
+
+
+ATTENTION = ["the old sailor walked home", "", 1, 16, "", "", "en"]
+MEASURE = [300, 16, 32, 2, 2, 64, "all", 1, True, 64, 32, "en"]
+
+
+def _send(http, url: str, endpoint: str, data: list) -> Any:
+    return http.post(f"{url}/gradio_api/call/{endpoint}", json={"data": data})
+
+
+def _answer(http, url: str, endpoint: str, response: Any) -> Any:
+    assert response.status_code == 200, response.text
+    stream = http.get(f"{url}/gradio_api/call/{endpoint}/{response.json()['event_id']}").text
+    assert "event: complete" in stream, stream[:300]
+    line = next(line for line in stream.splitlines() if line.startswith("data:"))
+    return json.loads(line.removeprefix("data:"))
+
+
+@pytest.mark.slow
+def test_light_requests_answer_while_heavy_ones_fill_their_group(held_app: HeldApp) -> None:
+    import httpx
+
+    url = held_app.url
+    with httpx.Client(timeout=120) as http:
+        heavy = [_send(http, url, "attention", ATTENTION) for _ in range(3)]  # one held, two waiting
+        assert held_app.entered["attention"].acquire(timeout=120), "/attention never started"
+        measuring = _send(http, url, "measure_speed", MEASURE)
+        assert held_app.entered["measure"].acquire(timeout=120), "/measure_speed never started"
+        # Before the groups, three held model requests took both model workers: /fill_mask never ran.
+        started = time.perf_counter()
+        masked = _answer(http, url, "fill_mask", _send(http, url, "fill_mask", ["the old [MASK] walked", 5, "", "en"]))
+        order = _answer(http, url, "sentence_order", _send(http, url, "sentence_order", ["One.", "Two.", "", "en", ""]))
+        counted = _answer(
+            http,
+            url,
+            "parameters",
+            _send(http, url, "parameters", [30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en"]),
+        )
+        light_seconds = time.perf_counter() - started
+        assert masked[0]["masks"] and "error" not in masked[0], masked[0]
+        assert "p_in_order_a_then_b" in order[0], order[0]
+        assert counted[0]["total"] == 11_683_584, counted[0]
+        assert not held_app.gates["attention"].is_set() and not held_app.gates["measure"].is_set()
+        assert light_seconds < 60, light_seconds  # milliseconds on an idle machine; the gates are still shut
+        held_app.gates["attention"].set()
+        held_app.gates["measure"].set()
+        for response in heavy:
+            answer = _answer(http, url, "attention", response)
+            assert answer[0]["tokens"] and "error" not in answer[0], answer[0]
+        measured = _answer(http, url, "measure_speed", measuring)[0]
+        assert [row["sharing"] for row in measured["modes"]] == ["all", "attention", "ffn", "none"], measured
+
+
+@pytest.mark.slow
+def test_measure_speed_runs_one_at_a_time_with_its_own_busy_answer(held_app: HeldApp) -> None:
+    import httpx
+
+    url = held_app.url
+    with httpx.Client(timeout=120) as http:
+        running = _send(http, url, "measure_speed", MEASURE)
+        assert held_app.entered["measure"].acquire(timeout=120), "/measure_speed never started"
+        waiting = _send(http, url, "measure_speed", MEASURE)
+        assert waiting.status_code == 200, waiting.text
+        started = time.perf_counter()
+        refused = _send(http, url, "measure_speed", MEASURE)
+        refused_in = time.perf_counter() - started
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["detail"] == hosting.busy_answer("measure", 1)
+        assert refused_in < 5.0, refused_in  # answered at the door of the queue: ~10 ms on an idle machine
+        assert not held_app.entered["measure"].acquire(timeout=1.0), "a second measurement ran at the same time"
+        held_app.gates["measure"].set()
+        for response in (running, waiting):
+            assert _answer(http, url, "measure_speed", response)[0]["tokens"] == 32
+        again = _send(http, url, "measure_speed", MEASURE)  # the line is free again
+        assert _answer(http, url, "measure_speed", again)[0]["tokens"] == 32
+
+
+@pytest.mark.slow
+def test_the_heavy_group_has_its_own_waiting_line(held_app: HeldApp) -> None:
+    import httpx
+
+    url = held_app.url
+    waiting = hosting.GROUPS["heavy"].waiting
+    with httpx.Client(timeout=120) as http:
+        sent = [_send(http, url, "attention", ATTENTION)]
+        assert held_app.entered["attention"].acquire(timeout=120), "/attention never started"
+        sent += [_send(http, url, "attention", ATTENTION) for _ in range(waiting)]
+        assert [r.status_code for r in sent] == [200] * (waiting + 1), [r.text for r in sent]
+        refused = _send(http, url, "attention", ATTENTION)
+        assert refused.status_code == 503 and refused.json()["detail"] == hosting.busy_answer("heavy", waiting)
+        masked = _send(http, url, "fill_mask", ["the old [MASK] walked", 5, "", "en"])
+        assert _answer(http, url, "fill_mask", masked)[0]["masks"]  # other groups still take requests
+        held_app.gates["attention"].set()
+        assert _answer(http, url, "attention", sent[-1])[0]["tokens"]
+
+
+# ----- the door ----------------------------------------------------------------------------------------
+def _files(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*") if path.is_file()) if folder.exists() else []
+
+
+@pytest.mark.slow
+def test_bodies_over_the_cap_are_refused_before_they_are_read(held_app: HeldApp) -> None:
+    import httpx
+
+    from app.hosting.door import MAX_BODY_BYTES, TOO_LARGE
+
+    url = held_app.url
+    big = json.dumps({"data": ["x" * 5_000_000 + " [MASK]", 5, "", "en"]}).encode()
+    with httpx.Client(timeout=60) as http:
+        response = http.post(
+            f"{url}/gradio_api/call/fill_mask", content=big, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 413 and response.json() == {"detail": TOO_LARGE}
+
+        def chunks(text: str) -> Iterator[bytes]:  # no Content-Length: sent chunked, counted as it streams
+            body = json.dumps({"data": [text, 5, "", "en"]}).encode()
+            for i in range(0, len(body), 16_384):
+                yield body[i : i + 16_384]
+
+        response = http.post(
+            f"{url}/gradio_api/call/fill_mask",
+            content=chunks("y" * MAX_BODY_BYTES),
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 413 and response.json() == {"detail": TOO_LARGE}
+        response = http.post(
+            f"{url}/gradio_api/call/fill_mask",
+            content=chunks("the old [MASK] walked. " + "The sea was calm. " * 400),
+            headers={"content-type": "application/json"},
+        )
+        answer = _answer(http, url, "fill_mask", response)  # a chunked body under the cap goes through
+        assert answer[0]["masks"], answer[0]
+
+
+@pytest.mark.slow
+def test_uploads_are_closed_and_nothing_is_written(held_app: HeldApp) -> None:
+    import httpx
+
+    from app.hosting.door import NO_UPLOADS
+
+    url = held_app.url
+    before = _files(held_app.upload_dir)
+    with httpx.Client(timeout=60) as http:
+        for path in ("/gradio_api/upload", "/gradio_api/upload/", "/gradio_api/upload?upload_id=abc"):
+            for payload in (b"hello", b"0" * 2_000_000):
+                response = http.post(f"{url}{path}", files={"files": ("a.txt", payload)})
+                assert response.status_code == 403 and response.json() == {"detail": NO_UPLOADS}, (path, response.text)
+        response = http.post(f"{url}/gradio_api/process_recording", files={"files": ("a.wav", b"RIFF")})
+        assert response.status_code == 403
+        assert http.get(f"{url}/config").status_code == 200  # the connection pool still works after refusals
+    assert _files(held_app.upload_dir) == before
+
+
+def _through(middleware_app: Any, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[int, bytes, bytes]:
+    """Run one request through `BoundedBodies` around an app that echoes the body it read: (status, answer, body the
+    app read)."""
+    import asyncio
+
+    from app.hosting.door import BoundedBodies
+
+    read: list[bytes] = []
+
+    async def echo(scope: dict, receive: Callable, send: Callable) -> None:
+        while True:
+            message = await receive()
+            read.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"".join(read)})
+
+    messages = [
+        {"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1} for i, chunk in enumerate(chunks)
+    ]
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/gradio_api/call/fill_mask", "headers": headers}
+    asyncio.run(BoundedBodies(middleware_app or echo, max_bytes=10)(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], body, b"".join(read)
+
+
+@pytest.mark.parametrize(
+    "headers, chunks, status, reaches_app",
+    [
+        ([(b"content-length", b"5")], [b"12345"], 200, b"12345"),
+        ([(b"content-length", b"11")], [b"12345678901"], 413, b""),
+        ([(b"content-length", b"ten")], [b"12345"], 400, b""),
+        ([(b"transfer-encoding", b"chunked")], [b"1234", b"5678", b"90"], 200, b"1234567890"),
+        ([(b"Transfer-Encoding", b"Chunked")], [b"1234", b"5678", b"901"], 413, b""),
+        ([], [b""], 200, b""),
+    ],
+)
+def test_the_door_counts_announced_and_streamed_bytes(headers, chunks, status, reaches_app) -> None:
+    got, answer, read = _through(None, headers, chunks)
+    assert got == status and read == reaches_app, (got, answer)
+    if status != 200:
+        assert json.loads(answer)["detail"].endswith(".")
+
+
+def test_example_clicks_take_a_samples_number_and_refuse_anything_else(demo) -> None:
+    import gradio as gr
+
+    clicks = [fn for fn in demo.fns.values() if (fn.api_name or "").startswith("load_example")]
+    assert len(clicks) >= 4 and all(not fn.preprocess for fn in clicks)
+    for fn in clicks:
+        count = len(fn.inputs[0].raw_samples)
+        loaded = fn.fn(0)
+        assert loaded, fn.api_name  # the first example's values
+        for value in (None, "0", 1.0, -1, count, 10**30, [0, []], {"index": 0}, True):
+            with pytest.raises(gr.Error, match="whole number from 0 to"):
+                fn.fn(value)

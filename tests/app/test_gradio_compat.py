@@ -1,0 +1,121 @@
+"""The Gradio internals the app relies on (`app.gradio_compat.USED`) are still there, with the signatures its
+wrappers call: a Gradio upgrade that moves or renames one fails here, not silently on a server."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+
+import gradio as gr
+import pytest
+
+from app import gradio_compat
+from tests.app.support import use_tiny_assets
+
+
+def _class(path: str) -> type:
+    module, name = path.rsplit(".", 1)
+    return getattr(importlib.import_module(module), name)
+
+
+def test_gradio_is_the_version_the_patches_were_checked_against() -> None:
+    assert gr.__version__.split(".")[:2] == ["6", "31"], "check app/gradio_compat.py against this Gradio, then here"
+
+
+def test_every_internal_used_exists_on_a_built_and_queued_app(monkeypatch) -> None:
+    use_tiny_assets(monkeypatch)
+    from app.layout import build_app
+
+    demo = build_app()
+    demo.queue(max_size=4)
+    block_fn = next(iter(demo.fns.values()))
+    instances = {
+        "gradio.blocks.Blocks": demo,
+        "gradio.blocks.BlockFunction": block_fn,
+        "gradio.queueing.Queue": demo._queue,
+    }
+    for path, attributes in gradio_compat.USED.items():
+        assert isinstance(instances[path], _class(path)), path
+        for attribute in attributes:
+            assert hasattr(instances[path], attribute), f"{path}.{attribute} is gone: see app/gradio_compat.py"
+    queue = demo._queue
+    assert isinstance(queue.pending_messages_per_session, dict)
+    assert isinstance(queue.pending_event_ids_session, dict)
+    assert isinstance(queue.event_ids_to_events, dict)
+    assert isinstance(block_fn.get_config(), dict) and "id" in block_fn.get_config()
+
+
+def test_the_signatures_the_wrappers_call() -> None:
+    from gradio.queueing import Queue
+
+    push = inspect.signature(Queue.push)
+    assert list(push.parameters) == ["self", "body", "request", "username"]
+    assert inspect.iscoroutinefunction(Queue.push)
+    for state in gradio_compat.PUSH_RESULT_STATES:
+        assert state in str(push.return_annotation)
+    assert list(inspect.signature(gr.Blocks.validate_inputs).parameters) == ["self", "block_fn", "inputs"]
+
+
+def test_the_textbox_listens_for_key_presses_under_the_test_id_the_page_script_reads() -> None:
+    """`EDITS_JS` re-sends every edit as a key press to boxes whose data-testid is "textbox": some chunk of
+    Gradio's page must render that text area and listen for `keypress` on it."""
+    from pathlib import Path
+
+    assets = Path(gr.__file__).parent / "templates" / "frontend" / "assets"
+    chunks = [p.read_text(encoding="utf-8", errors="replace") for p in assets.glob("*.js")]
+    assert 'box.dataset.testid !== "textbox"' in gradio_compat.EDITS_JS
+    assert any('data-testid="textbox"' in chunk and "`keypress`" in chunk for chunk in chunks)
+
+
+def test_event_named_and_event_configs(monkeypatch) -> None:
+    use_tiny_assets(monkeypatch)
+    from app.layout import build_app
+
+    demo = build_app()
+    fn, inputs, outputs = gradio_compat.event_named(demo, "fill_mask")
+    assert callable(fn) and len(inputs) == 4 and len(outputs) >= 2
+    with pytest.raises(KeyError):
+        gradio_compat.event_named(demo, "no_such_event")
+    configs = gradio_compat.event_configs(demo, ["fill_mask", "attention"])
+    assert len(configs) == 2 and all("id" in config for config in configs)
+
+
+def test_a_too_short_request_gets_a_sentence_naming_the_count() -> None:
+    with gr.Blocks() as demo:
+        box = gr.Textbox()
+        box.submit(lambda text: text, inputs=box, outputs=box, api_name="echo")
+    assert gradio_compat.name_input_counts(demo, lambda name, wanted, got: f"{name} takes {wanted}, got {got}")
+    block_fn = next(iter(demo.fns.values()))
+    with pytest.raises(gr.Error, match="echo takes 1, got 0"):
+        demo.validate_inputs(block_fn, [])
+    demo.validate_inputs(block_fn, ["ok"])
+
+
+def test_a_full_queue_answers_with_our_sentence() -> None:
+    with gr.Blocks() as demo:
+        gr.Textbox()
+    demo.queue(max_size=1)
+    answers = iter([(False, "Gradio's own", "queue_full"), (True, "event-id", "success")])
+
+    async def fake_push(*args, **kwargs):
+        return next(answers)
+
+    demo._queue.push = fake_push
+    started = []
+
+    async def first(queue) -> None:
+        started.append(queue)
+
+    assert gradio_compat.answer_full_queue(demo, "busy, try again", on_first_request=first)
+
+    async def two_requests():
+        one = await demo._queue.push(None, None, None)
+        two = await demo._queue.push(None, None, None)
+        await asyncio.sleep(0)
+        return one, two
+
+    one, two = asyncio.run(two_requests())
+    assert one == (False, "busy, try again", "queue_full")
+    assert two == (True, "event-id", "success")
+    assert started == [demo._queue]

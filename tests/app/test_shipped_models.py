@@ -1,0 +1,245 @@
+"""The models shipped in assets/: they load (ours and transformers), predict sensibly,
+their metrics files match their cards, and every file fits a Hugging Face Space."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+import torch
+
+from albert import AlbertForPreTraining
+from albert.data.tokenizer import load_tokenizer
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+
+
+def ablation_results() -> str:
+    """The ablations' results page (docs/results/ablations.md, once README's section "Ablations at CPU scale")."""
+    text = (ASSETS.parent / "docs" / "results" / "ablations.md").read_text(encoding="utf-8")
+    assert text.startswith("# Ablations at CPU scale")
+    return text
+
+
+def card_language(directory: Path) -> str:
+    """The `language:` tag of a folder's model card (en, zh)."""
+    match = re.search(r"^language: (\w+)$", (directory / "README.md").read_text(encoding="utf-8"), re.M)
+    return match.group(1) if match else "en"
+
+
+MODELS = sorted(p.parent for p in (ASSETS / "models").glob("*/config.json"))
+PRETRAINED = [
+    p for p in MODELS if json.loads((p / "config.json").read_text())["architectures"][0] == "AlbertForPreTraining"
+]
+EXPECTED_MODELS = {
+    "albert-lab-base",
+    "albert-lab-all",
+    "albert-lab-attention",
+    "albert-lab-ffn",
+    "albert-lab-e32",
+    "albert-lab-e128",
+    "albert-lab-e128-continued",
+    "albert-lab-all-s1",
+    "albert-lab-none-s1",
+    "albert-lab-nsp-s1",
+    "albert-lab-none",
+    "albert-lab-nsp",
+    "albert-lab-mlm",
+}
+"""The default and the ablation arms trained so far (docs/results/ablations.md); the rest follow."""
+NOT_ARMS = {"albert-lab-base", "albert-lab-e128-continued"}
+"""The former default and the best arm continued past the family's budget, now the default (docs/results/ablations.md,
+*The continued run*)."""
+PLATEAU_LINE = 0.12
+"""An arm is off the unigram plateau (4.6–4.9% held-out MLM) when its held-out MLM is at least this (the protocol)."""
+ABLATION_TOKENS = 20_000_000
+"""Every ablation arm saw at least this many tokens (the protocol's budget, past the unigram plateau), or says
+in its card and docs/results/ablations.md how far short its 5,600 steps left it (one segment a step holds less text
+than a pair)."""
+ABLATION_TOKENS_FLOOR = 19_900_000
+"""No arm, short or not, is more than half a percent under the budget."""
+
+# The CPU-trained default has left the unigram plateau (held-out MLM 17.5%, see its card): its
+# first guess follows the sentence — the speaker's pronoun, the auxiliary or verb the syntax needs,
+# the object a verb takes. A unigram model (", the . and of") gets none of these right.
+CLOZES = [
+    ("she said that [MASK] would come back soon.", "she"),
+    ("he said that [MASK] would come back soon.", "he"),
+    ("i told them that [MASK] was tired.", "i"),
+    ("i do not [MASK] what you mean.", "know"),
+    ("the children [MASK] playing in the garden.", "were"),
+    ("he opened the [MASK] and went out.", "door"),
+]
+
+
+def test_all_demo_models_are_shipped() -> None:
+    assert EXPECTED_MODELS <= {p.name for p in MODELS}
+
+
+def test_every_file_fits_a_space() -> None:
+    files = [p for p in ASSETS.rglob("*") if p.is_file()]
+    assert all(p.stat().st_size < 10 * 2**20 for p in files), [p for p in files if p.stat().st_size >= 10 * 2**20]
+    # 75 MiB (was 60): the Chinese sharing pair (7.4 MB) and three LoRA adapters joined 16 models. Each model folder
+    # carries its own tokenizer files (1.1 MB, 19 copies of two tokenizers): sharing them is the next saving.
+    assert sum(p.stat().st_size for p in files) < 75 * 2**20
+
+
+@pytest.mark.parametrize("directory", PRETRAINED, ids=lambda p: p.name)
+def test_loads_in_ours_and_transformers(directory: Path) -> None:
+    ours = AlbertForPreTraining.from_pretrained(directory)
+    assert next(ours.parameters()).dtype == torch.float32  # stored fp16, loaded fp32
+    tokenizer = load_tokenizer(directory)
+    chinese = card_language(directory) == "zh"
+    pair = (
+        ("今天下了一场大雨。", "路上到处都是积水。")
+        if chinese
+        else ("the man walked along the river.", "he was tired.")
+    )
+    encoded = tokenizer(*pair, return_tensors="pt")
+    assert tokenizer.unk_token_id not in encoded["input_ids"][0].tolist()
+    with torch.no_grad():
+        out = ours(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
+    if ours.config.transformers_compatible:
+        import transformers
+
+        if ours.config.sentence_objective == "none":  # MLM only: transformers holds it as a masked LM
+            theirs = transformers.AlbertForMaskedLM.from_pretrained(directory).eval()
+            with torch.no_grad():
+                assert torch.allclose(out.mlm_logits, theirs(**encoded).logits, atol=1e-4)
+            assert out.sop_logits is None
+            return
+        theirs = transformers.AlbertForPreTraining.from_pretrained(directory).eval()
+        with torch.no_grad():
+            reference = theirs(**encoded)
+        assert torch.allclose(out.mlm_logits, reference.prediction_logits, atol=1e-4)
+        assert torch.allclose(out.sop_logits, reference.sop_logits, atol=1e-4)
+        if chinese:  # issue 16 asks ≤ 1e-5, and transformers' own tokenizer reading the folder as we do
+            # fp32 logits near 10 differ by 2e-5 (summation order); the probabilities a user sees by < 1e-6, and
+            # in fp64 the two compute the same function to 1e-13
+            probabilities = out.mlm_logits.softmax(-1) - reference.prediction_logits.softmax(-1)
+            assert probabilities.abs().max() <= 1e-5
+            with torch.no_grad():
+                mine = ours.double()(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"])
+                theirs_out = theirs.double()(**encoded)
+            assert (mine.mlm_logits - theirs_out.prediction_logits).abs().max() <= 1e-10
+            assert (mine.sop_logits - theirs_out.sop_logits).abs().max() <= 1e-10
+            theirs_tokenizer = transformers.AutoTokenizer.from_pretrained(directory)
+            assert theirs_tokenizer(*pair)["input_ids"] == encoded["input_ids"][0].tolist()
+    else:
+        import transformers
+
+        with pytest.raises(Exception, match="transformers' ALBERT cannot represent"):
+            transformers.AlbertForPreTraining.from_pretrained(directory)
+
+
+@pytest.mark.parametrize("sentence,expected", CLOZES)
+def test_default_model_fills_simple_blanks(sentence: str, expected: str) -> None:
+    directory = ASSETS / "models" / "albert-lab-base"
+    model, tokenizer = AlbertForPreTraining.from_pretrained(directory), load_tokenizer(directory)
+    encoded = tokenizer(sentence, return_tensors="pt")
+    position = encoded["input_ids"][0].tolist().index(tokenizer.mask_token_id)
+    with torch.no_grad():
+        logits = model(encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]).mlm_logits
+    top5 = [tokenizer.convert_ids_to_tokens(i).lstrip("▁") for i in logits[0, position].topk(5).indices.tolist()]
+    assert top5[0] == expected, top5
+
+
+@pytest.mark.parametrize("directory", PRETRAINED, ids=lambda p: p.name)
+def test_metrics_file_matches_card_and_config(directory: Path) -> None:
+    metrics = json.loads((directory / "metrics.json").read_text())
+    card = (directory / "README.md").read_text()
+    from scripts.package_model import METRIC_ROWS
+
+    for key, label, _ in METRIC_ROWS:
+        if key.endswith("_replication") and f"{key}_accuracy" not in metrics:  # no second draw scored: no row
+            assert label not in card
+            continue
+        row = next(line for line in card.splitlines() if label in line)
+        if f"{key}_accuracy" not in metrics:  # an MLM-only model has no sentence head: no figure, said so
+            assert key != "mlm" and "no sentence head" in row, row
+            continue
+        shown, low, high = (float(x) for x in re.findall(r"([\d.]+)%", row)[:3])
+        assert shown == pytest.approx(100 * metrics[f"{key}_accuracy"], abs=0.051), (key, row)
+        assert [low, high] == pytest.approx([100 * b for b in metrics[f"{key}_ci95"]], abs=0.051), (key, row)
+        assert low <= shown <= high and f"{metrics[f'{key}_n']:,}" in row
+    assert f"{metrics['tokens']:,}" in card and f"{metrics['parameters']:,}" in card
+    config = json.loads((directory / "config.json").read_text())
+    assert config["sharing"] == metrics["sharing"] and config["sentence_objective"] == metrics["objective"]
+    log = list(csv.DictReader((directory / "training_log.csv").open()))
+    assert int(log[-1]["step"]) == metrics["steps"]
+
+
+def test_recorded_runs_cover_the_ablations() -> None:
+    rows = {r["run"]: r for r in csv.DictReader((ASSETS / "runs" / "summary.csv").open())}
+    assert EXPECTED_MODELS <= set(rows)
+    ablations = [row for name, row in rows.items() if name not in NOT_ARMS]
+    assert len({int(r["steps"]) for r in ablations}) == 1  # one budget for every ablation
+    for row in ablations:
+        assert int(row["tokens"]) >= ABLATION_TOKENS_FLOOR, row["run"]
+        if int(row["tokens"]) < ABLATION_TOKENS:  # the schedule kept, the shortfall said
+            said = f"{int(row['tokens']):,} tokens"
+            assert said in (ASSETS / "models" / row["run"] / "README.md").read_text(), row["run"]
+            assert "below the 20M-token budget" in ablation_results(), row["run"]
+        if float(row["mlm_accuracy"]) < PLATEAU_LINE:  # the protocol's line: card and results page say so
+            said = "below the protocol's 12% line"
+            assert said in (ASSETS / "models" / row["run"] / "README.md").read_text(), row["run"]
+            assert f"`{row['run']}`" in ablation_results() and said in ablation_results(), row["run"]
+        assert float(row["mlm_low"]) <= float(row["mlm_accuracy"]) <= float(row["mlm_high"]), row["run"]
+    for name in rows:
+        curve = list(csv.DictReader((ASSETS / "runs" / f"{name}.csv").open()))
+        assert any(r["split"] == "eval" for r in curve) and any(r["split"] == "train" for r in curve)
+
+
+def test_the_continued_run_counts_the_tokens_of_the_arm_it_started_from() -> None:
+    continued = json.loads((ASSETS / "models" / "albert-lab-e128-continued" / "metrics.json").read_text())
+    start = json.loads((ASSETS / "models" / "albert-lab-e128" / "metrics.json").read_text())
+    assert continued["init_from"] == "assets/models/albert-lab-e128"
+    assert continued["tokens"] == start["tokens"] + continued["run_tokens"] > 55_000_000
+    card = (ASSETS / "models" / "albert-lab-e128-continued" / "README.md").read_text()
+    assert f"`assets/models/albert-lab-e128` ({start['tokens']:,} tokens before this run)" in card
+    curve = list(csv.DictReader((ASSETS / "runs" / "albert-lab-e128-continued.csv").open()))
+    assert int(curve[0]["tokens"]) > start["tokens"] and int(curve[-1]["tokens"]) == continued["tokens"]
+
+
+def default_by_the_rule(current: str) -> str:
+    """docs/results/sentence-order.md, the rule written before the re-scoring (honest measures only): among the
+    shipped English SOP models that ran their whole plan, the best held-out MLM of those whose order interval is above
+    50%; if none is, the best held-out MLM when its interval is above every other candidate's, else `current`."""
+    candidates = {}
+    for folder in sorted((ASSETS / "models").iterdir()):
+        metrics_path, card_path = folder / "metrics.json", folder / "README.md"
+        if not metrics_path.is_file() or not card_path.is_file():
+            continue
+        metrics = json.loads(metrics_path.read_text())
+        card = card_path.read_text(encoding="utf-8")
+        if "language: en" in card and metrics.get("objective") == "sop" and "stopped early" not in card:
+            candidates[folder.name] = metrics
+    reading = {name: m for name, m in candidates.items() if m["order_ci95"][0] > 0.5}
+    if reading:
+        return max(reading, key=lambda name: reading[name]["mlm_accuracy"])
+    best = max(candidates, key=lambda name: candidates[name]["mlm_accuracy"])
+    others = [m["mlm_ci95"][1] for name, m in candidates.items() if name != best]
+    return best if all(candidates[best]["mlm_ci95"][0] > high for high in others) else current
+
+
+def test_the_default_model_is_the_one_the_protocol_chose(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.models import DEFAULT_MODEL, FORMER_DEFAULT_MODEL, MODELS_ENV, language_models, shipped_models
+
+    assert DEFAULT_MODEL == default_by_the_rule("albert-lab-e128-continued")
+    monkeypatch.delenv(MODELS_ENV, raising=False)  # the shipped models, whatever an earlier test pointed the app at
+    assert language_models()["en"] == DEFAULT_MODEL and shipped_models()[:2] == [DEFAULT_MODEL, FORMER_DEFAULT_MODEL]
+
+
+def test_each_model_is_compared_with_its_like_for_like_sharing_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A not-shared arm is set beside the all-shared arm of its own seed, E and budget; a shared model beside the
+    not-shared arm. The default (not shared since issue 30) is compared with albert-lab-all-s1."""
+    from app.models import DEFAULT_MODEL, MODELS_ENV, comparison_model
+
+    monkeypatch.delenv(MODELS_ENV, raising=False)
+    assert comparison_model("albert-lab-none-s1") == "albert-lab-all-s1"
+    assert comparison_model("albert-lab-none") == "albert-lab-all"
+    assert comparison_model("albert-lab-e128-continued") == comparison_model("albert-lab-all") == "albert-lab-none"
+    assert comparison_model() == comparison_model(DEFAULT_MODEL)

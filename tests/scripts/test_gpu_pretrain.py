@@ -1,0 +1,84 @@
+"""scripts/gpu_pretrain.py, the prepared GPU run, as a dry run on the CPU: calibrate, plan the steps for the
+time budget, train, and bring back a loadable fp16 model with its held-out scores in at most 8 small files."""
+
+from __future__ import annotations
+
+import json
+import random
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from albert import AlbertForPreTraining
+from scripts.gpu_pretrain import main, plan_steps
+from tests.factories import WORDS, write_corpus
+from tests.training.test_pretrain import TINY_MODEL
+
+TINY = " ".join(TINY_MODEL)  # the pretraining tests' tiny model, as command-line flags
+
+
+def dry_run(tmp_path: Path, train: Path, valid: Path, out: Path, *extra: str) -> list[str]:
+    """The prepared run's command line, scaled to a CPU dry run of a few seconds."""
+    return [
+        *("--corpus", str(train), "--valid-corpus", str(valid), "--out", str(out), "--minutes", "0.4"),
+        *("--tokenizer", str(tmp_path / "tokenizer"), "--cache-dir", str(tmp_path / "cache")),
+        *("--device", "cpu", "--precision", "fp32", "--batch-size", "8", "--seq-length", "48"),
+        *("--calibration-steps", "3", "--reserve-seconds", "5", "--threads", "1", "--model-flags", TINY, *extra),
+    ]
+
+
+def test_plan_steps_fills_the_budget_less_the_reserve() -> None:
+    assert plan_steps(calibration_seconds=10.0, calibration_steps=40, minutes=8, reserve_seconds=45) == 1740
+    assert plan_steps(calibration_seconds=100.0, calibration_steps=1, minutes=0.1, reserve_seconds=45) == 1
+
+
+@pytest.mark.slow
+def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> None:
+    train = write_corpus(tmp_path / "train.txt")
+    rng = random.Random(0)
+    valid = tmp_path / "valid.txt"
+    valid.write_text(
+        "\n\n".join(" ".join(f"The {rng.choice(WORDS)} {rng.choice(WORDS)}." for _ in range(12)) for _ in range(20)),
+        encoding="utf-8",
+    )
+    from albert.data.tokenizer import train_tokenizer
+
+    train_tokenizer([train], tmp_path / "tokenizer", vocab_size=80)
+    out = tmp_path / "out"
+    code = main(dry_run(tmp_path, train, valid, out))
+    assert code == 0
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["log.txt", "model.tar.gz", "summary.json"]  # the device brings back at most 8 files
+    assert all(p.stat().st_size < 16 * 2**20 for p in out.iterdir())
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["steps"] == summary["planned_steps"] >= 1  # the schedule ran to its planned end
+    with tarfile.open(out / "model.tar.gz") as archive:
+        archive.extractall(tmp_path / "back", filter="data")
+    model_dir = tmp_path / "back" / "model"
+    model = AlbertForPreTraining.from_pretrained(model_dir)
+    assert model.config.hidden_size == 32
+    metrics = json.loads((model_dir / "metrics.json").read_text())
+    assert {"mlm_accuracy", "order_accuracy", "topic_accuracy"} <= set(metrics)
+    assert (model_dir / "training_log.csv").is_file() and (model_dir / "spiece.model").is_file()
+
+
+@pytest.mark.slow
+def test_dry_run_of_the_chinese_recipe_brings_back_a_character_model(tmp_path: Path) -> None:
+    """The same run with a character vocabulary and single-character masks (the docstring's Chinese command)."""
+    from albert.data.tokenizer import train_tokenizer
+    from tests.data.chinese_support import plain, segmented_text
+
+    train, valid = tmp_path / "train.txt", tmp_path / "valid.txt"
+    train.write_text(plain(segmented_text()), encoding="utf-8")
+    valid.write_text(plain(segmented_text(num_documents=12, seed=1)), encoding="utf-8")
+    train_tokenizer([train], tmp_path / "tokenizer", vocab_size=180, han_characters=True)
+    out = tmp_path / "out"
+    code = main(dry_run(tmp_path, train, valid, out, "--pretrain-flags", "--data.max-ngram 1"))
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["config"]["data"]["max_ngram"] == 1
+    with tarfile.open(out / "model.tar.gz") as archive:
+        archive.extractall(tmp_path / "back", filter="data")
+    metrics = json.loads((tmp_path / "back" / "model" / "metrics.json").read_text())
+    assert metrics["mlm_n"] > 0 and 0.0 <= metrics["mlm_accuracy"] <= 1.0

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import pytest
-from app_support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
 
 pytestmark = pytest.mark.browser
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from albert.core.config import AlbertConfig
@@ -140,6 +141,24 @@ def inference_working_values(config: AlbertConfig, batch_size: int, seq_len: int
     intermediates and output). Nothing is kept for a backward pass."""
     H, I = config.hidden_size, config.intermediate_size
     return batch_size * seq_len * max(6 * H, 2 * H + 2 * I)
+
+
+def forward_pass(config: AlbertConfig, batch_size: int, seq_len: int) -> Callable[[], None]:
+    """One forward pass of a freshly initialised `AlbertModel(config)` (seed 0, eval) on fixed random token ids,
+    ready to call again and again (inference mode, this process's thread setting): what a timer times."""
+    import torch
+
+    from albert.core.model import AlbertModel
+
+    torch.manual_seed(0)
+    model = AlbertModel(config).eval()
+    ids = torch.randint(0, config.vocab_size, (batch_size, seq_len))
+
+    def run() -> None:
+        with torch.inference_mode():
+            model(ids)
+
+    return run
 
 
 def time_forward(

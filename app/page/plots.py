@@ -7,6 +7,8 @@ and nothing a user typed may become markup.
 from __future__ import annotations
 
 import html
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,8 +29,34 @@ _LAYOUT = dict(
 )
 
 
+TITLE_UNITS = 40
+"""A chart title's line holds at most this many units (a Latin letter 1, a CJK character 2): at the 15 px title
+font that fits the ~330 px plot of a 390 px phone; plotly never wraps a title itself, it clips it."""
+TITLE_LINE_PX = 19
+
+
+def _units(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_title(text: str, units: int = TITLE_UNITS) -> list[str]:
+    """`text` in lines of at most `units` (breaking at spaces, or anywhere between CJK characters)."""
+    lines: list[str] = []
+    line = ""
+    for word in re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+", text):
+        if line and _units(line + word.rstrip()) > units:
+            lines.append(line.rstrip())
+            line = word.lstrip()
+        else:
+            line += word
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [text]
+
+
 def base_layout(**changes: Any) -> dict[str, Any]:
-    """The shared layout with some keys replaced (axis dicts merged, not overwritten)."""
+    """The shared layout with some keys replaced (axis dicts merged, not overwritten). A long title is wrapped
+    onto lines that fit a phone, and the top margin grows to hold them."""
     layout = {**_LAYOUT}
     for key, value in changes.items():
         if key in ("xaxis", "yaxis") and isinstance(value, dict):
@@ -38,6 +66,13 @@ def base_layout(**changes: Any) -> dict[str, Any]:
             layout[key] = {"text": value}
         else:
             layout[key] = value
+    title = layout.get("title")
+    if isinstance(title, dict) and isinstance(title.get("text"), str) and "<br>" not in title["text"]:
+        lines = wrap_title(title["text"])
+        if len(lines) > 1:
+            layout["title"] = {**title, "text": "<br>".join(lines), "font": {"size": 15}}
+            margin = {**_LAYOUT["margin"], **layout.get("margin", {})}
+            layout["margin"] = {**margin, "t": max(margin["t"], 30 + TITLE_LINE_PX * len(lines))}
     return layout
 
 
@@ -61,6 +96,21 @@ class FigureJSON:
 def plot_text(text: str) -> str:
     """Text safe to put in a plotly label: escaped, so `<b>` or `<a href=…>` stay literal."""
     return html.escape(text, quote=True)
+
+
+LEGEND_ROW_PX = 22
+
+
+def legend_below(entries: int, height: int = 360, under_axis_px: int = 70) -> dict[str, Any]:
+    """Layout keys that put a horizontal legend in its own rows at the bottom of the figure, below the x axis's
+    labels and title (`under_axis_px`), never over them: rows for two entries each (a 390 px phone's width), the
+    bottom margin and the height grown to hold them."""
+    rows = -(-entries // 2)
+    return {
+        "legend": dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
+        "margin": {**_LAYOUT["margin"], "b": under_axis_px + LEGEND_ROW_PX * rows},
+        "height": height + LEGEND_ROW_PX * rows,
+    }
 
 
 def empty_figure(message: str = "") -> go.Figure:
@@ -95,7 +145,7 @@ def lines_figure(
             title=title,
             xaxis=dict(title=x_title, dtick=1),
             yaxis=dict(title=y_title),
-            legend=dict(orientation="h", y=-0.2),
+            **legend_below(len(series)),
         )
     )
     if y_range is not None:

@@ -61,8 +61,11 @@ def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lan
         )
     )
     axis = dict(tickmode="array", tickvals=positions, ticktext=labels, tickfont=dict(size=font), showgrid=False)
-    figure.update_xaxes(**axis, tickangle=-90)
     figure.update_yaxes(**axis, autorange="reversed")
+    # Columns are narrower than rows are tall: at the 960 px a phone keeps (app/static/lab.css) one map is about
+    # 730 / cols px wide, and a turned label needs ~font + 4 px. Past that, every stride-th column is labelled.
+    stride = -(-count // max(1, int(730 / cols / (font + 4))))
+    figure.update_xaxes(**(axis | dict(tickvals=positions[::stride], ticktext=labels[::stride])), tickangle=-90)
     for cell in range(layers + 1, rows * cols + 1):  # the grid's empty cells (L = 5, 7, …) draw no axes
         figure.update_layout({f"xaxis{cell}": dict(visible=False), f"yaxis{cell}": dict(visible=False)})
     return figure

@@ -19,7 +19,9 @@ from albert.core.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_s
 from app.i18n import t
 from app.page import inputs
 from app.page.inputs import InputError
+from app.tabs.parameters import timing
 from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, millions, whole_number
+from app.tabs.parameters.timing import RoundsPlan
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +30,10 @@ MEASURE_MAX_TOKENS = 128
 MEASURE_MIN_TOKENS = 8
 """Below this the timing says little; a model that needs fewer tokens to fit the budget is refused."""
 MEASURE_FLOP_BUDGET = 3e9
-"""FLOPs of one timed forward pass. Four modes × (warm-up + up to 5 repeats, stopped after ~1 s a mode): a few
-seconds on one core of a small CPU, and never much more than 4 × 1 s of forward passes plus building the models."""
+"""FLOPs of one timed forward pass. Four modes × (warm-up + 3 to 7 interleaved rounds, no new round after 4 s): a
+few seconds on one core of a small CPU, and never much more than 4 s + 4 passes plus building the models."""
+MEASURE_ROUNDS = RoundsPlan(rounds=7, min_rounds=3, max_seconds=4.0)
+"""Each round times every sharing mode once; the spread across rounds is what the verdict reads."""
 MEASURE_MAX_PARAMETERS = 150_000_000
 """The unshared variant is built for real (600 MB in fp32): BERT-base fits, BERT-large does not."""
 MAX_BATCH = 1_000_000
@@ -273,58 +277,97 @@ MEASURE_THREADS = 1
 threads wait on each other at every operation and a 50 ms pass takes a second; one thread stays steady."""
 
 
-def measure(config: AlbertConfig, seq_len: int, lang: str = "en", threads: int = MEASURE_THREADS) -> dict[str, Any]:
-    """Time one forward pass (batch 1, bounded length) of `config` in each sharing mode.
+def measure(
+    config: AlbertConfig,
+    seq_len: int,
+    lang: str = "en",
+    threads: int = MEASURE_THREADS,
+    plan: RoundsPlan = MEASURE_ROUNDS,
+) -> dict[str, Any]:
+    """Time one forward pass (batch 1, bounded length) of `config` in each sharing mode, interleaved.
 
-    Sets torch's thread count to `threads` for the timing and restores it; call it from the app's
-    model queue (one request at a time), so no other inference sees the change.
+    The four models are built first, each runs once untimed, then `plan.rounds` rounds run every mode once in a
+    rotated order (`timing.interleaved_times`); each mode reports the median and range of its seconds and of its
+    per-round ratio to no sharing. Sets torch's thread count to `threads` for the timing and restores it; call it
+    from the app's measure queue (one request at a time), so no other inference sees the change.
     """
     import torch
 
     T = measure_plan(config, seq_len, lang)
-    rows = []
+    variants = {mode: mode_variant(config, mode) for mode in SHARING_MODES}
     with _MEASURING:  # one timing at a time, so the thread count is restored to what it was
         before = torch.get_num_threads()
         torch.set_num_threads(threads)
         try:
-            for mode in SHARING_MODES:
-                variant = mode_variant(config, mode)
-                seconds = compute.time_forward(variant, 1, T)
-                rows.append(
-                    {
-                        "sharing": mode,
-                        "parameters": count_parameters(variant).total,
-                        "forward_flops": compute.flops_per_token(variant, T).forward * T,
-                        "seconds": seconds,
-                    }
-                )
+            passes = {mode: compute.forward_pass(variant, 1, T) for mode, variant in variants.items()}
+            samples = timing.interleaved_times(passes, plan)
         finally:
             torch.set_num_threads(before)
-    none = next(r for r in rows if r["sharing"] == "none")
-    for row in rows:
-        row["time_vs_none"] = row["seconds"] / none["seconds"]
-        row["parameters_vs_none"] = row["parameters"] / none["parameters"]
-    return {"tokens": T, "asked": seq_len, "threads": threads, "modes": rows}
+    compared = timing.compare(samples, "none")
+    none_parameters = count_parameters(variants["none"]).total
+    rows = []
+    for mode, variant in variants.items():
+        parameters, seen = count_parameters(variant).total, compared[mode]
+        rows.append(
+            {
+                "sharing": mode,
+                "parameters": parameters,
+                "forward_flops": compute.flops_per_token(variant, T).forward * T,
+                "seconds": seen.seconds.median,
+                "seconds_min": seen.seconds.low,
+                "seconds_max": seen.seconds.high,
+                "time_vs_none": seen.ratio.median,
+                "time_vs_none_min": seen.ratio.low,
+                "time_vs_none_max": seen.ratio.high,
+                "within_noise": seen.within_noise,
+                "parameters_vs_none": parameters / none_parameters,
+            }
+        )
+    logger.info("measured %d rounds at T=%d: %s", len(samples["none"]), T, {m: compared[m].ratio for m in samples})
+    return {"tokens": T, "asked": seq_len, "threads": threads, "rounds": len(samples["none"]), "modes": rows}
+
+
+def _range(low: float, high: float, digits: int) -> str:
+    return f"{low:.{digits}f}–{high:.{digits}f}"
 
 
 def measure_markdown(result: dict[str, Any], lang: str = "en") -> str:
-    lines = [t("compute.measure.header", lang, T=result["tokens"])]
+    lines = [t("compute.measure.header", lang, T=result["tokens"], n=result["rounds"])]
     for row in result["modes"]:
         name, n = t("sharing.short." + row["sharing"], lang), row["parameters"]
+        ms = _range(row["seconds_min"] * 1e3, row["seconds_max"] * 1e3, 1)
+        ratio = (
+            "1.00×"
+            if row["sharing"] == "none"
+            else f"{row['time_vs_none']:.2f}× ({_range(row['time_vs_none_min'], row['time_vs_none_max'], 2)})"
+        )
         lines.append(
             f"| {name} | {n:,} ({millions(n)}) | {flops_text(row['forward_flops'])} | "
-            f"{row['seconds'] * 1e3:.1f} ms | {row['time_vs_none']:.2f}× |"
+            f"{row['seconds'] * 1e3:.1f} ms ({ms}) | {ratio} |"
         )
     rows = {row["sharing"]: row for row in result["modes"]}
+    shared = rows["all"]
     lines.append("")
     lines.append(
         t(
             "compute.measure.summary",
             lang,
-            p=f"{rows['none']['parameters'] / rows['all']['parameters']:.1f}",
-            tm=f"{rows['all']['time_vs_none']:.2f}",
-            g=f"{rows['all']['forward_flops'] / 1e9:.2f}",
+            p=f"{rows['none']['parameters'] / shared['parameters']:.1f}",
+            tm=f"{shared['time_vs_none']:.2f}",
+            n=result["rounds"],
+            g=f"{shared['forward_flops'] / 1e9:.2f}",
             threads=result["threads"],
+        )
+    )
+    verdict = "compute.measure.noise" if shared["within_noise"] else "compute.measure.clear"
+    lines.append("")
+    lines.append(
+        t(
+            verdict,
+            lang,
+            lo=f"{shared['time_vs_none_min']:.2f}",
+            hi=f"{shared['time_vs_none_max']:.2f}",
+            n=result["rounds"],
         )
     )
     return "\n".join(lines)
@@ -376,7 +419,7 @@ def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str
 
     lang = inputs.language(lang)
     if not _is_measurement(result):
-        return t("compute.measure.pending", lang), "", empty_figure()
+        return t("compute.measure.pending", lang), "", empty_figure(t("compute.measure.placeholder", lang))
     status = ""
     if result["tokens"] < result["asked"]:
         status = "ℹ️ " + t(
@@ -389,6 +432,19 @@ def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str
     return status, measure_markdown(result, lang), measure_figure(result, lang)
 
 
+MEASURED_KEYS = (
+    "parameters",
+    "forward_flops",
+    "seconds",
+    "seconds_min",
+    "seconds_max",
+    "time_vs_none",
+    "time_vs_none_min",
+    "time_vs_none_max",
+    "parameters_vs_none",
+)
+
+
 def _is_measurement(result: Any) -> bool:
     """A `measure` result as it comes back from the page (raw JSON): anything else draws nothing."""
     try:
@@ -397,12 +453,10 @@ def _is_measurement(result: Any) -> bool:
             and isinstance(result.get("tokens"), int)
             and isinstance(result.get("asked"), int)
             and isinstance(result.get("threads"), int)
+            and isinstance(result.get("rounds"), int)
+            and all(isinstance(row["within_noise"], bool) for row in result["modes"])
             and [row["sharing"] for row in result["modes"]] == list(SHARING_MODES)
-            and all(
-                float(row[key]) > 0
-                for row in result["modes"]
-                for key in ("parameters", "forward_flops", "seconds", "time_vs_none", "parameters_vs_none")
-            )
+            and all(float(row[key]) > 0 for row in result["modes"] for key in MEASURED_KEYS)
         )
     except (KeyError, TypeError, ValueError):
         return False

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES
 from albert.core.params import count_parameters, without_factorization, without_sharing
 from app.i18n import t
-from app.page.plots import MODE_COLORS, base_layout, plot_text
+from app.page.plots import MODE_COLORS, base_layout, plot_text, wrap_title
 from app.tabs.parameters.calculator import Calculation, paper_sweep_points, sweep
 
 
@@ -24,7 +24,8 @@ def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
         ("calc.cmp.no_share", without_sharing(config)),
         ("calc.cmp.neither", without_sharing(plain)),
     ]
-    names = [t(key, lang) for key, _ in variants]
+    # names on short lines, so four of them sit side by side under the bars of a 390 px phone
+    names = ["<br>".join(wrap_title(t(key, lang), 14)) for key, _ in variants]
     counts = [count_parameters(c) for _, c in variants]
     figure = go.Figure()
     for label, attr, color in (
@@ -96,12 +97,16 @@ def sweep_figure(calc: Calculation, lang: str = "en") -> go.Figure:
         )
     figure.add_vline(x=calc.config.embedding_size, line_dash="dot", line_color="#9ca3af")
     sizes = sorted({p["embedding_size"] for p in points})
+    ticks = [sizes[0]]  # a tick at least ×3 from the last: labels apart on a 390 px phone's log axis
+    for size in sizes[1:]:
+        if size >= 3 * ticks[-1]:
+            ticks.append(size)
     figure.update_layout(
         **base_layout(
             title=t("calc.sweep", lang),
             height=420,
             xaxis=dict(
-                title=t("calc.axis.embedding", lang), type="log", tickvals=sizes, ticktext=[str(e) for e in sizes]
+                title=t("calc.axis.embedding", lang), type="log", tickvals=ticks, ticktext=[str(e) for e in ticks]
             ),
             yaxis=dict(title=t("calc.axis.parameters", lang)),
             legend=dict(orientation="h", y=-0.3),
@@ -118,7 +123,8 @@ def _short(n: float) -> str:
 
 
 def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
-    """Per sharing mode: parameters and measured forward time, both relative to no sharing (= 1)."""
+    """Per sharing mode: parameters and measured forward time (median, whiskers min–max over the rounds), both
+    relative to no sharing (= 1)."""
     modes = [row["sharing"] for row in result["modes"]]
     names = [t(f"sharing.short.{mode}", lang) for mode in modes]
     figure = go.Figure()
@@ -127,16 +133,26 @@ def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
         ("time_vs_none", "compute.chart.time", "#d97706"),
     ):
         values = [row[key] for row in result["modes"]]
+        spread = None
+        if key == "time_vs_none":  # the range over the interleaved rounds, around the median
+            spread = dict(
+                type="data",
+                array=[row["time_vs_none_max"] - row["time_vs_none"] for row in result["modes"]],
+                arrayminus=[row["time_vs_none"] - row["time_vs_none_min"] for row in result["modes"]],
+                color="#78350f",
+                thickness=1.5,
+            )
         figure.add_bar(
             x=names,
             y=values,
             name=t(label, lang),
             marker_color=color,
+            error_y=spread,
             text=[f"{v:.2f}" for v in values],
             textposition="outside",
             hovertemplate="%{x}: %{y:.2f}<extra></extra>",
         )
-    top = max(max(row["time_vs_none"], row["parameters_vs_none"]) for row in result["modes"])
+    top = max(max(row["time_vs_none_max"], row["parameters_vs_none"]) for row in result["modes"])
     figure.add_hline(y=1, line_dash="dot", line_color="#9ca3af")
     figure.update_layout(
         **base_layout(

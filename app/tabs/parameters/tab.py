@@ -145,7 +145,7 @@ def _build_costs(ctx: TabContext, fields: list, edited: Any, preset_event: Any) 
     measure_button = tr.add(gr.Button, text="compute.measure.button")
     measure_status = gr.Markdown(t("compute.measure.pending", "en"), elem_id="measure-status")
     measured_md = gr.Markdown("", elem_id="measure-result")
-    measured_plot = gr.Plot(show_label=False)
+    measured_plot = gr.Plot(costs.measure_render(None, "en")[2], show_label=False, elem_id="measure-chart")
     with tr.add(gr.Accordion, label="common.raw", open=False):
         measured_raw = gr.JSON({}, show_label=False)
     measure_button.click(

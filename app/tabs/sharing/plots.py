@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES, AlbertConfig
 from albert.core.params import count_parameters
 from app.i18n import t
-from app.page.plots import MODE_COLORS, PALETTE, base_layout, plot_text
+from app.page.plots import MODE_COLORS, PALETTE, base_layout, legend_below, plot_text
 
 SEED_REPEAT = re.compile(r"-s\d+$")
 """A run named like `albert-lab-all-s1` repeats `albert-lab-all` with another seed: drawn in its colour, dashed."""
@@ -88,7 +88,7 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
         **base_layout(
             title=t(f"runs.{column}", lang),
             xaxis=dict(title=axis_title, type="log" if log_scale else "linear"),
-            legend=dict(orientation="h", y=-0.25),
+            **legend_below(len(figure.data)),
         )
     )
     return figure
@@ -135,7 +135,9 @@ def summary_figure(summary: pd.DataFrame, lang: str = "en") -> go.Figure:
             barmode="group",
             title=t("runs.summary.title", lang),
             yaxis=dict(tickformat=".0%", range=[0, 1]),
-            legend=dict(orientation="h", y=-0.2),
+            # run names in full (automargin makes room for them), the legend in its own rows below them
+            xaxis=dict(automargin=True, tickangle=-45),
+            **legend_below(len(figure.data), height=440, under_axis_px=130),
         )
     )
     return figure

@@ -21,7 +21,7 @@ from app.models.files import ModelError
 from app.page.results import guarded, status_markdown
 from app.tabs.sentiment.deploy import deploy_record, task_for
 
-ADAPTERS: dict[str, str] = {"sst2": "albert-lab-sst2-lora", "zh-reviews": "albert-lab-zh-reviews-lora"}
+ADAPTERS: dict[str, str] = {"sst2": "albert-lab-sst2-lora", "zh-reviews": "albert-lab-zh-sentiment-lora"}
 """The shipped adapter timed for each task (its base is named in its albert_adapter.json)."""
 ROUNDS = 7
 WARMUP = 2

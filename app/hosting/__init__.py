@@ -69,6 +69,7 @@ ENDPOINTS: dict[str, str] = {
     "order_examples_in_language": "light",
     "attention_example_in_language": "light",
     "sentiment_example_in_language": "light",
+    "sharing_example_in_language": "light",
     # one short forward pass of a small model
     "fill_mask": "model",
     "mask_word": "model",

@@ -28,6 +28,7 @@ from torch import nn
 from albert.core.config import AlbertConfig
 from albert.core.heads import ClassifierOutput, _classification_loss
 from albert.core.model import AlbertModel
+from albert.data.chinese import HAN
 
 logger = logging.getLogger("albert.finetune")
 ARCHITECTURE = "AlbertMultiTask"
@@ -77,19 +78,34 @@ class MultiTaskModel(nn.Module):
 
     @torch.no_grad()
     def predict_text(self, text: str, tokenizer: Any, max_length: int = 128) -> dict[str, Any]:
-        """Every head's answer on one text: a label per sequence task, (token, tag) pairs per token task."""
+        """Every head's answer on one text: a label per sequence task, (word, tag) pairs per token task.
+
+        A token task reads the text as its training files were read (`albert.data.tasks`, CoNLL words): the
+        whitespace-separated words, every Han character (and the punctuation beside it) a word of its own, each word's
+        tag read on its first sub-token. Words past `max_length` tokens get no tag."""
+        import torch
+
         self.eval()
-        encoded = tokenizer(text, truncation=True, max_length=max_length, return_tensors="pt")
         answers: dict[str, Any] = {}
-        for name, task in self.tasks.items():
-            logits = self(name, encoded["input_ids"], encoded["attention_mask"], encoded.get("token_type_ids")).logits
-            names = task["label_names"]
-            if task["kind"] == "token":
-                tokens = tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])
-                tags = logits[0].argmax(-1).tolist()
-                answers[name] = [(t, names[i]) for t, i in zip(tokens, tags, strict=True)][1:-1]
-            else:
-                answers[name] = names[int(logits[0].argmax())]
+        with torch.no_grad():
+            whole = tokenizer(text, truncation=True, max_length=max_length, return_tensors="pt")
+            words = _task_words(text)
+            split = tokenizer(words, is_split_into_words=True, truncation=True, max_length=max_length)
+            for name, task in self.tasks.items():
+                names = task["label_names"]
+                if task["kind"] != "token":
+                    logits = self(name, whole["input_ids"], whole["attention_mask"], whole.get("token_type_ids"))
+                    answers[name] = names[int(logits.logits[0].argmax())]
+                    continue
+                ids = torch.tensor([split["input_ids"]])
+                types = torch.tensor([split["token_type_ids"]]) if "token_type_ids" in split else None
+                tags = self(name, ids, torch.ones_like(ids), types).logits[0].argmax(-1).tolist()
+                tagged, previous = [], None
+                for position, word in enumerate(split.word_ids()):
+                    if word is not None and word != previous:
+                        tagged.append((words[word], names[tags[position]]))
+                    previous = word
+                answers[name] = tagged
         return answers
 
     def save_pretrained(self, directory: str | Path, tokenizer: Any = None) -> Path:
@@ -233,3 +249,12 @@ def run_multitask(cfg: Any, load_data: Callable[..., dict[str, Any]]) -> Any:
     write_results(out, results)
     report = "\n".join(f"{n}: dev accuracy {r['accuracy']:.4f} (n {r['n']})" for n, r in dev.items())
     return RunResult(model=model, summary={**results, "report": report})
+
+
+def _task_words(text: str) -> list[str]:
+    """A text's words as a token task's files hold them: whitespace-separated, a word with Han in it split into its
+    characters (the segmentation files give every character its own line)."""
+    words: list[str] = []
+    for word in text.split():
+        words.extend(list(word) if HAN.search(word) else [word])
+    return words

@@ -108,3 +108,12 @@ def test_the_command_line_takes_several_tasks(multitask_run: dict, tmp_path: Pat
     printed = capsys.readouterr().out
     assert "sentiment: dev accuracy" in printed and "words: dev accuracy" in printed
     assert set(MultiTaskModel.from_pretrained(tmp_path / "cli" / "best").heads) == {"sentiment", "words"}
+
+
+def test_a_token_task_reads_the_text_as_its_files_were_read() -> None:
+    """Words for a token head: whitespace-separated, every Han character (and punctuation beside it) its own word."""
+    from albert.commands.multitask import _task_words
+
+    assert _task_words("今天下雨，路滑。") == list("今天下雨，路滑。")
+    assert _task_words("The old sailor walked") == ["The", "old", "sailor", "walked"]
+    assert _task_words("用 ALBERT 试试") == ["用", "ALBERT", "试", "试"]

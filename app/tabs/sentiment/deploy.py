@@ -163,31 +163,10 @@ def words_of(tagged: list[tuple[str, str]]) -> list[str]:
 
 
 def two_heads(model: Any, tokenizer: Any, text: str, max_length: int = 128) -> tuple[str, list[tuple[str, str]]]:
-    """(the reviews head's label name, the segmentation head's (character, tag) pairs) for one text.
-
-    Each head reads its input as it was trained: the review as plain text; for segmentation every character as
-    its own word (`is_split_into_words`, as `albert.data.tasks` encodes the B/I files), the tag read on each
-    character's first sub-token. (`MultiTaskModel.predict_text` tokenizes the text whole for every task, so its
-    tags sit on other tokens than the ones training labelled.) Characters past `max_length` tokens get no tag.
-    """
-    import torch
-
-    with torch.no_grad():
-        encoded = tokenizer(text, truncation=True, max_length=max_length, return_tensors="pt")
-        logits = model("reviews", encoded["input_ids"], encoded["attention_mask"], encoded.get("token_type_ids"))
-        review = model.tasks["reviews"]["label_names"][int(logits.logits[0].argmax())]
-        characters = [c for c in text if not c.isspace()]
-        split = tokenizer(characters, is_split_into_words=True, truncation=True, max_length=max_length)
-        ids = torch.tensor([split["input_ids"]])
-        types = torch.tensor([split["token_type_ids"]]) if "token_type_ids" in split else None
-        tags = model("cws", ids, torch.ones_like(ids), types).logits[0].argmax(-1).tolist()
-    names = model.tasks["cws"]["label_names"]
-    tagged, previous = [], None
-    for position, word in enumerate(split.word_ids()):
-        if word is not None and word != previous:
-            tagged.append((characters[word], names[tags[position]]))
-        previous = word
-    return review, tagged
+    """(the reviews head's label name, the segmentation head's (character, tag) pairs) for one text, each head
+    reading its input as it was trained (`MultiTaskModel.predict_text`)."""
+    answers = model.predict_text(text, tokenizer, max_length=max_length)
+    return answers["reviews"], answers["cws"]
 
 
 class TwoHeadsAnswer(NamedTuple):

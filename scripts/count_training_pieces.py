@@ -12,7 +12,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from albert.data.piece_counts import count_pieces, save_piece_counts
+from albert.data.piece_counts import PieceCounts, count_pieces, save_piece_counts
 from albert.data.tokenizer import load_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -20,10 +20,10 @@ logger = logging.getLogger(__name__)
 
 def write_counts(model_dirs: list[Path], corpus: list[str]) -> None:
     """Counts once per distinct tokenizer and writes the table into every folder in `model_dirs`."""
-    made: dict[bytes, object] = {}
+    made: dict[bytes, PieceCounts] = {}
     for directory in model_dirs:
-        key = (directory / "spiece.model").read_bytes() if (directory / "spiece.model").is_file() else str(directory)
-        key = key if isinstance(key, bytes) else key.encode()
+        vocabulary = directory / "spiece.model"  # folders with the same SentencePiece model share one count
+        key = vocabulary.read_bytes() if vocabulary.is_file() else str(directory).encode()
         if key not in made:
             made[key] = count_pieces(load_tokenizer(directory), corpus)
         path = save_piece_counts(made[key], directory)

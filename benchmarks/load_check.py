@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ TEXTS = [
 REQUESTS: list[tuple[str, tuple, str]] = [
     ("/parameters", (30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, "en"), "json"),
     ("/fill_mask", (TEXTS[0], 5, "", "en"), "json"),
-    ("/sentence_order", ("She bought a ticket at the station.", "Then she boarded the train.", "", "en"), "json"),
+    ("/sentence_order", ("She bought a ticket at the station.", "Then she boarded the train.", "", "en", ""), "json"),
     ("/fill_mask", (TEXTS[1], 5, "", "zh"), "json"),
     ("/parameters", (30000, 64, 768, 12, 12, 3072, "none", 12, True, 512, "zh"), "json"),
     ("/attention", ("The cat sat on the mat because it was tired.", "", 1, 32, "", "", "en"), "attention"),
@@ -56,7 +57,7 @@ REQUESTS: list[tuple[str, tuple, str]] = [
     ("/fill_mask", (TEXTS[3], 5, "", "en"), "json"),
     ("/sharing_modes", ("albert-large", "en"), "json"),
     ("/mask_word", ("the old sailor walked home", 2, 5, "", "en"), "mask_word"),
-    ("/split_paragraph", ("The village woke early. Smoke rose from the chimneys.", 1, "", "en"), "split"),
+    ("/split_paragraph", ("The village woke early. Smoke rose from the chimneys.", 1, "", "en", ""), "split"),
     ("/fill_mask", ("[MASK] " * 50, 5, "", "en"), "json"),  # refused with a message: also an answer to check
 ]
 
@@ -168,6 +169,37 @@ def abandon(url: str, count: int, interval: float = 0.1) -> int:
     return taken
 
 
+CLIENT_KINDS = {
+    "http": "users of one asyncio HTTP client (benchmarks/http_load.py)",
+    "gradio": "gradio_client clients (one thread each)",
+}
+
+
+def http_users(url: str, users: int, per_user: int, recorder: Recorder, offset: int) -> Callable[[], float]:
+    """The mixed users over Gradio's HTTP API from one event loop (`benchmarks.http_load`), each answer checked
+    against a reference fetched the same way, alone, first."""
+    from benchmarks import http_load
+
+    references = {}
+    for slot, (endpoint, arguments, kind) in enumerate(REQUESTS):
+        answer = http_load.call_once(url, endpoint, arguments)
+        if answer.outputs is None:
+            raise RuntimeError(f"{endpoint} alone did not answer: {answer.status} {answer.detail}")
+        references[slot] = _key(endpoint, kind, answer.outputs)
+
+    def record(slot: int, ms: float, answer: http_load.Answer) -> None:
+        endpoint, _, kind = REQUESTS[slot]
+        if answer.outputs is None:
+            failure = f"{endpoint}: {answer.status} {answer.detail}"
+        elif not _close(_key(endpoint, kind, answer.outputs), references[slot]):
+            failure = f"{endpoint}: answer differs from the reference"
+        else:
+            failure = None
+        recorder.add(endpoint, ms, failure)
+
+    return lambda: http_load.run_users(url, users, per_user, REQUESTS, record, offset)
+
+
 def heavy_phase(url: str, clients: list, references: dict[int, Any], args: Any) -> tuple[list[str], bool]:
     """The mixed clients while three clients measure the heaviest /measure_speed, then a burst of /attention:
     report lines (each with the load average beside it) and whether the targets of issue 35 held."""
@@ -175,9 +207,11 @@ def heavy_phase(url: str, clients: list, references: dict[int, Any], args: Any) 
 
     recorder = Recorder()
     load_before = os.getloadavg()[0]
-    measured, wall = load_heavy.with_heavy_measurements(
-        url.rstrip("/"), lambda: run_clients(clients, args.heavy_per_client, references, recorder, offset=3)
-    )
+    if args.heavy_client == "http":
+        users = http_users(url.rstrip("/"), len(clients), args.heavy_per_client, recorder, offset=3)
+    else:
+        users = lambda: run_clients(clients, args.heavy_per_client, references, recorder, offset=3)  # noqa: E731
+    measured, wall = load_heavy.with_heavy_measurements(url.rstrip("/"), users)
     load_after = os.getloadavg()[0]
     mixed = [ms for values in recorder.latencies.values() for ms in values]
     fill = recorder.latencies.get("/fill_mask", [])
@@ -187,7 +221,8 @@ def heavy_phase(url: str, clients: list, references: dict[int, Any], args: Any) 
     busy_max = max(burst.busy_seconds) if burst.busy_seconds else float("nan")
     lines = [
         f"  heavy and light together: 3 clients send the heaviest /measure_speed (V 256,000, H 768, L 12, T 512) "
-        f"again and again while {len(clients)} clients send {recorder.done} mixed requests in {wall:.1f} s "
+        f"again and again while {len(clients)} {CLIENT_KINDS[args.heavy_client]} send {recorder.done} mixed "
+        f"requests in {wall:.1f} s "
         f"(load average {load_before:.1f} before, {load_after:.1f} after; {os.cpu_count()} cores)",
         f"    /fill_mask: {len(fill)} requests, p50 {percentile(fill, 50):.0f} ms, p95 {p95_fill:.0f} ms "
         f"(target ≤ 1000 ms)",
@@ -260,6 +295,13 @@ def main() -> None:
         "then a burst of /attention past the heavy group's waiting line (benchmarks/load_heavy.py)",
     )
     parser.add_argument("--heavy-per-client", type=int, default=10, help="requests per mixed client in that phase")
+    parser.add_argument(
+        "--heavy-client",
+        choices=sorted(CLIENT_KINDS),
+        default="http",
+        help="who sends that phase's mixed requests: one asyncio HTTP client (default; the load generator's own "
+        "CPU stays small) or a gradio_client per user (issue 35's first figures; 100-150%% of 2 cores itself)",
+    )
     parser.add_argument("--burst", type=int, default=60, help="/attention requests sent at once in that phase")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

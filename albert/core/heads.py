@@ -17,9 +17,10 @@ from albert.core.model import AlbertModel, AlbertPreTrainedModel, activation
 class PreTrainingOutput:
     loss: torch.Tensor | None
     """MLM loss + sentence-pair loss, when labels were given."""
-    mlm_logits: torch.Tensor
+    mlm_logits: torch.Tensor | None
     """(B, T, V) without labels; with `mlm_labels`, (N, V) for the N labelled positions only
-    (row-major order), which skips the V-wide projection of every unmasked token."""
+    (row-major order), which skips the V-wide projection of every unmasked token. None when the forward pass was
+    asked for the sentence-pair head alone (`with_mlm_logits=False`)."""
     sop_logits: torch.Tensor | None
     """(B, 2): for SOP, 0 = in order, 1 = swapped; for NSP, 0 = next, 1 = random. None for a model
     pretrained with MLM only (`sentence_objective="none"`), which has no sentence-pair head."""
@@ -114,7 +115,12 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
         sentence_order_label: torch.Tensor | None = None,
         output_hidden_states: bool = False,
         output_attentions: bool = False,
+        with_mlm_logits: bool = True,
     ) -> PreTrainingOutput:
+        """`with_mlm_logits=False` skips the masked-LM head (the V-wide projection of every token, most of a small
+        model's pass): sentence-order scoring reads `sop_logits` only. It cannot be combined with `mlm_labels`."""
+        if not with_mlm_logits and mlm_labels is not None:
+            raise ValueError("mlm_labels need the masked-LM head: leave with_mlm_logits=True to compute their loss")
         out = self.albert(
             input_ids,
             attention_mask,
@@ -122,7 +128,7 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
             output_hidden_states=output_hidden_states,
             output_attentions=output_attentions,
         )
-        mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels)
+        mlm_logits, mlm_loss = _masked_lm(self, out.last_hidden_state, mlm_labels) if with_mlm_logits else (None, None)
         sop_logits = sop_loss = None
         if self.has_sentence_head:
             sop_logits = self.sentence_pair_head(self.sentence_pair_dropout(out.pooler_output))  # (B, 2)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from albert.core.heads import AlbertForPreTraining
 from albert.data.sentence_order import OrderPair
 
 
@@ -105,6 +106,8 @@ def class0_probabilities(
     was_training = model.training
     model.eval()
     device = next(model.parameters()).device
+    # ALBERT Lab's model can skip the masked-LM head, which is most of a small model's pass; transformers' cannot
+    sop_only = {"with_mlm_logits": False} if isinstance(model, AlbertForPreTraining) else {}
     out = []
     for i in range(0, len(rows), batch_size):
         encoded = [_pair_row(a, b, special, max_tokens) for a, b in rows[i : i + batch_size]]
@@ -116,7 +119,9 @@ def class0_probabilities(
             ids[row, : len(tokens)] = torch.tensor(tokens)
             mask[row, : len(tokens)] = 1
             types[row, b_start : len(tokens)] = 1
-        logits = model(input_ids=ids.to(device), attention_mask=mask.to(device), token_type_ids=types.to(device))
+        logits = model(
+            input_ids=ids.to(device), attention_mask=mask.to(device), token_type_ids=types.to(device), **sop_only
+        )
         out.append(logits.sop_logits.float().softmax(-1)[:, 0].cpu().numpy())
     if was_training:
         model.train()

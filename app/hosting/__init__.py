@@ -10,9 +10,13 @@ workers: three large /measure_speed made another user's /fill_mask wait 13–14 
 Groups, cheapest first:
 - `light`: formulas, strings and small files (calculator, presets, sharing modes, the language's redrawing);
 - `model`: one short forward pass of a small model (masked words, sentence order, sentiment);
-- `heavy`: forward passes that keep every layer's attention or hidden states (/attention, /layer_transitions);
+- `heavy`: forward passes that keep every layer's attention or hidden states (/attention, /layer_transitions),
+  computed on a lane of their own threads at nice 5 (`app.hosting.lanes`): the kernel serves light and model
+  requests first;
 - `measure`: /measure_speed builds and times four models of the form's size (up to 150M parameters,
-  `app.costs.MEASURE_MAX_PARAMETERS`; ~10 s on one core): one at a time, one waiting, then a busy answer.
+  `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.hosting.child`), which
+  uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,
+  then a busy answer.
 
 An event whose name is not in the table goes to `heavy` (with a warning in the log): a new endpoint can never
 slow the light ones down by being forgotten here; tests/app/test_app_hosting.py asserts that none is forgotten.
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import queues
+from app.hosting.lanes import in_lane
 from app.i18n import normalize_lang
 from app.page.example_clicks import guard_example_clicks
 
@@ -42,6 +47,9 @@ class CostGroup:
     """Requests of the group waiting at once; one more is answered with `busy` at once (HTTP 503)."""
     busy: str
     """String key of the busy answer ({n}: the waiting requests)."""
+    nice: int = 0
+    """How much lower the group's CPU priority is than the server's (thread niceness, 0–19); above 0 its events run
+    on a lane of their own threads (`app.hosting.lanes`), so the kernel serves the other groups first."""
 
     def limit(self) -> int:
         return self.running() if callable(self.running) else self.running
@@ -50,7 +58,7 @@ class CostGroup:
 GROUPS: dict[str, CostGroup] = {
     "light": CostGroup(running=2, waiting=64, busy="hosting.busy"),
     "model": CostGroup(running=lambda: int(queues.MODEL["concurrency_limit"]), waiting=64, busy="hosting.busy"),
-    "heavy": CostGroup(running=1, waiting=16, busy="hosting.busy.heavy"),
+    "heavy": CostGroup(running=1, waiting=16, busy="hosting.busy.heavy", nice=5),
     "measure": CostGroup(running=1, waiting=1, busy="hosting.busy.measure"),
 }
 """The cost groups. Waiting lines: at ~0.1 s a model request, 64 waiting are ~3 s on two workers; /attention takes
@@ -120,6 +128,8 @@ def isolate(demo: Any) -> Any:
             logger.warning("%r is not in app.hosting.ENDPOINTS; it runs in the %s group", block_fn.api_name, group)
         block_fn.concurrency_id = group
         block_fn.concurrency_limit = GROUPS[group].limit()
+        if GROUPS[group].nice > 0 and getattr(block_fn.fn, "lane", None) != group:
+            block_fn.fn = in_lane(block_fn.fn, group, GROUPS[group].limit(), GROUPS[group].nice)
     _cache_language_switch(demo)
     guard_example_clicks(demo)  # every event's way in is set here: the examples' hidden clicks check their value
     queue = getattr(demo, "_queue", None)

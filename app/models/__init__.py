@@ -8,6 +8,7 @@ Every failure becomes a `ModelError` whose message is one sentence in the user's
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -17,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from albert.core.config import AlbertConfig, ConfigError
@@ -120,9 +122,25 @@ def shipped_models(directory: Path | None = None) -> list[str]:
     root = directory or models_dir()
     if not root.is_dir():
         return []
-    names = [p.parent.name for p in root.glob("*/config.json") if p.is_file() and is_pretraining(p.parent)]
+    configs = []
+    with os.scandir(root) as entries:  # ~20× cheaper than Path.glob; every request asks, several times
+        for entry in entries:
+            try:
+                stat = os.stat(os.path.join(entry.path, "config.json"))
+            except OSError:
+                continue
+            if S_ISREG(stat.st_mode):
+                configs.append((entry.name, stat.st_size, stat.st_mtime_ns))
+    return list(_pretraining_models(str(root), tuple(sorted(configs))))
+
+
+@functools.lru_cache(maxsize=16)
+def _pretraining_models(root: str, configs: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]:
+    """The pretraining models among `configs` (folder name, size and time of its config.json), the default first:
+    every request asks (~1 ms of reading JSON each time before), and the answer changes only with the files."""
+    names = [name for name, _, _ in configs if is_pretraining(Path(root) / name)]
     rank = {name: i for i, name in enumerate(_PREFERRED_ORDER)}
-    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+    return tuple(sorted(names, key=lambda n: (rank.get(n, len(rank)), n)))
 
 
 def architectures(directory: Path) -> list[str]:

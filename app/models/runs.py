@@ -6,6 +6,7 @@ files are skipped with a log line: the tab then says there are no recorded runs 
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -24,9 +25,23 @@ def runs_dir() -> Path:
     return Path(override) if override else REPO_ROOT / "assets" / "runs"
 
 
-def load_curves(directory: Path | None = None) -> dict[str, pd.DataFrame]:
-    """Run name → its recorded curve (every `<run>.csv` except summary.csv)."""
+def runs_signature(directory: Path | None = None) -> tuple:
+    """What the recorded runs are now: the folder and each CSV's name, size and modification time. Equal signatures
+    read the same files, so whatever is drawn from them can be kept (`app.tabs.sharing.views`)."""
     root = directory or runs_dir()
+    files = sorted(root.glob("*.csv")) if root.is_dir() else []
+    return (str(root), *((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in files if p.is_file()))
+
+
+def load_curves(directory: Path | None = None) -> dict[str, pd.DataFrame]:
+    """Run name → its recorded curve (every `<run>.csv` except summary.csv). Read again only when the files
+    changed (`runs_signature`); the frames are shared between callers, who only read them."""
+    return dict(_curves_of(runs_signature(directory)))
+
+
+@functools.lru_cache(maxsize=4)
+def _curves_of(signature: tuple) -> dict[str, pd.DataFrame]:
+    root = Path(signature[0])
     curves: dict[str, pd.DataFrame] = {}
     for path in sorted(root.glob("*.csv")) if root.is_dir() else []:
         if path.name == "summary.csv":

@@ -92,6 +92,17 @@ class FigureJSON:
     def to_dict(self) -> dict[str, Any]:
         return self.figure
 
+    @property
+    def data(self) -> tuple[Any, ...]:
+        """plotly's trace objects, validated, built on demand for readers such as tests (the app sends `to_json()`
+        only)."""
+        return go.Figure(self.figure).data
+
+    @property
+    def layout(self) -> Any:
+        """plotly's layout object, validated, built on demand (as `data`)."""
+        return go.Figure(self.figure).layout
+
 
 def plot_text(text: str) -> str:
     """Text safe to put in a plotly label: escaped, so `<b>` or `<a href=…>` stay literal."""
@@ -129,25 +140,24 @@ def lines_figure(
     y_title: str,
     start: int = 1,
     y_range: Sequence[float] | None = None,
-) -> go.Figure:
-    """One line per named series against pass number."""
-    figure = go.Figure()
-    for i, (name, values) in enumerate(series.items()):
-        figure.add_scatter(
-            x=list(range(start, start + len(values))),
-            y=list(values),
-            mode="lines+markers",
-            name=plot_text(name),
-            line=dict(color=PALETTE[i % len(PALETTE)]),
-        )
-    figure.update_layout(
-        **base_layout(
-            title=title,
-            xaxis=dict(title=x_title, dtick=1),
-            yaxis=dict(title=y_title),
-            **legend_below(len(series)),
-        )
-    )
+) -> FigureJSON:
+    """One line per named series against pass number (plain JSON: /attention and /layer_transitions draw it on
+    every request)."""
+    data = [
+        {
+            "type": "scatter",
+            "x": list(range(start, start + len(values))),
+            "y": [float(value) for value in values],
+            "mode": "lines+markers",
+            "name": plot_text(name),
+            "line": {"color": PALETTE[i % len(PALETTE)]},
+        }
+        for i, (name, values) in enumerate(series.items())
+    ]
+    y_axis: dict[str, Any] = {"title": {"text": y_title}}
     if y_range is not None:
-        figure.update_yaxes(range=list(y_range))
-    return figure
+        y_axis["range"] = [float(value) for value in y_range]
+    layout = base_layout(
+        title=title, xaxis=dict(title={"text": x_title}, dtick=1), yaxis=y_axis, **legend_below(len(series))
+    )
+    return FigureJSON(data, layout)

@@ -117,6 +117,31 @@ def test_pretraining_loss_is_mlm_plus_sentence_pair(batch):
     assert model(**batch).loss is None
 
 
+def test_sentence_pair_only_pass_skips_the_mlm_head_and_keeps_sop_logits(batch):
+    model = randomize_(AlbertForPreTraining(tiny_config())).eval()
+    full = model(**batch)
+    only = model(**batch, with_mlm_logits=False)
+    assert only.mlm_logits is None and only.mlm_loss is None
+    assert max_abs_diff(only.sop_logits, full.sop_logits) == 0.0
+    with pytest.raises(ValueError, match="mlm_labels need the masked-LM head"):
+        model(**batch, mlm_labels=mlm_labels(batch), with_mlm_logits=False)
+
+
+def test_order_scoring_skips_the_mlm_head_and_reads_the_same_probabilities(batch, monkeypatch):
+    from albert.training.order_scoring import class0_probabilities
+
+    model = randomize_(AlbertForPreTraining(tiny_config())).eval()
+    rows = [([5, 6, 7], [8, 9]), ([8, 9], [5, 6, 7]), ([10], [11, 12, 13, 14])]
+    decoded = []
+    model.mlm_head.register_forward_hook(lambda *_: decoded.append(1))
+    probabilities = class0_probabilities(model, rows, (2, 3), 0, 16)
+    assert decoded == []  # the V-wide projection never ran
+    ids = torch.tensor([[2, 5, 6, 7, 3, 8, 9, 3]])
+    types = torch.tensor([[0, 0, 0, 0, 0, 1, 1, 1]])
+    expected = model(input_ids=ids, token_type_ids=types).sop_logits.softmax(-1)[0, 0].item()
+    assert abs(probabilities[0] - expected) < 1e-6 and len(decoded) == 1
+
+
 def test_mlm_with_no_labelled_position_gives_zero_loss_with_gradient(batch):
     model = randomize_(AlbertForMaskedLM(tiny_config())).train()
     labels = torch.full_like(batch["input_ids"], IGNORE_INDEX)

@@ -9,13 +9,14 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES
 from albert.core.params import count_parameters, without_factorization, without_sharing
 from app.i18n import t
-from app.page.plots import MODE_COLORS, base_layout, plot_text, wrap_title
+from app.page.plots import MODE_COLORS, FigureJSON, base_layout, plot_text, wrap_title
 from app.tabs.parameters.calculator import Calculation, paper_sweep_points, sweep
 
 
 # ----- calculator -----------------------------------------------------------------------------
-def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
-    """Stacked bars (embeddings / layers / heads) of this model and its unfactorized / unshared twins."""
+def variants_figure(calc: Calculation, lang: str = "en") -> FigureJSON:
+    """Stacked bars (embeddings / layers / heads) of this model and its unfactorized / unshared twins (plain JSON:
+    the calculator draws it on every change of the form)."""
     config = calc.config
     plain = without_factorization(config)
     variants = [
@@ -27,7 +28,7 @@ def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
     # names on short lines, so four of them sit side by side under the bars of a 390 px phone
     names = ["<br>".join(wrap_title(t(key, lang), 14)) for key, _ in variants]
     counts = [count_parameters(c) for _, c in variants]
-    figure = go.Figure()
+    data: list[dict[str, Any]] = []
     for label, attr, color in (
         ("comp.token_embeddings", "embeddings", "#a5b4fc"),
         ("comp.attention", "attention", "#4f46e5"),
@@ -41,79 +42,101 @@ def variants_figure(calc: Calculation, lang: str = "en") -> go.Figure:
             for c in counts
         ]
         name = t("calc.legend.embeddings", lang) if attr == "embeddings" else t(label, lang)
-        figure.add_bar(
-            x=names,
-            y=values,
-            name=name,
-            marker_color=color,
-            hovertemplate="%{x}<br>" + plot_text(name) + ": %{y:,}<extra></extra>",
+        data.append(
+            {
+                "type": "bar",
+                "x": names,
+                "y": values,
+                "name": name,
+                "marker": {"color": color},
+                "hovertemplate": "%{x}<br>" + plot_text(name) + ": %{y:,}<extra></extra>",
+            }
         )
     totals = [c.total for c in counts]
-    figure.add_scatter(
-        x=names,
-        y=totals,
-        mode="text",
-        text=[_short(v) for v in totals],
-        textposition="top center",
-        showlegend=False,
-        hoverinfo="skip",
+    data.append(
+        {
+            "type": "scatter",
+            "x": names,
+            "y": totals,
+            "mode": "text",
+            "text": [_short(v) for v in totals],
+            "textposition": "top center",
+            "showlegend": False,
+            "hoverinfo": "skip",
+        }
     )
-    figure.update_layout(
-        **base_layout(
-            barmode="stack",
-            title=t("calc.chart.variants", lang),
-            height=420,
-            yaxis=dict(title=t("calc.axis.parameters", lang)),
-            legend=dict(orientation="h", y=-0.2),
-        )
+    layout = base_layout(
+        barmode="stack",
+        title=t("calc.chart.variants", lang),
+        height=420,
+        yaxis=dict(title={"text": t("calc.axis.parameters", lang)}, range=[0, max(totals) * 1.15]),
+        legend=dict(orientation="h", y=-0.2),
     )
-    figure.update_yaxes(range=[0, max(totals) * 1.15])
-    return figure
+    return FigureJSON(data, layout)
 
 
-def sweep_figure(calc: Calculation, lang: str = "en") -> go.Figure:
-    """Total parameters against E, one line per sharing mode; the paper's points when they apply."""
+def sweep_figure(calc: Calculation, lang: str = "en") -> FigureJSON:
+    """Total parameters against E, one line per sharing mode; the paper's points when they apply (plain JSON, as
+    `variants_figure`)."""
     points = sweep(calc.config)
-    figure = go.Figure()
+    data: list[dict[str, Any]] = []
     for mode in SHARING_MODES:
         rows = [p for p in points if p["sharing"] == mode]
-        figure.add_scatter(
-            x=[p["embedding_size"] for p in rows],
-            y=[p["total"] for p in rows],
-            mode="lines+markers",
-            name=t(f"sharing.{mode}", lang),
-            line=dict(color=MODE_COLORS[mode]),
-            hovertemplate="E=%{x}<br>%{y:,}<extra></extra>",
+        data.append(
+            {
+                "type": "scatter",
+                "x": [p["embedding_size"] for p in rows],
+                "y": [p["total"] for p in rows],
+                "mode": "lines+markers",
+                "name": t(f"sharing.{mode}", lang),
+                "line": {"color": MODE_COLORS[mode]},
+                "hovertemplate": "E=%{x}<br>%{y:,}<extra></extra>",
+            }
         )
     paper = paper_sweep_points(calc.config)
     if paper:
-        figure.add_scatter(
-            x=[p["embedding_size"] for p in paper],
-            y=[p["total"] for p in paper],
-            mode="markers",
-            name=t("calc.paper_points", lang),
-            marker=dict(symbol="x", size=10, color=[MODE_COLORS[p["sharing"]] for p in paper]),
-            hovertemplate="E=%{x}<br>%{y:,.0f}<extra></extra>",
+        data.append(
+            {
+                "type": "scatter",
+                "x": [p["embedding_size"] for p in paper],
+                "y": [p["total"] for p in paper],
+                "mode": "markers",
+                "name": t("calc.paper_points", lang),
+                "marker": {"symbol": "x", "size": 10, "color": [MODE_COLORS[p["sharing"]] for p in paper]},
+                "hovertemplate": "E=%{x}<br>%{y:,.0f}<extra></extra>",
+            }
         )
-    figure.add_vline(x=calc.config.embedding_size, line_dash="dot", line_color="#9ca3af")
     sizes = sorted({p["embedding_size"] for p in points})
     ticks = [sizes[0]]  # a tick at least ×3 from the last: labels apart on a 390 px phone's log axis
     for size in sizes[1:]:
         if size >= 3 * ticks[-1]:
             ticks.append(size)
-    figure.update_layout(
-        **base_layout(
-            title=t("calc.sweep", lang),
-            height=420,
-            xaxis=dict(
-                title=t("calc.axis.embedding", lang), type="log", tickvals=ticks, ticktext=[str(e) for e in ticks]
-            ),
-            yaxis=dict(title=t("calc.axis.parameters", lang)),
-            legend=dict(orientation="h", y=-0.3),
-            margin=dict(l=60, r=20, t=50, b=40),
-        )
+    layout = base_layout(
+        title=t("calc.sweep", lang),
+        height=420,
+        xaxis=dict(
+            title={"text": t("calc.axis.embedding", lang)}, type="log", tickvals=ticks, ticktext=[str(e) for e in ticks]
+        ),
+        yaxis=dict(title={"text": t("calc.axis.parameters", lang)}),
+        legend=dict(orientation="h", y=-0.3),
+        margin=dict(l=60, r=20, t=50, b=40),
+        shapes=[_vertical_line(calc.config.embedding_size)],
     )
-    return figure
+    return FigureJSON(data, layout)
+
+
+def _vertical_line(x: float) -> dict[str, Any]:
+    """A dotted grey line at `x` across the plot's height (what plotly's `add_vline` writes)."""
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "xref": "x",
+        "y0": 0,
+        "y1": 1,
+        "yref": "y domain",
+        "line": {"dash": "dot", "color": "#9ca3af"},
+    }
 
 
 def _short(n: float) -> str:

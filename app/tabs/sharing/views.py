@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -93,13 +95,46 @@ class TransitionsAnswer(NamedTuple):
     """The angle between each pass's input and output, in degrees (the paper's right panel; cosines in the JSON)."""
 
 
+class RecordedRuns(NamedTuple):
+    """What /sharing_modes draws from the recorded runs (`assets/runs`) in one language: the same for every user
+    until the files change, so it is drawn once per language and signature (`recorded_runs`)."""
+
+    names: list[str]
+    summary: list[dict[str, Any]]
+    notices: list[str]
+    mlm_curves: Any
+    sop_curves: Any
+    final_metrics: Any
+    table: pd.DataFrame
+
+
+def recorded_runs(lang: str = "en") -> RecordedRuns:
+    """The recorded runs' figures and table in `lang`, drawn again only when the files changed."""
+    return _recorded_runs_of(lang, runs.runs_signature())
+
+
+@functools.lru_cache(maxsize=8)
+def _recorded_runs_of(lang: str, signature: tuple) -> RecordedRuns:
+    root = Path(signature[0])
+    curves, summary = runs.load_curves(root), runs.load_summary(root)
+    none = t("runs.none", lang)
+    return RecordedRuns(
+        names=sorted(curves),
+        summary=summary.to_dict(orient="records") if summary is not None else [],
+        notices=[] if curves or summary is not None else [none],
+        mlm_curves=curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(none),
+        sop_curves=curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(none),
+        final_metrics=summary_figure(summary, lang) if summary is not None else empty_figure(none),
+        table=runs.summary_table(summary, lang) if summary is not None else pd.DataFrame(),
+    )
+
+
 @guarded(SharingAnswer)
 def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> SharingAnswer:
     """/sharing_modes: (JSON, message, parameters per mode, MLM curves, SOP curves, final metrics, table)."""
     lang = inputs.language(lang)
     config = _config_of(inputs.name(config_choice, lang, "sharing.config"), lang)
-    curves, summary = runs.load_curves(), runs.load_summary()
-    notices = [] if curves or summary is not None else [t("runs.none", lang)]
+    recorded = recorded_runs(lang)
     from albert.core.params import count_parameters
 
     per_mode = {
@@ -108,19 +143,15 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> Shar
         ).total
         for mode in ("all", "attention", "ffn", "none")
     }
-    raw = {
-        "parameters_per_mode": per_mode,
-        "runs": sorted(curves),
-        "summary": summary.to_dict(orient="records") if summary is not None else [],
-    }
+    raw = {"parameters_per_mode": per_mode, "runs": recorded.names, "summary": recorded.summary}
     return SharingAnswer(
         result=raw,
-        status=status_markdown(notices),
+        status=status_markdown(recorded.notices),
         parameters=mode_parameters_figure(config, lang),
-        mlm_curves=curves_figure(curves, "mlm_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
-        sop_curves=curves_figure(curves, "sop_accuracy", lang) if curves else empty_figure(t("runs.none", lang)),
-        final_metrics=summary_figure(summary, lang) if summary is not None else empty_figure(t("runs.none", lang)),
-        table=runs.summary_table(summary, lang) if summary is not None else pd.DataFrame(),
+        mlm_curves=recorded.mlm_curves,
+        sop_curves=recorded.sop_curves,
+        final_metrics=recorded.final_metrics,
+        table=recorded.table,
     )
 
 

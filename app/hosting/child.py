@@ -1,0 +1,72 @@
+"""One call in a fresh Python process at the lowest CPU priority (issue 35): `/measure_speed` runs here.
+
+A thread of the server, even at nice 19, shares the interpreter lock with every request: the measurement's torch
+operations each wait for it, and every masked word waits while the measurement holds it. A child process has its
+own interpreter; at nice 19 it computes on whatever core the server leaves idle, and when it ends, its memory
+(up to ~450 MB for the largest form) goes back to the system.
+
+    parent: run_in_child(fn, *args)  ->  python -c "…child import main; main()"  (stdin: pickle of (nice, fn, args))
+    child:  lowers its priority, calls fn(*args), writes pickle of ("answer", value) or ("raised", exception)
+
+`fn` travels by name (a module-level function); its arguments and answer must pickle. The child is started with
+`-c`, so nothing of the caller's `__main__` is imported again (multiprocessing's spawn does, and fails from a
+script without a `__main__` guard).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class ChildProcessEnded(RuntimeError):
+    """The child ended without an answer (killed for memory, crashed, timed out); the message says how."""
+
+
+def run_in_child(fn: Callable[..., Any], *args: Any, nice: int = 19, timeout: float = 600.0) -> Any:
+    """`fn(*args)` in a fresh process at `nice`; its answer is returned and its exception raised here. Starting
+    the child costs ~3 s (torch and the app's strings are imported), so this is for calls of several seconds."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
+    try:
+        finished = subprocess.run(
+            [sys.executable, "-c", "from app.hosting.child import main; main()"],
+            input=pickle.dumps((nice, fn, args)),
+            stdout=subprocess.PIPE,
+            cwd=REPO_ROOT,
+            env=environment,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise ChildProcessEnded(f"no answer within {timeout:g} s") from error
+    if finished.returncode != 0 or not finished.stdout:
+        raise ChildProcessEnded(f"exit code {finished.returncode}")
+    kind, value = pickle.loads(finished.stdout)  # noqa: S301 — written by our own child, above
+    if kind == "raised":
+        raise value
+    return value
+
+
+def main() -> None:
+    """The child's side: read the call from stdin, answer on stdout (anything the call prints goes to stderr)."""
+    answer_to = sys.stdout.buffer
+    sys.stdout = sys.stderr
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s (child): %(message)s")
+    nice, fn, args = pickle.loads(sys.stdin.buffer.read())  # noqa: S301 — written by our own parent
+    if nice > 0:
+        os.nice(nice)
+    try:
+        outcome = ("answer", fn(*args))
+    except Exception as error:  # handed to the parent, which raises it where the call was made
+        outcome = ("raised", error)
+    answer_to.write(pickle.dumps(outcome))
+    answer_to.flush()

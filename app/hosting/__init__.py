@@ -116,6 +116,14 @@ def busy_answer(group: str, waiting: int, lang: str = "en") -> str:
     return t(GROUPS[group].busy, lang, n=waiting)
 
 
+def request_language(body: Any) -> str:
+    """The language a queued request asks its answer in: every event of the page sends the interface's language
+    ("en" or "zh") as its last value; "en" when the last value is not one of them (an API caller's own order)."""
+    data = getattr(body, "data", None)
+    last = data[-1] if isinstance(data, list) and data else None
+    return last if last in ("en", "zh") else "en"
+
+
 def isolate(demo: Any) -> Any:
     """Put every queued event of `demo` in its cost group, bound each group's waiting line, and make the language
     switch answer from a cache; returns `demo`. Call after `demo.queue(...)` and before the first request."""
@@ -145,7 +153,7 @@ def isolate(demo: Any) -> Any:
         group = getattr(block_fn, "concurrency_id", None)
         line = queue.event_queue_per_concurrency_id.get(group) if group in GROUPS else None
         if line is not None and len(line.queue) >= GROUPS[group].waiting:
-            return False, busy_answer(group, len(line.queue)), "queue_full"
+            return False, busy_answer(group, len(line.queue), request_language(body)), "queue_full"
         return await push(body, *args, **kwargs)
 
     queue.push = push_or_group_busy
@@ -178,4 +186,13 @@ def cached_updates(updates: Callable[[str], list[dict[str, Any]]]) -> Callable[[
     return switch
 
 
-__all__ = ["ENDPOINTS", "GROUPS", "CostGroup", "busy_answer", "cached_updates", "group_of", "isolate"]
+__all__ = [
+    "ENDPOINTS",
+    "GROUPS",
+    "CostGroup",
+    "busy_answer",
+    "cached_updates",
+    "group_of",
+    "isolate",
+    "request_language",
+]

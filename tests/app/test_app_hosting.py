@@ -224,6 +224,15 @@ def test_light_requests_answer_while_heavy_ones_fill_their_group(held_app: HeldA
         assert [row["sharing"] for row in measured["modes"]] == ["all", "attention", "ffn", "none"], measured
 
 
+def test_a_busy_answer_is_in_the_language_the_request_asked_for() -> None:
+    from types import SimpleNamespace
+
+    assert hosting.request_language(SimpleNamespace(data=["text", 5, "", "zh"])) == "zh"
+    assert hosting.request_language(SimpleNamespace(data=["text", 5, "", "en"])) == "en"
+    for data in (["zh", 5], [], None, "zh", [["zh"]]):  # not the last value, or no list: English
+        assert hosting.request_language(SimpleNamespace(data=data)) == "en"
+
+
 @pytest.mark.slow
 def test_measure_speed_runs_one_at_a_time_with_its_own_busy_answer(held_app: HeldApp) -> None:
     import httpx
@@ -261,6 +270,9 @@ def test_the_heavy_group_has_its_own_waiting_line(held_app: HeldApp) -> None:
         assert [r.status_code for r in sent] == [200] * (waiting + 1), [r.text for r in sent]
         refused = _send(http, url, "attention", ATTENTION)
         assert refused.status_code == 503 and refused.json()["detail"] == hosting.busy_answer("heavy", waiting)
+        refused_zh = _send(http, url, "attention", [*ATTENTION[:-1], "zh"])  # the page's language, last value
+        assert refused_zh.json()["detail"] == hosting.busy_answer("heavy", waiting, "zh")
+        assert refused_zh.json()["detail"].startswith("ALBERT 实验室正忙")
         masked = _send(http, url, "fill_mask", ["the old [MASK] walked", 5, "", "en"])
         assert _answer(http, url, "fill_mask", masked)[0]["masks"]  # other groups still take requests
         held_app.gates["attention"].set()

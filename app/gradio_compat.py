@@ -4,7 +4,11 @@ Gradio has no public option for what these do, so they read or replace attribute
 
 - `Blocks.fns` (the registered events, `BlockFunction`: `api_name`, `fn`, `inputs`, `outputs`, `get_config()`),
   read to find a tab's event by its api_name and to cancel a tab's runs (`event_named`, `event_configs`);
-- `Blocks._queue.push`, wrapped so that a full queue answers with our own sentence (`answer_full_queue`);
+- `Blocks._queue.push`, wrapped so that a full queue answers with our own sentence (`answer_full_queue`), and so
+  that a full cost group answers with its own before joining its line (`bound_group_lines`, reading
+  `Queue.event_queue_per_concurrency_id`);
+- `BlockFunction.queue`, `concurrency_id` and `concurrency_limit`, read and set to put each queued event in its
+  cost group (`queued_events`, `set_concurrency_group`, used by `app.hosting`);
 - `Blocks.validate_inputs`, wrapped so that too few values get a sentence naming the count (`name_input_counts`);
 - `Queue.pending_messages_per_session`, `pending_event_ids_session` and `event_ids_to_events`, swept to drop the
   answers of abandoned requests (`drop_unread_results`);
@@ -30,9 +34,20 @@ logger = logging.getLogger(__name__)
 
 USED: dict[str, tuple[str, ...]] = {
     "gradio.blocks.Blocks": ("fns", "validate_inputs"),
-    "gradio.blocks.BlockFunction": ("api_name", "fn", "inputs", "outputs", "get_config"),
+    "gradio.blocks.BlockFunction": (
+        "api_name",
+        "fn",
+        "inputs",
+        "outputs",
+        "get_config",
+        "queue",
+        "concurrency_id",
+        "concurrency_limit",
+        "preprocess",
+    ),
     "gradio.queueing.Queue": (
         "push",
+        "event_queue_per_concurrency_id",
         "pending_messages_per_session",
         "pending_event_ids_session",
         "event_ids_to_events",
@@ -76,6 +91,50 @@ def answer_full_queue(
         return success, busy if state == "queue_full" else detail, state
 
     queue.push = push_or_busy
+    return True
+
+
+def events(demo: gr.Blocks) -> list[Any]:
+    """Every registered event (`BlockFunction`), in registration order."""
+    return list(demo.fns.values())
+
+
+def queued_events(demo: gr.Blocks) -> list[Any]:
+    """The events that go through the queue (`queue` set); the unqueued ones (label switches, hidden pickers) run
+    at once and belong to no concurrency group."""
+    return [block_fn for block_fn in events(demo) if getattr(block_fn, "queue", False)]
+
+
+def set_concurrency_group(block_fn: Any, group: str, limit: int) -> None:
+    """Run `block_fn` in Gradio's concurrency group `group`, `limit` of its events at once."""
+    block_fn.concurrency_id = group
+    block_fn.concurrency_limit = limit
+
+
+def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any], str | None]) -> bool:
+    """Before a request joins its concurrency group's waiting line, `answer(group, waiting, body)` may refuse it
+    with a sentence (HTTP 503, the state "queue_full"); None lets it in. The groups' lines are made again at the
+    first request, with the groups set on the events by then. False (with a warning) when this Gradio's queue has
+    no `push` or no lines per group."""
+    queue = getattr(demo, "_queue", None)
+    lines = getattr(queue, "event_queue_per_concurrency_id", None)
+    push = getattr(queue, "push", None)
+    if push is None or not isinstance(lines, dict):
+        logger.warning("this Gradio's queue has no push() or groups; each group's waiting line is not bounded")
+        return False
+    lines.clear()  # made again, with the groups set on the events, at the first request
+
+    async def push_or_group_busy(body: Any, *args: Any, **kwargs: Any) -> Any:
+        fn_index = getattr(body, "fn_index", None)
+        block_fn = demo.fns.get(fn_index) if isinstance(fn_index, int) else None
+        group = getattr(block_fn, "concurrency_id", None)
+        line = lines.get(group)
+        refusal = answer(group, len(line.queue), body) if line is not None else None
+        if refusal is not None:
+            return False, refusal, "queue_full"
+        return await push(body, *args, **kwargs)
+
+    queue.push = push_or_group_busy
     return True
 
 

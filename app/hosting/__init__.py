@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import queues
+from app import gradio_compat, queues
 from app.hosting.lanes import in_lane
 from app.i18n import normalize_lang
 from app.page.example_clicks import guard_example_clicks
@@ -127,37 +127,26 @@ def request_language(body: Any) -> str:
 def isolate(demo: Any) -> Any:
     """Put every queued event of `demo` in its cost group, bound each group's waiting line, and make the language
     switch answer from a cache; returns `demo`. Call after `demo.queue(...)` and before the first request."""
-    for block_fn in demo.fns.values():
-        if not getattr(block_fn, "queue", False):
-            continue  # unqueued events (label switches, hidden pickers) run at once, outside every group
+    for block_fn in gradio_compat.queued_events(demo):  # unqueued events run at once, outside every group
         group = group_of(block_fn.api_name)
         if group is None:
             group = UNKNOWN_GROUP
             logger.warning("%r is not in app.hosting.ENDPOINTS; it runs in the %s group", block_fn.api_name, group)
-        block_fn.concurrency_id = group
-        block_fn.concurrency_limit = GROUPS[group].limit()
+        gradio_compat.set_concurrency_group(block_fn, group, GROUPS[group].limit())
         if GROUPS[group].nice > 0 and getattr(block_fn.fn, "lane", None) != group:
             block_fn.fn = in_lane(block_fn.fn, group, GROUPS[group].limit(), GROUPS[group].nice)
     _cache_language_switch(demo)
     guard_example_clicks(demo)  # every event's way in is set here: the examples' hidden clicks check their value
-    queue = getattr(demo, "_queue", None)
-    if queue is None or not hasattr(queue, "push") or not hasattr(queue, "event_queue_per_concurrency_id"):
-        logger.warning("this Gradio's queue has no push() or groups; each group's waiting line is not bounded")
-        return demo
-    queue.event_queue_per_concurrency_id.clear()  # made again, with the groups above, at the first request
-    push = queue.push
-
-    async def push_or_group_busy(body: Any, *args: Any, **kwargs: Any) -> Any:
-        fn_index = getattr(body, "fn_index", None)
-        block_fn = demo.fns.get(fn_index) if isinstance(fn_index, int) else None
-        group = getattr(block_fn, "concurrency_id", None)
-        line = queue.event_queue_per_concurrency_id.get(group) if group in GROUPS else None
-        if line is not None and len(line.queue) >= GROUPS[group].waiting:
-            return False, busy_answer(group, len(line.queue), request_language(body)), "queue_full"
-        return await push(body, *args, **kwargs)
-
-    queue.push = push_or_group_busy
+    gradio_compat.bound_group_lines(demo, group_busy)
     return demo
+
+
+def group_busy(group: str | None, waiting: int, body: Any) -> str | None:
+    """The busy sentence for a request of `group` when `waiting` of its kind already wait (in the request's
+    language), None when there is room in its line."""
+    if group not in GROUPS or waiting < GROUPS[group].waiting:
+        return None
+    return busy_answer(group, waiting, request_language(body))
 
 
 def _cache_language_switch(demo: Any) -> None:
@@ -165,7 +154,7 @@ def _cache_language_switch(demo: Any) -> None:
     ~40 ms of string look-ups each time before). Every call gets its own copies: Gradio may change an update while
     sending it. What remains is Gradio's: it builds a new component for each update it sends (~0.2 s of Python per
     call here under load), so 96 switches at once still slow /fill_mask (docs/usage/hosting-limits-measured.md)."""
-    for block_fn in demo.fns.values():
+    for block_fn in gradio_compat.events(demo):
         if block_fn.api_name == "set_language" and callable(block_fn.fn):
             block_fn.fn = cached_updates(block_fn.fn)
 
@@ -192,6 +181,7 @@ __all__ = [
     "CostGroup",
     "busy_answer",
     "cached_updates",
+    "group_busy",
     "group_of",
     "isolate",
     "request_language",

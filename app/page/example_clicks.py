@@ -26,7 +26,9 @@ def guard_example_clicks(demo: Any) -> Any:
     sample's number, and preprocesses it itself; anything else is answered with `refusal` (no traceback)."""
     import gradio as gr
 
-    for block_fn in demo.fns.values():
+    from app.gradio_compat import events
+
+    for block_fn in events(demo):
         inputs = list(getattr(block_fn, "inputs", []) or [])
         if not (block_fn.fn and block_fn.preprocess and len(inputs) == 1 and isinstance(inputs[0], gr.Dataset)):
             continue

@@ -1,14 +1,13 @@
 """Lanes: the heavy cost groups compute on threads of their own, at a lower CPU priority (issue 35).
 
 Cost groups (`app.hosting.GROUPS`) keep a light request out of a heavy one's waiting line, but once both run they
-share two cores as equals: three large /measure_speed in a row held one core for a minute, and 32 users' masked
-words, sentence orders and calculators shared the other. A group with `nice` above 0 therefore runs its events on
-its own threads, made that much nicer (Linux thread niceness, as `nice -n` does for a process): the kernel gives
-them a core only when the light and model requests leave one free. A speed measurement takes longer on a busy
-server, and a masked word does not wait for it.
+share two cores as equals. A group with `nice` above 0 therefore runs its events on its own threads, made that much
+nicer (Linux thread niceness, as `nice -n` does for a process): the kernel gives them a core after the light and
+model requests. The heavy group (/attention, /layer_transitions) runs at nice 5. Threads still share the
+interpreter lock, so work that computes for seconds goes to a process instead (`app.hosting.child`, /measure_speed).
 
 Lowering one's own priority needs no privilege; where the system offers no per-thread niceness (not Linux), the
-lane still runs the group on its own threads and says once in the log that priority is unchanged.
+lane still runs the group on its own threads, at the server's priority.
 """
 
 from __future__ import annotations

@@ -16,10 +16,9 @@ from app.models import (
     AUTO_MODEL,
     ZH_MODEL,
     default_model,
-    hub_choices,
-    picker_default,
     shipped_models,
 )
+from app.models.hub_picker import hub_choices, picker_default
 from app.page import freshness
 from app.tabs import LabViews, TabContext
 from app.tabs.attention import bertviz

@@ -35,6 +35,7 @@ from app.models.files import (
     read_config,
     read_json,
 )
+from app.models.hub_picker import announce_download
 from app.page.inputs import MAX_NAME_CHARS
 
 logger = logging.getLogger(__name__)
@@ -430,45 +431,6 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         metrics=shipped_metrics(name) if kind == "shipped" else None,
         special_ids=special,
     )
-
-
-def announce_download(hub_id: str, lang: str = "en") -> str | None:
-    """Before a catalogue model that is not cached downloads: say so on the page (a Gradio notice on the request
-    that waits for it) and in the log; returns the sentence, None when nothing downloads."""
-    from app.models import hub
-
-    model = hub.hub_model(hub_id)
-    if model is None or hub.is_cached(model.hub_id):
-        return None
-    message = t("model.hub.downloading", lang, id=model.hub_id, mb=f"{model.download_bytes / 1e6:,.0f}")
-    logger.info(message)
-    try:
-        import gradio as gr
-
-        gr.Info(message, duration=60)
-    except Exception as error:  # outside a request (tests, warm-up) there is no page to tell
-        logger.debug("no page to show the download notice on: %s", error)
-    return message
-
-
-def hub_choices(lang: str = "en") -> list[tuple[str, str]]:
-    """The pickers' hub entries (label, hub id): the catalogue models cached here or downloadable now."""
-    from app.models import hub
-
-    entries = []
-    for model in hub.offered(lang):
-        key = "model.hub.label.cached" if hub.is_cached(model.hub_id) else "model.hub.label"
-        params = f"{model.parameters / 1e6:.0f}M"
-        label = t(key, lang, id=model.hub_id, params=params, mb=f"{model.download_bytes / 1e6:,.0f}")
-        entries.append((label, model.hub_id))
-    return entries
-
-
-def picker_default(models: list[str], fallback: str | None) -> str | None:
-    """The picker's starting value: a Space's `ALBERT_LAB_DEFAULT_MODEL` when it can be had, else `fallback`."""
-    from app.models import hub
-
-    return hub.default_from_environment(models) or fallback
 
 
 def _without_paths(message: str, directory: Path) -> str:

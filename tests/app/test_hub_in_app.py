@@ -111,7 +111,8 @@ def test_cached_hub_models_appear_in_the_pickers(cached: Path) -> None:
 
 
 def test_the_environment_picks_a_cached_hub_default(cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.models import picker_default, shipped_models
+    from app.models import shipped_models
+    from app.models.hub_picker import picker_default
 
     shipped = shipped_models()
     assert picker_default(shipped, "fallback") == "fallback"

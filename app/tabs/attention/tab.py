@@ -9,7 +9,8 @@ import gradio as gr
 from app import queues
 from app.i18n import Translations, normalize_lang
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
-from app.models import default_model, hub_choices, language_models, shipped_config
+from app.models import default_model, language_models, shipped_config
+from app.models.hub_picker import hub_choices
 from app.models.languages import follow_language
 from app.page.results import MAX_HEAD_CHOICE
 from app.tabs import TabContext

@@ -15,13 +15,13 @@ from app.i18n import safe, t
 from app.inference import InputError
 from app.models import (
     ModelError,
-    hub_choices,
     load,
     model_for,
     runs,
     shipped_config,
     shipped_models,
 )
+from app.models.hub_picker import hub_choices
 from app.page import inputs
 from app.page.plots import empty_figure, lines_figure
 from app.page.results import (

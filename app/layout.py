@@ -147,14 +147,15 @@ def build_app() -> gr.Blocks:
             lang,
             ctx.model,
         )
-        # Labels first, alone and unqueued (a few ms of string look-ups): they show in well under a second.
-        # "multiple": a second switch relabels at once, without waiting for the first one's redrawing to finish.
+        # Labels first, alone (from a cache, app.hosting.cached_updates): they show in well under a second. Queued in
+        # a group of their own, one switch at a time (app.hosting): a classroom switching at once no longer holds
+        # every other request (96 at once kept a /fill_mask waiting 4.7 s unqueued, 1.5 s at most queued).
+        # "multiple": a second switch relabels without waiting for the first one's redrawing to finish.
         event = lang.change(
             tr.updates,
             inputs=lang,
             outputs=tr.components,
             api_name="set_language",
-            queue=False,
             show_progress="hidden",
             preprocess=False,
             trigger_mode="multiple",
@@ -246,7 +247,10 @@ def bound_queue(
     arguments so that a test can fill a small queue and watch a quick sweep on a launched app."""
     for name, value in QUEUE_ANALYTICS.items():  # read when the queue is made, just below
         os.environ.setdefault(name, value)
-    demo.queue(max_size=max_queued, default_concurrency_limit=2)
+    # api_open=False: a queued event answers only through the queue. Gradio leaves its direct routes
+    # (/gradio_api/run/predict, /gradio_api/api/<name>) open off Hugging Face Spaces, and a request sent there skipped
+    # every cost group and waiting line (issue 35); the unqueued label switches still answer there.
+    demo.queue(max_size=max_queued, default_concurrency_limit=2, api_open=False)
     gradio_compat.name_input_counts(
         demo, lambda name, wanted, got: t("api.err.arity", "en", name=name, n=wanted, got=got)
     )

@@ -13,6 +13,8 @@ Groups, cheapest first:
 - `heavy`: forward passes that keep every layer's attention or hidden states (/attention, /layer_transitions),
   computed on a lane of their own threads at nice 5 (`app.hosting.lanes`): the kernel serves light and model
   requests first;
+- `language`: the page's labels in the other language (/set_language), one switch at a time, 100 waiting: each
+  switch is ~50 ms of Gradio building components, and 96 unqueued at once held the interpreter for 4.7 s;
 - `measure`: /measure_speed builds and times four models of the form's size (up to 150M parameters,
   `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.hosting.child`), which
   uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,
@@ -60,11 +62,14 @@ GROUPS: dict[str, CostGroup] = {
     "model": CostGroup(running=lambda: int(queues.MODEL["concurrency_limit"]), waiting=64, busy="hosting.busy"),
     "heavy": CostGroup(running=1, waiting=16, busy="hosting.busy.heavy", nice=5),
     "measure": CostGroup(running=1, waiting=1, busy="hosting.busy.measure"),
+    "language": CostGroup(running=1, waiting=100, busy="hosting.busy"),
 }
 """The cost groups. Waiting lines: at ~0.1 s a model request, 64 waiting are ~3 s on two workers; /attention takes
 ~0.3–1 s, so 16 waiting are at most ~10 s; a speed measurement ~10 s, so one waits and a third is told to retry."""
 
 ENDPOINTS: dict[str, str] = {
+    # the page's labels in the other language: one switch at a time
+    "set_language": "language",
     # formulas and strings
     "parameters": "light",
     "preset": "light",

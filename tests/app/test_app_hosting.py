@@ -58,6 +58,7 @@ def test_every_queued_event_of_the_app_is_in_the_cost_table(demo) -> None:
         ("attention_in_language", "heavy"),
         ("attention_again_2", "heavy"),
         ("layer_transitions", "heavy"),
+        ("set_language", "language"),
         ("measure_speed", "measure"),
         ("measure_render_in_language", "light"),  # a timing drawn again, not timed again
         ("measure_speedy", None),

@@ -231,7 +231,11 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
             assert {by_id[i]["api_name"] for i in cancelling[0]["cancels"]} == runs, api
     assert {"fill_mask_fails_example", "sentence_order_fails_example"} <= names
     language = next(fn for fn in demo.fns.values() if fn.api_name == "set_language")
-    assert language.queue is False  # the labels do not wait behind model requests
+    # the labels wait behind no model request: queued in a group of their own, one switch at a time (app.hosting)
+    from app import hosting
+
+    assert language.queue and hosting.group_of("set_language") == "language"
+    assert hosting.GROUPS["language"].limit() == 1 and "language" not in {hosting.group_of(n) for n in ("fill_mask",)}
 
 
 def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> None:

@@ -137,21 +137,23 @@ def test_any_value_sent_to_pick_word_answers_cleanly(http, url: str, value) -> N
 def test_a_queued_event_answers_only_through_the_queue(http, url: str) -> None:
     """Gradio's direct routes (/gradio_api/run/predict, /gradio_api/api/<name>) would run a queued event outside
     every cost group and waiting line (`api_open`, open by default off Spaces); the app closes them for queued
-    events (issue 35). The unqueued language switch still answers there, as the page sends it."""
+    events, the language switch included, which answers through the queue as the page sends it (issue 35)."""
     events = http.get(f"{url}/config").json()["dependencies"]
     index = {event.get("api_name"): event.get("id", i) for i, event in enumerate(events)}
     heavy = {
         "attention": ["the old sailor", "", 1, 16, "", "", "en"],
         "measure_speed": [30000, 128, 256, 4, 4, 1024, "all", 1, True, 512, 128, "en"],
         "fill_mask": ["the old [MASK] walked", 5, "", "en"],
+        "set_language": ["zh"],
     }
     for name, data in heavy.items():
         direct = http.post(f"{url}/gradio_api/run/predict", json={"data": data, "fn_index": index[name]})
         named = http.post(f"{url}/gradio_api/api/{name}", json={"data": data})
         for response in (direct, named):
             assert response.status_code == 404 and "join the queue" in response.text, (name, response.text[:200])
-    switch = http.post(f"{url}/gradio_api/run/predict", json={"data": ["zh"], "fn_index": index["set_language"]})
-    assert switch.status_code == 200 and "ALBERT 实验室" in switch.text
+    status, stream = _call(http, url, "set_language", json.dumps({"data": ["zh"]}))
+    assert status == 200 and "event: complete" in stream, stream[:300]
+    assert _result(stream)[0]["value"].startswith("# ALBERT 实验室")  # the first update: the page's title in 中文
 
 
 @pytest.mark.slow

@@ -157,8 +157,8 @@ def group_busy(group: str | None, waiting: int, body: Any) -> str | None:
 def _cache_language_switch(demo: Any) -> None:
     """/set_language answers each language's labels from a cache: the same updates every call (97 components,
     ~40 ms of string look-ups each time before). Every call gets its own copies: Gradio may change an update while
-    sending it. What remains is Gradio's: it builds a new component for each update it sends (~0.2 s of Python per
-    call here under load), so 96 switches at once still slow /fill_mask (docs/usage/hosting-limits-measured.md)."""
+    sending it. What remains is Gradio's: it builds a new component for each update it sends (~50 ms per call), which
+    is why the switch runs in the `language` group, one at a time (docs/usage/hosting-limits-measured.md)."""
     for block_fn in gradio_compat.events(demo):
         if block_fn.api_name == "set_language" and callable(block_fn.fn):
             block_fn.fn = cached_updates(block_fn.fn)

@@ -30,7 +30,8 @@ def runs_signature(directory: Path | None = None) -> tuple:
     read the same files, so whatever is drawn from them can be kept (`app.tabs.sharing.views`)."""
     root = directory or runs_dir()
     files = sorted(root.glob("*.csv")) if root.is_dir() else []
-    return (str(root), *((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in files if p.is_file()))
+    stats = ((p.name, p.stat()) for p in files if p.is_file())
+    return (str(root), *((name, stat.st_size, stat.st_mtime_ns) for name, stat in stats))
 
 
 def load_curves(directory: Path | None = None) -> dict[str, pd.DataFrame]:

@@ -163,8 +163,7 @@ def _genre(value: Any) -> dict[str, str] | None:
 
 def model_facts(lm: Any, task: str) -> Facts:
     """`facts` of a loaded pretraining model (`app.models.LoadedModel`)."""
-    parameters = getattr(lm, "parameter_count", None) or sum(p.numel() for p in lm.model.parameters())
-    return facts(lm.name, lm.metrics, lm.config.vocab_size, parameters, task, lm.config.sentence_objective)
+    return facts(lm.name, lm.metrics, lm.config.vocab_size, lm.parameter_count, task, lm.config.sentence_objective)
 
 
 def percent(x: float) -> str:

@@ -141,6 +141,10 @@ class FinetuneConfig(PracticeOptions, RunConfig):
         for name in ("max_train_examples", "max_dev_examples"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1 when given, got {getattr(self, name)}.")
+        if self.shared_noise_std and self.practice:  # the practices train in their own short loop, without it
+            raise ValueError(
+                "--shared-noise-std applies to plain fine-tuning; drop --adapter, --multitask or --teacher."
+            )
         self._check_schedule()
 
     def _check_schedule(self) -> None:

@@ -35,6 +35,7 @@ from tqdm import tqdm
 
 from albert.training.distributed import Distributed, all_reduce_sum, cleanup_distributed, start_run
 from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
+from albert.training.shared_noise import SharedNoise
 from albert.training.state import (
     MetricsLog,
     claim_output_dir,
@@ -88,6 +89,10 @@ class RunConfig:
     max_minutes: float | None = None
     """Stop (checkpoint saved, resumable) once this invocation has run this many minutes
     (a resumed run gets a fresh budget; its recorded wall time still adds up across runs)."""
+    shared_noise_std: float = 0.0
+    """While training only: add Gaussian noise of this std × each shared tensor's own RMS to the weights that
+    several passes share, a fresh draw at every pass; never at evaluation, saved weights clean (0: off; see
+    albert.training.shared_noise)."""
 
     def __post_init__(self) -> None:
         if self.log_every < 1:
@@ -102,6 +107,10 @@ class RunConfig:
             )
         if self.allow_unverified and not (self.resume or self.resume_or_start):
             raise ValueError("--allow-unverified only applies when resuming; add --resume or --resume-or-start.")
+        if not 0 <= self.shared_noise_std <= 1:
+            raise ValueError(
+                f"shared_noise_std must be between 0 and 1 (a fraction of each RMS), got {self.shared_noise_std}."
+            )
 
 
 @dataclass
@@ -206,6 +215,12 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
     run = Run(dist, out, started=started, budget_started=started)
     task = make_task(run)
     model, device = task.model, run.device
+    if cfg.shared_noise_std and task.compile:
+        raise ValueError(
+            "--shared-noise-std swaps weights inside the forward pass, which torch.compile does not follow; "
+            "drop --compile."
+        )
+    noise = SharedNoise(model, cfg.shared_noise_std)  # refuses a model without shared weights, before any write
     optimizer = build_optimizer(model, cfg.optim, device, task.lr_scale)
     scheduler = build_scheduler(optimizer, cfg.optim, task.total_steps)
     step, checkpoint_step = 0, None
@@ -243,32 +258,33 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
     train_model: nn.Module | None = None
     window_start, reason = time.time(), "finished"
     model.train()
-    while step < stop_at:
-        if task.before_step(step) or train_model is None:  # the hook runs every step
-            train_model = _wrap(model, dist, task.compile)
-        loss = task.train_step(train_model, step)
-        grad_norm = _gradient_norm(model, cfg.optim.max_grad_norm)
-        _refuse_divergence(loss, grad_norm, step, max(scheduler.get_last_lr()), dist, task, checkpoint_step)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
-        step += 1
-        if step % cfg.log_every == 0 or step == stop_at:
-            row = task.train_row(
-                step, lr=max(scheduler.get_last_lr()), grad_norm=grad_norm, seconds=time.time() - window_start
-            )
-            metrics.write({"step": step, **row, "elapsed_seconds": run.elapsed()})
-            window_start, progress.loss = time.time(), f"{row['loss']:.3f}"
-        stop_reason = task.evaluate(step)
-        progress.update()
-        out_of_time = cfg.max_minutes is not None and time.time() - run.budget_started > cfg.max_minutes * 60
-        stopping = bool(stop_reason) or out_of_time or step >= stop_at
-        if stopping or task.checkpoint_due(step):
-            checkpoint()
-            checkpoint_step = step
-        if stopping:
-            reason = _stop_reason(stop_reason, step, task.total_steps, out_of_time, cfg.max_minutes)
-            break
+    with noise.active():  # the shared blocks see fresh noise at every training pass (no-op at std 0)
+        while step < stop_at:
+            if task.before_step(step) or train_model is None:  # the hook runs every step
+                train_model = _wrap(model, dist, task.compile)
+            loss = task.train_step(train_model, step)
+            grad_norm = _gradient_norm(model, cfg.optim.max_grad_norm)
+            _refuse_divergence(loss, grad_norm, step, max(scheduler.get_last_lr()), dist, task, checkpoint_step)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            step += 1
+            if step % cfg.log_every == 0 or step == stop_at:
+                row = task.train_row(
+                    step, lr=max(scheduler.get_last_lr()), grad_norm=grad_norm, seconds=time.time() - window_start
+                )
+                metrics.write({"step": step, **row, "elapsed_seconds": run.elapsed()})
+                window_start, progress.loss = time.time(), f"{row['loss']:.3f}"
+            stop_reason = task.evaluate(step)
+            progress.update()
+            out_of_time = cfg.max_minutes is not None and time.time() - run.budget_started > cfg.max_minutes * 60
+            stopping = bool(stop_reason) or out_of_time or step >= stop_at
+            if stopping or task.checkpoint_due(step):
+                checkpoint()
+                checkpoint_step = step
+            if stopping:
+                reason = _stop_reason(stop_reason, step, task.total_steps, out_of_time, cfg.max_minutes)
+                break
     progress.bar.close()
     summary = {
         "steps": step,

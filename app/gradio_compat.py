@@ -8,7 +8,9 @@ Gradio has no public option for what these do, so they read or replace attribute
   that a full cost group answers with its own before joining its line (`bound_group_lines`, reading
   `Queue.event_queue_per_concurrency_id`);
 - `BlockFunction.queue`, `concurrency_id` and `concurrency_limit`, read and set to put each queued event in its
-  cost group (`queued_events`, `set_concurrency_group`, used by `app.hosting`);
+  cost group (`queued_events`, `concurrency_group`, `set_concurrency_group`, used by `app.hosting`);
+- `BlockFunction.fn`, replaced by a wrapper of it (`wrap_event`: the heavy lane's threads, the language switch's
+  cache);
 - `Blocks.validate_inputs`, wrapped so that too few values get a sentence naming the count (`name_input_counts`);
 - `Queue.pending_messages_per_session`, `pending_event_ids_session` and `event_ids_to_events`, swept to drop the
   answers of abandoned requests (`drop_unread_results`);
@@ -94,9 +96,33 @@ def answer_full_queue(
     return True
 
 
-def events(demo: gr.Blocks) -> list[Any]:
-    """Every registered event (`BlockFunction`), in registration order."""
-    return list(demo.fns.values())
+def events(demo: gr.Blocks, api_name: str | None = None) -> list[Any]:
+    """Every registered event (`BlockFunction`), in registration order; only those named `api_name` when given."""
+    found = list(demo.fns.values())
+    return found if api_name is None else [block_fn for block_fn in found if block_fn.api_name == api_name]
+
+
+def api_names(demo: gr.Blocks) -> list[str | None]:
+    """The `api_name` of every registered event, in registration order."""
+    return [block_fn.api_name for block_fn in events(demo)]
+
+
+def wrap_event(block_fn: Any, key: str, wrapper: Callable[[Callable], Callable]) -> bool:
+    """Replace the function `block_fn` runs by `wrapper(fn)`, once per `key`: a second call with the same key leaves
+    it as it is (False). The wrapped function keeps the name and signature Gradio read when the event was made."""
+    fn = getattr(block_fn, "fn", None)
+    if not callable(fn) or key in getattr(fn, "lab_wrappers", ()):
+        return False
+    wrapped = wrapper(fn)
+    wrapped.lab_wrappers = (*getattr(fn, "lab_wrappers", ()), key)
+    block_fn.fn = wrapped
+    return True
+
+
+def concurrency_group(block_fn: Any) -> str | None:
+    """The concurrency group an event was wired in (Gradio gives an event wired without one a group of its own)."""
+    group = getattr(block_fn, "concurrency_id", None)
+    return group if isinstance(group, str) else None
 
 
 def queued_events(demo: gr.Blocks) -> list[Any]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
-from app import gradio_compat, hosting, queues
+from app import gradio_compat, hosting
 from app.hosting import door
 from app.i18n import LANGUAGES, Translations, t
 from app.models import (
@@ -20,22 +21,16 @@ from app.models import (
 )
 from app.models.hub_picker import hub_choices, picker_default
 from app.page import freshness
-from app.tabs import LabViews, TabContext
+from app.page.endpoints import Endpoint
+from app.tabs import TabContext
 from app.tabs.attention import bertviz
 from app.tabs.attention import tab as attention_tab
-from app.tabs.attention import views as attention_views
 from app.tabs.masked import tab as masked_tab
-from app.tabs.masked import views as masked_views
 from app.tabs.order import tab as order_tab
-from app.tabs.order import views as order_views
-from app.tabs.parameters import costs
 from app.tabs.parameters import tab as parameters_tab
-from app.tabs.parameters import views as parameters_views
 from app.tabs.sentiment import classifier as sentiment
 from app.tabs.sentiment import tab as sentiment_tab
-from app.tabs.sentiment import views as sentiment_views
 from app.tabs.sharing import tab as sharing_tab
-from app.tabs.sharing import views as sharing_views
 
 logger = logging.getLogger(__name__)
 SYSTEM_FONTS = (
@@ -58,52 +53,6 @@ THEME = gr.themes.Soft(
 )
 CSS = (Path(__file__).resolve().parent / "static" / "lab.css").read_text(encoding="utf-8")
 """Layout rules (narrow screens, the tab bar, wide tables): see app/static/lab.css."""
-MODEL_EVENTS = {
-    "sharing": ("layer_transitions", "sharing.button"),
-    "masked": ("fill_mask", "mask.button"),
-    "order": ("sentence_order", "order.button"),
-    "attention": ("attention", "attention.button"),
-    "sentiment": ("sentiment", "sentiment.button"),
-}
-"""Each model tab's main event and its button: run when the tab opens, cleared or run again when inputs change."""
-EXAMPLE_STEPS = {
-    "fill_mask": "mask_example",
-    "sentence_order": "order_examples",
-    "attention": "attention_example",
-    "sentiment": "sentiment_example",
-    "layer_transitions": "sharing_example",
-}
-"""The language-switch step that puts a tab's example in the new language; its result is drawn after it."""
-
-
-def lab_views() -> LabViews:
-    """The functions the tabs wire to events: the app's own views, each model result marked with the inputs it
-    answers (`freshness.stamped`), so that one landing after they changed is drawn again."""
-    stamped = freshness.stamped
-    sentence_order = stamped(order_views.sentence_order_view)
-    return LabViews(
-        parameters=parameters_views.parameters_view,
-        preset=parameters_views.preset_view,
-        preset_choices=parameters_views.preset_choices,
-        preset_fields=parameters_views.preset_fields,
-        compute=costs.compute_view,
-        measure=costs.measure_view,
-        sharing_configs=sharing_views.sharing_config_choices,
-        sharing_modes=sharing_views.sharing_modes_view,
-        layer_transitions=stamped(sharing_views.layer_transitions_view),
-        fill_mask=stamped(masked_views.fill_mask_view),
-        mask_word=stamped(masked_views.mask_word_view, writes=("text",), answers=("top_k", "model", "lang")),
-        sentence_order=sentence_order,
-        split_paragraph=stamped(
-            order_views.split_paragraph_view, writes=("sentence_a", "sentence_b"), answers=("model", "lang", "other")
-        ),
-        draw_other=order_views.draw_other_event(sentence_order),  # the other book's segment, then /sentence_order
-        attention=stamped(attention_views.attention_view),
-        sentiment=stamped(sentiment_views.sentiment_view),
-        sentiment_card=sentiment.card_markdown,
-    )
-
-
 TABS = (
     ("parameters", parameters_tab),
     ("sharing", sharing_tab),
@@ -112,7 +61,18 @@ TABS = (
     ("attention", attention_tab),
     ("sentiment", sentiment_tab),
 )
-"""Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it."""
+"""Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it (its
+`build(ctx)`) and declares its endpoints (its `ENDPOINTS`)."""
+SET_LANGUAGE = Endpoint("set_language", Translations().updates, "language", takes=("lang",))
+"""The page's labels in the other language (`build_app` wires it with its page's own `Translations.updates`)."""
+ENDPOINTS: tuple[Endpoint, ...] = (SET_LANGUAGE, *(endpoint for _, module in TABS for endpoint in module.ENDPOINTS))
+"""Every endpoint of the lab: the language switch and those the tabs declare."""
+
+
+def model_events() -> dict[str, Endpoint]:
+    """Each model tab's main endpoint (the one with a button), by tab id: run when the tab opens, cleared or run again
+    when its inputs change, drawn again after a language switch."""
+    return {name: endpoint for name, module in TABS for endpoint in module.ENDPOINTS if endpoint.button}
 
 
 def build_app() -> gr.Blocks:
@@ -129,7 +89,6 @@ def build_app() -> gr.Blocks:
             tr=tr,
             lang=lang,
             model=_model_picker(tr, models, default),
-            views=lab_views(),
             shipped=tuple(models),
             default_model=default,
             compare_default=AUTO_MODEL if models else None,
@@ -142,8 +101,9 @@ def build_app() -> gr.Blocks:
                     module.build(ctx)
         # Our own footer: Gradio's ("Use via API · Settings") stays in English whatever the app's language.
         tr.add(gr.Markdown, text="app.footer", elem_id="lab-footer")
+        main = model_events()
         events = freshness.keep_fresh(
-            [(tabs[name], freshness.find_event(demo, api, button)) for name, (api, button) in MODEL_EVENTS.items()],
+            [(tabs[name], freshness.find_event(demo, e.name, e.button, e.cost)) for name, e in main.items()],
             lang,
             ctx.model,
         )
@@ -151,15 +111,8 @@ def build_app() -> gr.Blocks:
         # a group of their own, one switch at a time (app.hosting): a classroom switching at once no longer holds
         # every other request (96 at once kept a /fill_mask waiting 4.7 s unqueued, 1.5 s at most queued).
         # "multiple": a second switch relabels without waiting for the first one's redrawing to finish.
-        event = lang.change(
-            tr.updates,
-            inputs=lang,
-            outputs=tr.components,
-            api_name="set_language",
-            show_progress="hidden",
-            preprocess=False,
-            trigger_mode="multiple",
-        )
+        switch = replace(SET_LANGUAGE, view=tr.updates)  # this page's labels
+        event = switch.on(lang.change, [lang], tr.components, show_progress="hidden", trigger_mode="multiple")
         steps: dict[str, Any] = {}
         for name, fn, inputs, outputs in tr.refreshers:
             # Charts and tables are drawn in a language; draw them again in the new one.
@@ -169,10 +122,11 @@ def build_app() -> gr.Blocks:
                 outputs=outputs,
                 api_name=f"{name}_in_language",
                 api_visibility="undocumented",
-                **queues.LIGHT,
+                **hosting.queue_options("light"),
             )
         # Then each result on screen, after its tab's example has followed the language.
-        freshness.rerun_events(events, lambda api: steps.get(EXAMPLE_STEPS.get(api, ""), event), lang)
+        example_steps = {e.name: e.example_step for e in main.values()}
+        freshness.rerun_events(events, lambda api: steps.get(example_steps.get(api) or "", event), lang)
         freshness.cancel_on_typing(demo, events)
     return demo
 
@@ -238,7 +192,7 @@ over the last 2,000 instead (issue 35); a value set in the environment is kept."
 
 
 def bound_queue(
-    demo: gr.Blocks, max_queued: int = queues.MAX_QUEUED, unread_seconds: float = UNREAD_SECONDS
+    demo: gr.Blocks, max_queued: int = hosting.MAX_QUEUED, unread_seconds: float = UNREAD_SECONDS
 ) -> gr.Blocks:
     """Queue at most `max_queued` requests, answer a full queue with our "busy" sentence, drop answers
     left unread (swept every `unread_seconds`) and name the count of values an endpoint takes. The last three
@@ -259,4 +213,4 @@ def bound_queue(
         t("app.busy", "en", n=max_queued),
         on_first_request=lambda queue: gradio_compat.drop_unread_results(queue, unread_seconds),
     )
-    return hosting.isolate(demo)  # each event in its cost group, its own busy answer (outside the one above)
+    return hosting.isolate(demo)  # the lanes, each group's own busy answer (outside the one above)

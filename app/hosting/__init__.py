@@ -2,10 +2,11 @@
 behind a heavy one (issue 35).
 
 Gradio runs each concurrency group (`concurrency_id`) with its own limit and its own waiting line. `isolate(demo)`
-is applied once, after the Blocks are built (`app.layout.bound_queue`): it looks every registered event up by its
-`api_name` in one table (`ENDPOINTS`), sets its group and limit, bounds each group's waiting line with a busy
-answer of its own, and makes the language switch answer from a cache. Before it, every model event shared two
-workers: three large /measure_speed made another user's /fill_mask wait 13–14 s.
+is applied once, after the Blocks are built (`app.layout.bound_queue`). Each event was wired in its group already,
+from the cost its endpoint declares (`app.page.endpoints.Endpoint.cost`, `queue_options`): `isolate` puts the groups
+of a lower CPU priority on their lanes, bounds each group's waiting line with a busy answer of its own, and makes
+the language switch answer from a cache. Before the groups, every model event shared two workers: three large
+speed measurements made another user's masked words wait 13–14 s.
 
 Groups, cheapest first:
 - `light`: formulas, strings and small files (calculator, presets, sharing modes, the language's redrawing);
@@ -20,21 +21,21 @@ Groups, cheapest first:
   uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,
   then a busy answer.
 
-An event whose name is not in the table goes to `heavy` (with a warning in the log): a new endpoint can never
-slow the light ones down by being forgotten here; tests/app/test_app_hosting.py asserts that none is forgotten.
+A queued event wired without a group (Gradio then gives it one of its own) goes to `heavy`, with a warning in the
+log: an endpoint wired by hand can never slow the light ones down; tests/app/hosting asserts that none is.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import gradio_compat, queues
+from app import gradio_compat
 from app.hosting.lanes import in_lane
-from app.i18n import normalize_lang
-from app.page.example_clicks import guard_example_clicks
+from app.i18n import normalize_lang, t
 
 logger = logging.getLogger(__name__)
 
@@ -57,67 +58,45 @@ class CostGroup:
         return self.running() if callable(self.running) else self.running
 
 
+def model_workers(default: int = 2) -> int:
+    """`ALBERT_LAB_MODEL_WORKERS` (1–4): model requests computed at once. On a small CPU machine (a free Space has 2
+    cores) letting every request run its own threads makes all of them slow; two workers against one measured p95
+    4.4 s against 4.9 s for 32 clients' mixed requests on 2 busy cores (docs/results/hosting-limits.md)."""
+    try:
+        return min(max(int(os.environ.get("ALBERT_LAB_MODEL_WORKERS", default)), 1), 4)
+    except ValueError:
+        return default
+
+
 GROUPS: dict[str, CostGroup] = {
     "light": CostGroup(running=2, waiting=64, busy="hosting.busy"),
-    "model": CostGroup(running=lambda: int(queues.MODEL["concurrency_limit"]), waiting=64, busy="hosting.busy"),
+    "model": CostGroup(running=model_workers, waiting=64, busy="hosting.busy"),
     "heavy": CostGroup(running=1, waiting=16, busy="hosting.busy.heavy", nice=5),
     "measure": CostGroup(running=1, waiting=1, busy="hosting.busy.measure"),
     "language": CostGroup(running=1, waiting=100, busy="hosting.busy"),
 }
 """The cost groups. Waiting lines: at ~0.1 s a model request, 64 waiting are ~3 s on two workers; /attention takes
 ~0.3–1 s, so 16 waiting are at most ~10 s; a speed measurement ~10 s, so one waits and a third is told to retry."""
-
-ENDPOINTS: dict[str, str] = {
-    # the page's labels in the other language: one switch at a time
-    "set_language": "language",
-    # formulas and strings
-    "parameters": "light",
-    "preset": "light",
-    "preset_match": "light",
-    "compute": "light",
-    "sharing_modes": "light",
-    "measure_explain": "light",
-    "measure_render": "light",  # draws a timing again in another language, without timing again
-    "mask_example_in_language": "light",
-    "order_examples_in_language": "light",
-    "attention_example_in_language": "light",
-    "sentiment_example_in_language": "light",
-    "sharing_example_in_language": "light",
-    # one short forward pass of a small model
-    "fill_mask": "model",
-    "mask_word": "model",
-    "sentence_order": "model",
-    "draw_other": "model",
-    "split_paragraph": "model",
-    "sentiment": "model",
-    "sentiment_two_heads": "model",  # the shipped multi-task model: one pass, two heads
-    # every layer's attention or hidden states
-    "attention": "heavy",
-    "layer_transitions": "heavy",
-    # four models of the form's size built and timed
-    "measure_speed": "measure",
-    "sentiment_deploy_measure": "measure",  # four small models loaded once and timed, batch 1, 7 rounds
-}
-"""Each event's group, by its api_name: an exact name, or the name a family of events starts with (`fill_mask`
-covers fill_mask_example, fill_mask_on_open, fill_mask_in_language, …). An exact entry wins over a family, and
-a longer family over a shorter one."""
 UNKNOWN_GROUP = "heavy"
+MAX_QUEUED = 100
+"""Requests waiting at once (all kinds); one more is answered "busy, try again" at once. With ~0.1 s per
+model request that is at most ~10 s of waiting, and it admits the 40-client /attention load check."""
 
 
-def group_of(api_name: str | None) -> str | None:
-    """The cost group of an event named `api_name`; None when the table names neither it nor its family."""
-    if not api_name:
-        return None
-    if api_name in ENDPOINTS:
-        return ENDPOINTS[api_name]
-    families = [name for name in ENDPOINTS if api_name.startswith(name + "_")]
-    return ENDPOINTS[max(families, key=len)] if families else None
+def queue_options(cost: str) -> dict[str, Any]:
+    """The keyword arguments that put an event in its cost group: `concurrency_id` and `concurrency_limit` for a
+    group of `GROUPS`, `queue=False` for "instant" (answered at once, outside every group). Every event runs with
+    `preprocess=False`: its function receives exactly what was sent and checks it itself (`app.page.inputs`), so
+    a wrong-typed value gets one sentence in the user's language, not a component's exception in the log."""
+    if cost == "instant":
+        return {"queue": False, "preprocess": False}
+    if cost not in GROUPS:
+        raise ValueError(f"unknown cost {cost!r}; the groups are {', '.join(GROUPS)} and 'instant'")
+    return {"concurrency_id": cost, "concurrency_limit": GROUPS[cost].limit(), "preprocess": False}
 
 
 def busy_answer(group: str, waiting: int, lang: str = "en") -> str:
     """The sentence a request of `group` gets when `waiting` of its kind already wait."""
-    from app.i18n import t
-
     return t(GROUPS[group].busy, lang, n=waiting)
 
 
@@ -130,18 +109,21 @@ def request_language(body: Any) -> str:
 
 
 def isolate(demo: Any) -> Any:
-    """Put every queued event of `demo` in its cost group, bound each group's waiting line, and make the language
+    """Run the groups of a lower CPU priority on their lanes, bound each group's waiting line, and make the language
     switch answer from a cache; returns `demo`. Call after `demo.queue(...)` and before the first request."""
     for block_fn in gradio_compat.queued_events(demo):  # unqueued events run at once, outside every group
-        group = group_of(block_fn.api_name)
-        if group is None:
+        group = gradio_compat.concurrency_group(block_fn)
+        if group not in GROUPS:
+            logger.warning("%r was wired without a cost group; it runs in the %s group", block_fn.api_name, group)
             group = UNKNOWN_GROUP
-            logger.warning("%r is not in app.hosting.ENDPOINTS; it runs in the %s group", block_fn.api_name, group)
-        gradio_compat.set_concurrency_group(block_fn, group, GROUPS[group].limit())
-        if GROUPS[group].nice > 0 and getattr(block_fn.fn, "lane", None) != group:
-            block_fn.fn = in_lane(block_fn.fn, group, GROUPS[group].limit(), GROUPS[group].nice)
-    _cache_language_switch(demo)
-    guard_example_clicks(demo)  # every event's way in is set here: the examples' hidden clicks check their value
+            gradio_compat.set_concurrency_group(block_fn, group, GROUPS[group].limit())
+        if GROUPS[group].nice > 0:
+            lane = GROUPS[group]
+            gradio_compat.wrap_event(
+                block_fn, f"lane:{group}", lambda fn, g=group, c=lane: in_lane(fn, g, c.limit(), c.nice)
+            )
+    for block_fn in gradio_compat.events(demo, "set_language"):
+        gradio_compat.wrap_event(block_fn, "cached-language", cached_updates)
     gradio_compat.bound_group_lines(demo, group_busy)
     return demo
 
@@ -154,18 +136,12 @@ def group_busy(group: str | None, waiting: int, body: Any) -> str | None:
     return busy_answer(group, waiting, request_language(body))
 
 
-def _cache_language_switch(demo: Any) -> None:
-    """/set_language answers each language's labels from a cache: the same updates every call (97 components,
-    ~40 ms of string look-ups each time before). Every call gets its own copies: Gradio may change an update while
-    sending it. What remains is Gradio's: it builds a new component for each update it sends (~50 ms per call), which
-    is why the switch runs in the `language` group, one at a time (docs/usage/hosting-limits-measured.md)."""
-    for block_fn in gradio_compat.events(demo):
-        if block_fn.api_name == "set_language" and callable(block_fn.fn):
-            block_fn.fn = cached_updates(block_fn.fn)
-
-
 def cached_updates(updates: Callable[[str], list[dict[str, Any]]]) -> Callable[[Any], list[dict[str, Any]]]:
-    """`updates(lang)` computed once per language (any value sent is read as a language, as `normalize_lang` does);
+    """/set_language answers each language's labels from a cache: the same updates every call (97 components, ~40 ms
+    of string look-ups each time before). What remains is Gradio's: it builds a new component for each update it
+    sends (~50 ms per call), which is why the switch runs in the `language` group, one at a time.
+
+    `updates(lang)` is computed once per language (any value sent is read as a language, as `normalize_lang` does);
     each call returns fresh shallow copies of the cached update dicts."""
     cache: dict[str, list[dict[str, Any]]] = {}
 
@@ -181,13 +157,14 @@ def cached_updates(updates: Callable[[str], list[dict[str, Any]]]) -> Callable[[
 
 
 __all__ = [
-    "ENDPOINTS",
     "GROUPS",
+    "MAX_QUEUED",
     "CostGroup",
     "busy_answer",
     "cached_updates",
     "group_busy",
-    "group_of",
     "isolate",
+    "model_workers",
+    "queue_options",
     "request_language",
 ]

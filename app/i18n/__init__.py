@@ -151,21 +151,20 @@ class Translations:
         texts = _Texts(label=label, info=info, text=text, choices=choices)
         return self._register(factory(*args, **kwargs, **texts.values("en")), texts)
 
-    def examples(
+    def table(
         self,
         inputs: list[Any],
         label: str,
         samples: Callable[[str], list],
         headers: tuple[str, ...] = (),
-        **kwargs: Any,
     ) -> Any:
-        """A `gr.Examples` table filling `inputs`, labelled by the key `label`, its rows `samples(lang)` (a list of
-        rows) and its column `headers` (keys; the inputs' own labels until the first switch) following the language."""
+        """A table of examples for `inputs` (a `gr.Dataset` answering a click with the row's number), labelled by the
+        key `label`, its rows `samples(lang)` and its column `headers` (keys; the inputs' own labels until the first
+        switch) following the language. `app.page.endpoints.example_table` wires its click."""
         import gradio as gr
 
-        table = gr.Examples(samples("en"), inputs=inputs, label=t(label, "en"), **kwargs)
-        self._register(table.dataset, _Texts(label=label, samples=samples, headers=headers))
-        return table
+        dataset = gr.Dataset(components=inputs, samples=samples("en"), type="index", label=t(label, "en"))
+        return self._register(dataset, _Texts(label=label, samples=samples, headers=headers))
 
     def _register(self, component: C, texts: _Texts) -> C:
         self.components.append(component)

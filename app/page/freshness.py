@@ -37,7 +37,7 @@ from typing import Any
 
 import gradio as gr
 
-from app import gradio_compat, queues
+from app import gradio_compat, hosting
 from app.i18n import t
 from app.page.inputs import language
 
@@ -54,12 +54,22 @@ class ModelEvent:
     outputs: list[Any]
     button: str
     """String key of the button that runs it (named in the 'input changed' sentence)."""
+    cost: str = "model"
+    """Its cost group: every event that runs it again runs in the same one (`app.hosting.queue_options`)."""
+
+    def options(self, reason: str) -> dict[str, Any]:
+        """An event that runs it again: `<api_name>_<reason>`, undocumented, in its cost group."""
+        return {
+            "api_name": f"{self.api_name}_{reason}",
+            "api_visibility": "undocumented",
+            **hosting.queue_options(self.cost),
+        }
 
 
-def find_event(demo: gr.Blocks, api_name: str, button: str) -> ModelEvent:
+def find_event(demo: gr.Blocks, api_name: str, button: str, cost: str = "model") -> ModelEvent:
     """The event registered under `api_name` (raises KeyError when no tab registered it)."""
     fn, inputs, outputs = gradio_compat.event_named(demo, api_name)
-    return ModelEvent(api_name, fn, inputs, outputs, button)
+    return ModelEvent(api_name, fn, inputs, outputs, button, cost)
 
 
 def is_shown(raw: Any) -> bool:
@@ -235,9 +245,7 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             run_unless_shown(event.fn, n),
             inputs=[raw, *event.inputs],
             outputs=event.outputs,
-            api_name=f"{event.api_name}_on_open",
-            api_visibility="undocumented",
-            **queues.MODEL,
+            **event.options("on_open"),
         )
         for component in event.inputs:
             if component is lang or component is model:
@@ -259,10 +267,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
                     event.fn,
                     inputs=event.inputs,
                     outputs=event.outputs,
-                    api_name=f"{event.api_name}_again",
-                    api_visibility="undocumented",
                     trigger_mode="always_last",
-                    **queues.MODEL,
+                    **event.options("again"),
                 )
         if model in event.inputs:
             # "once", not "always_last": a deferred run is sent again by re-dispatching its trigger, which in Gradio
@@ -273,10 +279,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
                 run_if_shown(event.fn, n),
                 inputs=[raw, *event.inputs],
                 outputs=event.outputs,
-                api_name=f"{event.api_name}_new_model",
-                api_visibility="undocumented",
                 trigger_mode="once",
-                **queues.MODEL,
+                **event.options("new_model"),
             )
         # Whatever drew it, a result that answers inputs no longer on screen is drawn again for them: each landing
         # is checked at once, and only a stale one takes a place in the model queue.
@@ -297,10 +301,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             run_if_stale(event.fn, n, texts, event.outputs, event.button, event.inputs.index(lang)),
             inputs=[raw, *event.inputs],
             outputs=event.outputs,
-            api_name=f"{event.api_name}_fresh",
-            api_visibility="undocumented",
             trigger_mode="always_last",
-            **queues.MODEL,
+            **event.options("fresh"),
         )
     return [event for _, event in tabs]
 
@@ -314,9 +316,7 @@ def rerun_events(events: list[ModelEvent], after: Callable[[str], Any], lang: gr
             redraw_in_language(event, event.inputs.index(lang)),
             inputs=[event.outputs[0], event.outputs[1], *event.inputs],
             outputs=event.outputs,
-            api_name=f"{event.api_name}_in_language",
-            api_visibility="undocumented",
-            **queues.MODEL,
+            **event.options("in_language"),
         )
 
 

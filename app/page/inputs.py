@@ -1,6 +1,6 @@
 """Checks of what an endpoint receives, before any work: text, names, whole numbers in a range, flags.
 
-The events run with `preprocess=False` (see `app.queues`), so these functions see exactly what the
+The events run with `preprocess=False` (`app.hosting.queue_options`), so these functions see exactly what the
 browser or an API client sent: any JSON value. Each returns the value in the type the app uses, or
 raises `InputError` with one sentence (what was wrong, what is accepted) in the user's language.
 """

@@ -357,3 +357,12 @@ class QueueTraffic:
         while self.open or time.monotonic() - self.last < seconds:
             assert time.monotonic() < deadline, f"queue requests still open after {self.timeout:.0f} s: {self.open}"
             page.wait_for_timeout(250)
+
+
+def replace_view(monkeypatch: Any, module: Any, endpoint: str, wrap: Any) -> None:
+    """Run the endpoint `module.<endpoint>` (a tab's declared `Endpoint`) through `wrap(view)` in apps built from now
+    on (a gate that holds it, a counter): the tab's `build` reads the module's endpoint when it wires it."""
+    from dataclasses import replace
+
+    declared = getattr(module, endpoint)
+    monkeypatch.setattr(module, endpoint, replace(declared, view=wrap(declared.view)))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from app import hosting
-from tests.app.support import free_port, use_tiny_assets
+from tests.app.support import free_port, replace_view, use_tiny_assets
 
 
 # ----- the table -----------------------------------------------------------------------------------
@@ -33,41 +33,29 @@ def demo():
     monkeypatch.undo()
 
 
-def test_every_queued_event_of_the_app_is_in_the_cost_table(demo) -> None:
-    queued = [fn for fn in demo.fns.values() if fn.queue]
-    assert len(queued) > 40
-    missing = [fn.api_name for fn in queued if hosting.group_of(fn.api_name) is None]
-    assert not missing, f"add these to app.hosting.ENDPOINTS: {missing}"
-    for fn in queued:
-        group = hosting.group_of(fn.api_name)
-        assert fn.concurrency_id == group and fn.concurrency_limit == hosting.GROUPS[group].limit(), fn.api_name
+def test_an_event_wired_without_a_cost_group_runs_in_the_heavy_one(caplog) -> None:
+    import gradio as gr
+
+    with gr.Blocks() as blocks:
+        box = gr.Textbox()
+        box.submit(lambda text: text, inputs=box, outputs=box, api_name="forgotten")
+        box.change(lambda text: text, inputs=box, outputs=box, api_name="declared", **hosting.queue_options("light"))
+    blocks.queue()
+    with caplog.at_level("WARNING"):
+        hosting.isolate(blocks)
+    by_name = {fn.api_name: fn for fn in blocks.fns.values()}
+    assert by_name["forgotten"].concurrency_id == "heavy" and getattr(by_name["forgotten"].fn, "lane", "") == "heavy"
+    assert by_name["declared"].concurrency_id == "light"
+    assert "'forgotten' was wired without a cost group" in caplog.text
 
 
-@pytest.mark.parametrize(
-    "api_name, group",
-    [
-        ("fill_mask", "model"),
-        ("fill_mask_example", "model"),
-        ("fill_mask_in_language", "model"),
-        ("sentence_order_on_open", "model"),
-        ("sentiment_fresh", "model"),
-        ("parameters", "light"),
-        ("compute_after_preset", "light"),
-        ("mask_example_in_language", "light"),
-        ("attention_example_in_language", "light"),  # the example's text in a language: no model runs
-        ("attention_in_language", "heavy"),
-        ("attention_again_2", "heavy"),
-        ("layer_transitions", "heavy"),
-        ("set_language", "language"),
-        ("measure_speed", "measure"),
-        ("measure_render_in_language", "light"),  # a timing drawn again, not timed again
-        ("measure_speedy", None),
-        ("unknown", None),
-        (None, None),
-    ],
-)
-def test_group_of_names_exact_then_longest_family(api_name, group) -> None:
-    assert hosting.group_of(api_name) == group
+def test_queue_options_put_an_event_in_its_group_or_outside_the_queue() -> None:
+    assert hosting.queue_options("model") == {
+        "concurrency_id": "model",
+        "concurrency_limit": hosting.GROUPS["model"].limit(),
+        "preprocess": False,
+    }
+    assert hosting.queue_options("instant") == {"queue": False, "preprocess": False}
 
 
 def test_groups_have_their_limits(demo) -> None:
@@ -136,17 +124,19 @@ def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldAp
     """The app on a free loopback port, /attention and /measure_speed held at their gates until the test opens
     them (or ends)."""
     from app import bound_queue, build_app, launch_options
-    from app.tabs.attention import views as model_views
-    from app.tabs.parameters import costs
+    from app.tabs.attention import tab as attention_tab
+    from app.tabs.parameters import tab as parameters_tab
 
     use_tiny_assets(monkeypatch)
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-temp"))
     gates = {name: threading.Event() for name in ("attention", "measure")}
     entered = {name: threading.Semaphore(0) for name in gates}
-    monkeypatch.setattr(
-        model_views, "attention_view", _held(model_views.attention_view, gates["attention"], entered["attention"])
+    replace_view(
+        monkeypatch, attention_tab, "ATTENTION", lambda view: _held(view, gates["attention"], entered["attention"])
     )
-    monkeypatch.setattr(costs, "measure_view", _held(costs.measure_view, gates["measure"], entered["measure"]))
+    replace_view(
+        monkeypatch, parameters_tab, "MEASURE_SPEED", lambda view: _held(view, gates["measure"], entered["measure"])
+    )
     demo = bound_queue(build_app())
     port = free_port()
     demo.launch(
@@ -391,15 +381,13 @@ def test_the_door_counts_announced_and_streamed_bytes(headers, chunks, status, r
         assert json.loads(answer)["detail"].endswith(".")
 
 
-def test_example_clicks_take_a_samples_number_and_refuse_anything_else(demo) -> None:
+def test_example_clicks_take_a_rows_number_and_refuse_anything_else(demo) -> None:
     import gradio as gr
 
-    clicks = [fn for fn in demo.fns.values() if (fn.api_name or "").startswith("load_example")]
-    assert len(clicks) >= 4 and all(not fn.preprocess for fn in clicks)
+    clicks = [fn for fn in demo.fns.values() if (fn.api_name or "").endswith("_pick")]
+    assert len(clicks) == 6 and all(not fn.preprocess and not fn.queue for fn in clicks)
     for fn in clicks:
-        count = len(fn.inputs[0].raw_samples)
-        loaded = fn.fn(0)
-        assert loaded, fn.api_name  # the first example's values
-        for value in (None, "0", 1.0, -1, count, 10**30, [0, []], {"index": 0}, True):
+        assert fn.fn(0, "en"), fn.api_name  # the first example's values
+        for value in (None, "0", 1.0, -1, 10**30, [0, []], {"index": 0}, True):
             with pytest.raises(gr.Error, match="whole number from 0 to"):
-                fn.fn(value)
+                fn.fn(value, "en")

@@ -198,11 +198,12 @@ def test_open_runs_only_when_nothing_is_shown_and_the_language_redraws_only_what
 
 
 def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
-    from app.layout import MODEL_EVENTS, build_app
+    from app.layout import build_app, model_events
 
     demo = build_app()
     names = {fn.api_name for fn in demo.fns.values()}
-    for api, _ in MODEL_EVENTS.values():
+    main = [endpoint.name for endpoint in model_events().values()]
+    for api in main:
         assert {f"{api}_on_open", f"{api}_in_language"} <= names, api
         assert (f"{api}_new_model" in names) == (api != "sentiment"), api  # sentiment has its own model
         assert f"{api}_stale" in names, api  # every model tab has a text box
@@ -212,7 +213,7 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     assert heads.maximum == 4  # the tiny default model's heads, not 64
     # Typing in any of a tab's text boxes cancels every run of that tab still on its way (app.page.freshness).
     by_id = {d["id"]: d for d in demo.config["dependencies"]}
-    for api, _ in MODEL_EVENTS.values():
+    for api in main:
         kinds = ("", "_example", "_fails_example", "_on_open", "_again", "_new_model", "_in_language", "_fresh")
         runs = {api + kind for kind in kinds} & names
         assert {f"{api}_landed", f"{api}_fresh"} <= names, api  # a result landing after its inputs changed: redrawn
@@ -234,8 +235,8 @@ def test_every_model_tab_is_wired_to_open_clear_and_rerun() -> None:
     # the labels wait behind no model request: queued in a group of their own, one switch at a time (app.hosting)
     from app import hosting
 
-    assert language.queue and hosting.group_of("set_language") == "language"
-    assert hosting.GROUPS["language"].limit() == 1 and "language" not in {hosting.group_of(n) for n in ("fill_mask",)}
+    assert language.queue and language.concurrency_id == "language"
+    assert hosting.GROUPS["language"].limit() == 1
 
 
 def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> None:
@@ -290,7 +291,7 @@ def test_a_result_says_what_it_was_drawn_for_and_a_late_one_is_drawn_again() -> 
 
 def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
     """The page's events (the button, opening, redraws) all run the stamped views; refusals are stamped too."""
-    from app.layout import MODEL_EVENTS, build_app
+    from app.layout import build_app, model_events
     from app.page.freshness import DRAWN_FOR, drawn_for, is_stale
 
     demo = build_app()
@@ -302,7 +303,7 @@ def test_every_result_of_the_app_says_what_it_was_drawn_for() -> None:
         "attention": ["the old sailor", "", 1, 48, "", "", "zh"],
         "sentiment": ["the old sailor", "zh"],
     }
-    for api, _ in MODEL_EVENTS.values():
+    for api in (endpoint.name for endpoint in model_events().values()):
         raw = fns[api].fn(*values[api])[0]
         assert "error" not in raw and raw[DRAWN_FOR] == drawn_for(values[api]), api
         assert is_stale(raw, [*values[api][:-1], "en"]), api  # drawn in 中文: stale once the page is English

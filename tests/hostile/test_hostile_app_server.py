@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.support import REPO, free_port, running_app, tiny_assets, use_tiny_assets
+from tests.app.support import REPO, free_port, replace_view, running_app, tiny_assets, use_tiny_assets
 
 
 @pytest.fixture(scope="module")
@@ -198,24 +198,26 @@ class GatedApp:
 def gated_app(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., GatedApp]]:
     """`gated_app(max_queued=…, unread_seconds=…)`: the app with those queue bounds (`app.bound_queue`), one
     model worker, served on a free loopback port until the test ends."""
-    from app import bound_queue, build_app, launch_options, queues
-    from app.tabs.masked import views as masked_views
+    from app import bound_queue, build_app, launch_options
+    from app.tabs.masked import tab as masked_tab
 
     use_tiny_assets(monkeypatch)
     launched: list[GatedApp] = []
 
     def launch(**bounds: Any) -> GatedApp:
         gate, entered = threading.Event(), threading.Semaphore(0)
-        view = masked_views.fill_mask_view
 
-        @functools.wraps(view)
-        def held(*args: Any) -> tuple:
-            entered.release()
-            gate.wait(300)
-            return view(*args)
+        def holding(view: Callable[..., tuple]) -> Callable[..., tuple]:
+            @functools.wraps(view)
+            def held(*args: Any) -> tuple:
+                entered.release()
+                gate.wait(300)
+                return view(*args)
 
-        monkeypatch.setattr(masked_views, "fill_mask_view", held)
-        monkeypatch.setitem(queues.MODEL, "concurrency_limit", 1)
+            return held
+
+        replace_view(monkeypatch, masked_tab, "FILL_MASK", holding)
+        monkeypatch.setenv("ALBERT_LAB_MODEL_WORKERS", "1")
         demo = bound_queue(build_app(), **bounds)
         port = free_port()
         # _frontend=False skips Gradio's own reachability probe (5 tries in ~17 s), which fails on a machine

@@ -6,14 +6,15 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
 from app.i18n import Translations, normalize_lang
 from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
 from app.models import default_model, language_models, shipped_config
 from app.models.hub_picker import hub_choices
 from app.models.languages import follow_language
+from app.page.endpoints import Endpoint, Stamp
 from app.page.results import MAX_HEAD_CHOICE
 from app.tabs import TabContext
+from app.tabs.attention import views
 
 EXAMPLE = "The cat sat on the mat because it was tired."
 EXAMPLE_ZH = "这部电影很精彩，我还想再看一遍。"
@@ -29,6 +30,34 @@ def example_in_language(text: Any, lang: Any) -> Any:
     """After a language switch: the new language's sentence if the box still holds a default one."""
     wanted = follow_language(text, (EXAMPLE, EXAMPLE_ZH), example(lang if isinstance(lang, str) else ""))
     return gr.skip() if wanted is None else wanted
+
+
+def head_bounds(raw: Any, head: Any) -> Any:
+    """The head slider bounded by the heads of the model that drew `raw` (its value moved inside if needed)."""
+    heads = raw.get("heads") if isinstance(raw, dict) else None
+    if not isinstance(heads, int) or heads < 1:
+        return gr.skip()
+    value = (
+        head
+        if isinstance(head, (int, float)) and 1 <= head <= heads
+        else 1
+        if not isinstance(head, (int, float)) or not head >= 1
+        else heads
+    )  # a head past the end moves to the last head (as the heatmaps show it)
+    return gr.update(maximum=heads, value=int(value))
+
+
+ATTENTION = Endpoint(
+    "attention",
+    views.attention_view,
+    "heavy",  # every layer's attention: on the heavy lane (app.hosting)
+    takes=("sentence_a", "sentence_b", "head", "max_tokens", "model", "compare", "lang"),
+    stamp=Stamp(),
+    button="attention.button",
+    example_step="attention_example",
+)
+HEAD_BOUNDS = Endpoint("attention_heads", head_bounds, "instant", public=False)
+ENDPOINTS = (ATTENTION, HEAD_BOUNDS)
 
 
 def build(ctx: TabContext) -> None:
@@ -65,26 +94,14 @@ def build(ctx: TabContext) -> None:
         raw = gr.JSON(show_label=False)
 
     tr.refresh("attention_example", example_in_language, [sentence_a, lang], [sentence_a])
-    gr.on(
+    ATTENTION.on(
         [button.click, sentence_a.submit, sentence_b.submit],
-        ctx.views.attention,
-        inputs=[sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
-        outputs=[raw, status, head_view, model_view, heatmaps, similarity],
-        api_name="attention",
-        **queues.MODEL,
+        [sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
+        [raw, status, head_view, model_view, heatmaps, similarity],
     )
     # Whatever drew the result (the button, opening the tab, a language switch), the slider then ends at the
     # model's last head.
-    raw.change(
-        head_bounds,
-        inputs=[raw, head],
-        outputs=head,
-        api_name="attention_heads",
-        api_visibility="undocumented",
-        queue=False,
-        show_progress="hidden",
-        preprocess=False,
-    )
+    HEAD_BOUNDS.on(raw.change, [raw, head], [head], show_progress="hidden")
 
 
 def default_heads() -> int:
@@ -92,21 +109,6 @@ def default_heads() -> int:
     name = default_model()
     config = shipped_config(name) if name else None
     return config.num_attention_heads if config is not None else MAX_HEAD_CHOICE
-
-
-def head_bounds(raw: Any, head: Any) -> Any:
-    """The head slider bounded by the heads of the model that drew `raw` (its value moved inside if needed)."""
-    heads = raw.get("heads") if isinstance(raw, dict) else None
-    if not isinstance(heads, int) or heads < 1:
-        return gr.skip()
-    value = (
-        head
-        if isinstance(head, (int, float)) and 1 <= head <= heads
-        else 1
-        if not isinstance(head, (int, float)) or not head >= 1
-        else heads
-    )  # a head past the end moves to the last head (as the heatmaps show it)
-    return gr.update(maximum=heads, value=int(value))
 
 
 def howto(tr: Translations, key: str) -> gr.Markdown:

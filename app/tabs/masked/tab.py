@@ -7,13 +7,14 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
 from app.i18n import normalize_lang
 from app.inference import MAX_WORDS
 from app.models import language_models
 from app.models.languages import follow_language
+from app.page.endpoints import Endpoint, Stamp, example_table
 from app.page.examples import mask_texts
 from app.tabs import TabContext
+from app.tabs.masked import views
 
 EXAMPLES = mask_texts("en")
 EXAMPLES_ZH = mask_texts("zh")
@@ -39,9 +40,40 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
+def _picked(index: Any) -> int | None:
+    """/pick_word: the picked word's number into the hidden field /mask_word reads. The value arrives as sent
+    (unchecked by Gradio): anything but a word number the radio can hold (0 to MAX_WORDS - 1) becomes None,
+    which /mask_word answers by changing nothing."""
+    if isinstance(index, bool) or not isinstance(index, (int, float)):
+        return None
+    if not (math.isfinite(index) and index == int(index) and 0 <= index < MAX_WORDS):
+        return None
+    return int(index)
+
+
+FILL_MASK = Endpoint(
+    "fill_mask",
+    views.fill_mask_view,
+    "model",
+    takes=("text", "top_k", "model", "lang"),
+    stamp=Stamp(),
+    button="mask.button",
+    example_step="mask_example",
+)
+MASK_WORD = Endpoint(
+    "mask_word",
+    views.mask_word_view,
+    "model",
+    takes=("text", "word", "top_k", "model", "lang"),
+    stamp=Stamp(writes=("text",), answers=("top_k", "model", "lang")),
+)
+PICK_WORD = Endpoint("pick_word", _picked, "instant", public=False)
+ENDPOINTS = (FILL_MASK, MASK_WORD, PICK_WORD)
+
+
 def build(ctx: TabContext) -> None:
     """The masked-words tab; `/fill_mask` and `/mask_word` are its endpoints."""
-    tr, lang, model, view = ctx.tr, ctx.lang, ctx.model, ctx.views.fill_mask
+    tr, lang, model = ctx.tr, ctx.lang, ctx.model
     tr.add(gr.Markdown, text="mask.explain")
     with gr.Row():
         with gr.Column(scale=3):
@@ -57,8 +89,8 @@ def build(ctx: TabContext) -> None:
             with gr.Row():
                 top_k = tr.add(gr.Slider, 1, 20, value=5, step=1, label="mask.top_k")
                 button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
-            table = tr.examples([text], label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
+            table = example_table(tr, [text], "common.examples", lambda lang: [[x] for x in examples(lang)])
+            fails = example_table(tr, [text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox, label="mask.filled", interactive=False, elem_id="mask-filled")
@@ -70,51 +102,14 @@ def build(ctx: TabContext) -> None:
 
     tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
-    gr.on(
-        [button.click, text.submit],
-        view,
-        inputs=[text, top_k, model, lang],
-        outputs=outputs,
-        api_name="fill_mask",
-        **queues.MODEL,
-    )
-    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(
-            view,
-            inputs=[text, top_k, model, lang],
-            outputs=outputs,
-            api_name=f"fill_mask_{kind}",
-            api_visibility="undocumented",
-            **queues.MODEL,
-        )
+    inputs = [text, top_k, model, lang]
+    FILL_MASK.on([button.click, text.submit], inputs, outputs)
+    FILL_MASK.after_examples(table, lang, inputs, outputs)  # clicking an example runs it
+    FILL_MASK.after_examples(fails, lang, inputs, outputs, family="fails_example")
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
     # choices; so the public /mask_word takes the word's number from a hidden field instead. /pick_word skips
     # that check too (preprocess=False): a client calling it never holds the choices the page last received,
     # and Gradio answered every such call with "not in the list of choices: []" and a traceback in the log.
     word_index = gr.Number(visible=False, precision=0)
-    words.input(
-        _picked,
-        inputs=words,
-        outputs=word_index,
-        api_name="pick_word",
-        api_visibility="undocumented",
-        queue=False,
-        preprocess=False,
-    ).then(
-        ctx.views.mask_word,
-        inputs=[text, word_index, top_k, model, lang],
-        outputs=[text, *outputs],
-        api_name="mask_word",
-        **queues.MODEL,
-    )
-
-
-def _picked(index: Any) -> int | None:
-    """/pick_word: the picked word's number into the hidden field /mask_word reads. The value arrives as sent
-    (unchecked by Gradio): anything but a word number the radio can hold (0 to MAX_WORDS - 1) becomes None,
-    which /mask_word answers by changing nothing."""
-    if isinstance(index, bool) or not isinstance(index, (int, float)):
-        return None
-    if not (math.isfinite(index) and index == int(index) and 0 <= index < MAX_WORDS):
-        return None
-    return int(index)
+    picked_word = PICK_WORD.on(words.input, [words], [word_index])
+    MASK_WORD.then(picked_word, [text, word_index, top_k, model, lang], [text, *outputs])

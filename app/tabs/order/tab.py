@@ -11,15 +11,15 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
 from app.i18n import normalize_lang
 from app.models import language_models
 from app.models.languages import follow_language
+from app.page.endpoints import Endpoint, Stamp, example_table
 from app.page.examples import PARAGRAPH as example_paragraphs
 from app.page.examples import order_pairs
 from app.paper import views as paper_views
 from app.tabs import TabContext
-from app.tabs.order import side_by_side as order_views
+from app.tabs.order import side_by_side, views
 
 EXAMPLES = order_pairs("en")
 """Rows of (A, B, B from another book)."""
@@ -51,7 +51,7 @@ def examples_in_language(sentence_a: Any, sentence_b: Any, other: Any, paragraph
     third box also when it holds a drawn segment of another book: that one is in the old language)."""
     lang = lang if isinstance(lang, str) else ""
     first = examples(lang)[0]
-    drawn = (*order_views.other_segments("en"), *order_views.other_segments("zh"))
+    drawn = (*side_by_side.other_segments("en"), *side_by_side.other_segments("zh"))
     wanted = (
         follow_language(sentence_a, (EXAMPLES[0][0], EXAMPLES_ZH[0][0]), first[0]),
         follow_language(sentence_b, (EXAMPLES[0][1], EXAMPLES_ZH[0][1]), first[1]),
@@ -61,9 +61,34 @@ def examples_in_language(sentence_a: Any, sentence_b: Any, other: Any, paragraph
     return tuple(gr.skip() if value is None else value for value in wanted)
 
 
+SENTENCE_ORDER = Endpoint(
+    "sentence_order",
+    views.sentence_order_view,
+    "model",
+    takes=("sentence_a", "sentence_b", "model", "lang", "other"),
+    stamp=Stamp(),
+    button="order.button",
+    example_step="order_examples",
+)
+DRAW_OTHER = Endpoint(
+    "draw_other",
+    views.draw_other_event(SENTENCE_ORDER.fn),  # the other book's segment, then /sentence_order
+    "model",
+    takes=("sentence_a", "sentence_b", "model", "lang", "other"),
+)
+SPLIT_PARAGRAPH = Endpoint(
+    "split_paragraph",
+    views.split_paragraph_view,
+    "model",
+    takes=("paragraph", "split_after", "model", "lang", "other"),
+    stamp=Stamp(writes=("sentence_a", "sentence_b"), answers=("model", "lang", "other")),
+)
+ENDPOINTS = (SENTENCE_ORDER, DRAW_OTHER, SPLIT_PARAGRAPH)
+
+
 def build(ctx: TabContext) -> None:
     """The sentence-order tab; `/sentence_order`, `/draw_other` and `/split_paragraph` are its endpoints."""
-    tr, lang, view = ctx.tr, ctx.lang, ctx.views.sentence_order
+    tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="order.explain")
     with gr.Row():
         sentence_a = tr.add(gr.Textbox, EXAMPLES[0][0], lines=2, label="order.a", elem_id="order-a")
@@ -81,8 +106,8 @@ def build(ctx: TabContext) -> None:
         draw = tr.add(gr.Button, text="order.draw", elem_id="order-draw", scale=1, min_width=160)
     button = tr.add(gr.Button, text="order.button", variant="primary", elem_id="order-button")
     triple, headers = [sentence_a, sentence_b, other], ("order.a", "order.b", "order.other")
-    table = tr.examples(triple, label="common.examples", samples=examples, headers=headers)
-    fails = tr.examples(triple, label="examples.fails", samples=fail_examples, headers=headers)
+    table = example_table(tr, triple, "common.examples", examples, headers)
+    fails = example_table(tr, triple, "examples.fails", fail_examples, headers)
     with tr.add(gr.Accordion, label="order.paragraph_box", open=False):
         paragraph = tr.add(gr.Textbox, PARAGRAPH, lines=3, label="order.paragraph")
         with gr.Row():
@@ -95,7 +120,7 @@ def build(ctx: TabContext) -> None:
             chart = gr.Plot(show_label=False, elem_id="order-chart")
             tr.add(gr.Markdown, text="howto.order_chart", elem_classes="lab-howto")
         with gr.Column(scale=2):
-            tr.add(gr.Markdown, text=order_views.table5_markdown, elem_id="order-table5")
+            tr.add(gr.Markdown, text=side_by_side.table5_markdown, elem_id="order-table5")
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
     paper_views.panel(tr, "order")  # Table 5 in full beside our runs
@@ -108,28 +133,10 @@ def build(ctx: TabContext) -> None:
     )
     outputs = [raw, status, verdict, chart]
     pair = [sentence_a, sentence_b, ctx.model, lang, other]  # /sentence_order's inputs: `other` last (added later)
-    gr.on(
-        [button.click, sentence_a.submit, sentence_b.submit, other.submit],
-        view,
-        inputs=pair,
-        outputs=outputs,
-        api_name="sentence_order",
-        **queues.MODEL,
-    )
-    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(
-            view,
-            inputs=pair,
-            outputs=outputs,
-            api_name=f"sentence_order_{kind}",
-            api_visibility="undocumented",
-            **queues.MODEL,
-        )
-    draw.click(ctx.views.draw_other, inputs=pair, outputs=[other, *outputs], api_name="draw_other", **queues.MODEL)
-    split_button.click(
-        ctx.views.split_paragraph,
-        inputs=[paragraph, split_after, ctx.model, lang, other],
-        outputs=[sentence_a, sentence_b, *outputs],
-        api_name="split_paragraph",
-        **queues.MODEL,
+    SENTENCE_ORDER.on([button.click, sentence_a.submit, sentence_b.submit, other.submit], pair, outputs)
+    SENTENCE_ORDER.after_examples(table, lang, pair, outputs)  # clicking an example runs it
+    SENTENCE_ORDER.after_examples(fails, lang, pair, outputs, family="fails_example")
+    DRAW_OTHER.on(draw.click, pair, [other, *outputs])
+    SPLIT_PARAGRAPH.on(
+        split_button.click, [paragraph, split_after, ctx.model, lang, other], [sentence_a, sentence_b, *outputs]
     )

@@ -168,6 +168,11 @@ class ParameterForm:
         """The form filled from a config (a preset or a shipped model)."""
         return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
 
+    @classmethod
+    def sent(cls, arguments: dict[str, Any]) -> ParameterForm:
+        """The form from an event's arguments by name (an event function's `locals()`: the ten fields and more)."""
+        return cls(**{f.name: arguments[f.name] for f in fields(cls)})
+
     def values(self) -> tuple:
         """The ten values in the form's order (what fills the form's components)."""
         return tuple(getattr(self, f.name) for f in fields(self))

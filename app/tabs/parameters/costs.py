@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from albert.core import compute
 from albert.core.config import PRESETS, SHARING_MODES, AlbertConfig
@@ -202,6 +202,34 @@ def paper_markdown(lang: str = "en") -> str:
     )
 
 
+class ComputeAnswer(NamedTuple):
+    """/compute's outputs, in the tab's order."""
+
+    raw: dict[str, Any]
+    status: str
+    flops: str
+    memory: str
+    paper: str
+    """The paper's Table 2 (speed-ups) against our FLOPs."""
+
+
+class MeasureRender(NamedTuple):
+    """A timing drawn in a language (what the language switch redraws without timing again)."""
+
+    status: str
+    result: str
+    chart: Any
+
+
+class MeasureAnswer(NamedTuple):
+    """/measure_speed's outputs, in the tab's order."""
+
+    raw: dict[str, Any]
+    status: str
+    result: str
+    chart: Any
+
+
 def compute_view(
     vocab_size: Any,
     embedding_size: Any,
@@ -217,26 +245,17 @@ def compute_view(
     seq_len: Any = 512,
     mlm_head: bool = False,
     lang: str = "en",
-) -> tuple[dict, str, str, str, str]:
-    """/compute: (JSON, message, FLOPs Markdown, memory Markdown, the paper's Table 2 against FLOPs)."""
+) -> ComputeAnswer:
+    """/compute: the JSON result, a message, FLOPs, memory, and the paper's Table 2 against FLOPs."""
     lang = inputs.language(lang)
-    form = ParameterForm(
-        vocab_size,
-        embedding_size,
-        hidden_size,
-        num_hidden_layers,
-        num_attention_heads,
-        intermediate_size,
-        sharing,
-        num_hidden_groups,
-        project_embeddings,
-        max_position_embeddings,
-    )
+    form = ParameterForm.sent(locals())
     try:
         result = costs(form, batch_size, seq_len, mlm_head, lang)
     except (CalculatorInputError, InputError) as error:
-        return {"error": str(error)}, f"⚠️ {error}", "", "", paper_markdown(lang)
-    return result.as_dict(), "", flops_markdown(result, lang), memory_markdown(result, lang), paper_markdown(lang)
+        return ComputeAnswer({"error": str(error)}, f"⚠️ {error}", "", "", paper_markdown(lang))
+    return ComputeAnswer(
+        result.as_dict(), "", flops_markdown(result, lang), memory_markdown(result, lang), paper_markdown(lang)
+    )
 
 
 # ----- measuring --------------------------------------------------------------------------------
@@ -387,41 +406,31 @@ def measure_view(
     max_position_embeddings: Any = 512,
     seq_len: Any = 512,
     lang: str = "en",
-) -> tuple[dict, str, str, Any]:
-    """/measure_speed: (JSON, message, results Markdown, chart of parameters and time relative to no sharing).
+) -> MeasureAnswer:
+    """/measure_speed: the JSON result, a message, the results and a chart of parameters and time relative to no
+    sharing.
 
     The timing runs in a process of its own at the lowest priority (`app.hosting.child`): it uses
     a core the server leaves idle and never holds the interpreter lock that masked words and sentence order need."""
     from app.page.plots import empty_figure
 
     lang = inputs.language(lang)
-    form = ParameterForm(
-        vocab_size,
-        embedding_size,
-        hidden_size,
-        num_hidden_layers,
-        num_attention_heads,
-        intermediate_size,
-        sharing,
-        num_hidden_groups,
-        project_embeddings,
-        max_position_embeddings,
-    )
+    form = ParameterForm.sent(locals())
     try:
         config, _ = build_config(form, lang)
         T = _seq_len(seq_len, config, lang)
         measure_plan(config, T, lang)  # a form too large is refused here, before a process is started for it
         result = run_in_child(measure, config, T, lang)
     except (CalculatorInputError, InputError) as error:
-        return {"error": str(error)}, f"⚠️ {error}", "", empty_figure(str(error))
+        return MeasureAnswer({"error": str(error)}, f"⚠️ {error}", "", empty_figure(str(error)))
     except ChildProcessEnded as error:
         logger.warning("the measurement's process ended: %s", error)
         message = t("compute.measure.stopped", lang)
-        return {"error": message}, f"⚠️ {message}", "", empty_figure(message)
-    return (result, *measure_render(result, lang))
+        return MeasureAnswer({"error": message}, f"⚠️ {message}", "", empty_figure(message))
+    return MeasureAnswer(result, *measure_render(result, lang))
 
 
-def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str, str, Any]:
+def measure_render(result: dict[str, Any] | None, lang: str = "en") -> MeasureRender:
     """(message, results Markdown, chart) of a `measure` result in `lang`: the language switch redraws
     a timing without timing again. Nothing measured yet (or an error) → the invitation to press the button."""
     from app.page.plots import empty_figure
@@ -429,7 +438,9 @@ def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str
 
     lang = inputs.language(lang)
     if not _is_measurement(result):
-        return t("compute.measure.pending", lang), "", empty_figure(t("compute.measure.placeholder", lang))
+        return MeasureRender(
+            t("compute.measure.pending", lang), "", empty_figure(t("compute.measure.placeholder", lang))
+        )
     status = ""
     if result["tokens"] < result["asked"]:
         status = "ℹ️ " + t(
@@ -439,7 +450,7 @@ def measure_render(result: dict[str, Any] | None, lang: str = "en") -> tuple[str
             asked=result["asked"],
             budget=f"{MEASURE_FLOP_BUDGET / 1e9:g}",
         )
-    return status, measure_markdown(result, lang), measure_figure(result, lang)
+    return MeasureRender(status, measure_markdown(result, lang), measure_figure(result, lang))
 
 
 MEASURED_KEYS = (

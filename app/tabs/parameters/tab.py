@@ -8,16 +8,44 @@ from typing import Any
 import gradio as gr
 
 from albert.core.config import PRESETS, SHARING_MODES
-from app import queues
 from app.i18n import Translations, t
+from app.page.endpoints import Endpoint
 from app.paper import views as paper_views
 from app.tabs import TabContext
-from app.tabs.parameters import costs
+from app.tabs.parameters import costs, views
 from app.tabs.parameters.calculator import matching_preset, preset_values
+
+FORM = (
+    "vocab_size",
+    "embedding_size",
+    "hidden_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "intermediate_size",
+    "sharing",
+    "num_hidden_groups",
+    "project_embeddings",
+    "max_position_embeddings",
+)
+"""The form's fields, in the order every endpoint of the tab takes them."""
 
 
 def sharing_choices(lang: str) -> list[tuple[str, str]]:
     return [(t(f"sharing.{mode}", lang), mode) for mode in SHARING_MODES]
+
+
+def preset_match(*values: object) -> str:
+    """/preset_match: the preset the form equals, else 'custom' (so re-choosing a preset refills the form)."""
+    names = [value for _, value in views.preset_choices("en") if value != "custom"]
+    return matching_preset(values, {name: views.preset_fields(name) for name in names})
+
+
+PARAMETERS = Endpoint("parameters", views.parameters_view, "light", takes=(*FORM, "lang"))
+PRESET = Endpoint("preset", views.preset_view, "light", takes=("preset", "lang"))
+PRESET_MATCH = Endpoint("preset_match", preset_match, "light", takes=FORM)
+COMPUTE = Endpoint("compute", costs.compute_view, "light", takes=(*FORM, "batch_size", "seq_len", "mlm_head", "lang"))
+MEASURE_SPEED = Endpoint("measure_speed", costs.measure_view, "measure", takes=(*FORM, "seq_len", "lang"))
+ENDPOINTS = (PARAMETERS, PRESET, PRESET_MATCH, COMPUTE, MEASURE_SPEED)
 
 
 def build(ctx: TabContext) -> None:
@@ -26,13 +54,10 @@ def build(ctx: TabContext) -> None:
     Endpoints: `/parameters`, `/preset`, `/preset_match` (an edited form shows '(custom)'), `/compute`
     (FLOPs and memory) and `/measure_speed` (times the four sharing modes on this computer).
     """
-    tr, lang, views = ctx.tr, ctx.lang, ctx.views
+    tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="calc.explain")
     start = preset_values(PRESETS["albert-base"])
-    # Filled at start-up so the tab is never empty (no load event needed).
-    first_raw, first_status, first_embedding, first_totals, first_table, first_variants, first_sweep = views.parameters(
-        *start, lang="en"
-    )
+    first = views.parameters_view(*start, lang="en")  # filled at start-up so the tab is never empty
     with gr.Row():
         with gr.Column(scale=2, min_width=320):
             preset = tr.add(
@@ -65,15 +90,15 @@ def build(ctx: TabContext) -> None:
                 )
             button = tr.add(gr.Button, text="calc.button", variant="primary")
         with gr.Column(scale=3, min_width=360):
-            status = gr.Markdown(first_status, elem_id="parameters-status")
-            embedding_md = gr.Markdown(first_embedding, elem_id="embedding-arithmetic")
-            totals_md = gr.Markdown(first_totals, elem_id="parameters-totals")
+            status = gr.Markdown(first.status, elem_id="parameters-status")
+            embedding_md = gr.Markdown(first.embedding, elem_id="embedding-arithmetic")
+            totals_md = gr.Markdown(first.totals, elem_id="parameters-totals")
     with gr.Row():
-        variants_plot = gr.Plot(first_variants, show_label=False)
-        sweep_plot = gr.Plot(first_sweep, show_label=False)
-    table = tr.add(gr.Dataframe, first_table, label="calc.table", interactive=False, wrap=True)
+        variants_plot = gr.Plot(first.variants, show_label=False)
+        sweep_plot = gr.Plot(first.sweep, show_label=False)
+    table = tr.add(gr.Dataframe, first.table, label="calc.table", interactive=False, wrap=True)
     with tr.add(gr.Accordion, label="common.raw", open=False):
-        raw = gr.JSON(first_raw, show_label=False)
+        raw = gr.JSON(first.raw, show_label=False)
 
     fields = [vocab, embedding, hidden, layers, heads, ffn, sharing, groups, project, positions]
     outputs = [raw, status, embedding_md, totals_md, table, variants_plot, sweep_plot]
@@ -81,26 +106,15 @@ def build(ctx: TabContext) -> None:
     # listener by re-dispatching its trigger, which also re-sends every other listener of that trigger; two or
     # more of them still running defer each other for ever (three here sent 69 requests in 2 minutes after four
     # keystrokes, tests/app/test_app_fresh_browser.py).
-    edited = gr.on(
+    edited = PARAMETERS.on(
         [button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
-        views.parameters,
-        inputs=[*fields, lang],
-        outputs=outputs,
-        api_name="parameters",
+        [*fields, lang],
+        outputs,
         trigger_mode="always_last",
-        **queues.LIGHT,
     )
-    tr.refresh("parameters", views.parameters, [*fields, lang], outputs)
-    preset_event = preset.input(
-        views.preset, inputs=[preset, lang], outputs=[*fields, *outputs], api_name="preset", **queues.LIGHT
-    )
-
-    def preset_match(*values: object) -> str:
-        """/preset_match: the preset the form equals, else 'custom' (so re-choosing a preset refills the form)."""
-        names = [value for _, value in views.preset_choices("en") if value != "custom"]
-        return matching_preset(values, {name: views.preset_fields(name) for name in names})
-
-    matched = edited.then(preset_match, inputs=fields, outputs=preset, api_name="preset_match", **queues.LIGHT)
+    tr.refresh("parameters", views.parameters_view, [*fields, lang], outputs)
+    preset_event = PRESET.on(preset.input, [preset, lang], [*fields, *outputs])
+    matched = PRESET_MATCH.then(edited, fields, [preset])
 
     _build_costs(ctx, fields, matched, preset_event)
     paper_views.panel(tr, "calc")  # Tables 1, 2 and 6 beside our exact counts
@@ -109,51 +123,42 @@ def build(ctx: TabContext) -> None:
 
 def _build_costs(ctx: TabContext, fields: list, edited: Any, preset_event: Any) -> None:
     """Compute and memory: FLOPs per token, weight / activation memory, the paper's Table 2, and timing."""
-    tr, lang, compute_view, measure_view = ctx.tr, ctx.lang, ctx.views.compute, ctx.views.measure
+    tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="compute.title")
     with gr.Row():
         batch = _number(tr, "batch_size", 8)
         seq = _number(tr, "seq_len", 512)
         mlm = tr.add(gr.Checkbox, False, label="field.count_mlm_head", info="field.count_mlm_head.info")
-    first = compute_view(*preset_values(PRESETS["albert-base"]), 8, 512, False, lang="en")
-    status = gr.Markdown(first[1], elem_id="compute-status")
+    first = costs.compute_view(*preset_values(PRESETS["albert-base"]), 8, 512, False, lang="en")
+    status = gr.Markdown(first.status, elem_id="compute-status")
     with gr.Row():
-        flops_md = gr.Markdown(first[2], elem_id="compute-flops")
-        memory_md = gr.Markdown(first[3], elem_id="compute-memory")
-    paper_md = gr.Markdown(first[4], elem_id="compute-paper")
+        flops_md = gr.Markdown(first.flops, elem_id="compute-flops")
+        memory_md = gr.Markdown(first.memory, elem_id="compute-memory")
+    paper_md = gr.Markdown(first.paper, elem_id="compute-paper")
     with tr.add(gr.Accordion, label="common.raw", open=False):
-        raw = gr.JSON(first[0], show_label=False)
+        raw = gr.JSON(first.raw, show_label=False)
     inputs = [*fields, batch, seq, mlm, lang]
     outputs = [raw, status, flops_md, memory_md, paper_md]
-    gr.on(
+    COMPUTE.on(
         [*(c.input for c in (batch, seq, mlm)), *(c.submit for c in (batch, seq))],
-        compute_view,
-        inputs=inputs,
-        outputs=outputs,
-        api_name="compute",
+        inputs,
+        outputs,
         trigger_mode="always_last",
-        **queues.LIGHT,
     )
-    for after, name in ((edited, "compute_after_edit"), (preset_event, "compute_after_preset")):
-        after.then(
-            compute_view, inputs=inputs, outputs=outputs, api_name=name, api_visibility="undocumented", **queues.LIGHT
-        )
-    tr.refresh("compute", compute_view, inputs, outputs)
+    COMPUTE.then(edited, inputs, outputs, "after_edit")
+    COMPUTE.then(preset_event, inputs, outputs, "after_preset")
+    tr.refresh("compute", costs.compute_view, inputs, outputs)
 
     explain = gr.Markdown(costs.measure_explain("en"), elem_id="measure-explain")
     tr.refresh("measure_explain", costs.measure_explain, [lang], [explain])
     measure_button = tr.add(gr.Button, text="compute.measure.button")
     measure_status = gr.Markdown(t("compute.measure.pending", "en"), elem_id="measure-status")
     measured_md = gr.Markdown("", elem_id="measure-result")
-    measured_plot = gr.Plot(costs.measure_render(None, "en")[2], show_label=False, elem_id="measure-chart")
+    measured_plot = gr.Plot(costs.measure_render(None, "en").chart, show_label=False, elem_id="measure-chart")
     with tr.add(gr.Accordion, label="common.raw", open=False):
         measured_raw = gr.JSON({}, show_label=False)
-    measure_button.click(
-        measure_view,
-        inputs=[*fields, seq, lang],
-        outputs=[measured_raw, measure_status, measured_md, measured_plot],
-        api_name="measure_speed",
-        **queues.MODEL,
+    MEASURE_SPEED.on(
+        measure_button.click, [*fields, seq, lang], [measured_raw, measure_status, measured_md, measured_plot]
     )
     # The language switch redraws the last timing from its JSON instead of timing again.
     tr.refresh(

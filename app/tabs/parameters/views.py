@@ -7,7 +7,7 @@ never raise for bad input: a problem becomes a one-sentence message among the ou
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -26,6 +26,21 @@ logger = logging.getLogger(__name__)
 MAX_PARAMETERS = 10**15
 """Largest count the calculator answers (a quadrillion): every number it returns then stays below 2^53,
 exact in JSON and in the browser's JavaScript, far from a 64-bit overflow."""
+
+
+class ParametersAnswer(NamedTuple):
+    """/parameters' outputs, in the tab's order."""
+
+    raw: dict[str, Any]
+    status: str
+    embedding: str
+    """The embedding arithmetic, V×H against V×E + E×H."""
+    totals: str
+    table: pd.DataFrame
+    variants: Any
+    """The chart of the four variants (factorized or not, shared or not)."""
+    sweep: Any
+    """The chart of the total over E for the four sharing modes."""
 
 
 def preset_choices(lang: str = "en") -> list[tuple[str, str]]:
@@ -57,29 +72,18 @@ def parameters_view(
     project_embeddings: bool,
     max_position_embeddings: float | None = 512,
     lang: str = "en",
-) -> tuple[dict, str, str, str, pd.DataFrame, Any, Any]:
-    """/parameters: (JSON result, message, embedding arithmetic, totals, table, variants chart, sweep chart)."""
+) -> ParametersAnswer:
+    """/parameters: the JSON result, a message, the embedding arithmetic, totals, table and two charts."""
     lang = inputs.language(lang)
     try:
-        form = calculator.ParameterForm(
-            vocab_size,
-            embedding_size,
-            hidden_size,
-            num_hidden_layers,
-            num_attention_heads,
-            intermediate_size,
-            sharing,
-            num_hidden_groups,
-            project_embeddings,
-            max_position_embeddings,
-        )
+        form = calculator.ParameterForm.sent(locals())
         calc = calculator.calculate(form, lang)
         largest = max(calc.total, calc.without_factorization, calc.without_sharing, calc.without_both)
         if largest > MAX_PARAMETERS:
             raise CalculatorInputError(t("calc.err.too_many", lang, n=f"{largest:,}", limit=f"{MAX_PARAMETERS:,}"))
     except (CalculatorInputError, InputError) as error:
         return _error_result(str(error))
-    return (
+    return ParametersAnswer(
         calc.as_dict(),
         status_markdown(calc.notes),
         calculator.embedding_markdown(calc, lang),
@@ -90,17 +94,21 @@ def parameters_view(
     )
 
 
+FORM_FIELDS = len(calculator.ParameterForm.__dataclass_fields__)
+
+
 def preset_view(preset: str, lang: str = "en") -> tuple:
-    """/preset: the form filled from a preset, followed by everything /parameters returns."""
+    """/preset: the form's ten fields filled from a preset, followed by `ParametersAnswer`."""
     import gradio as gr
 
     lang = inputs.language(lang)
+    keep = (gr.skip(),) * FORM_FIELDS
     try:
         preset = inputs.name(preset, lang, "field.preset")
     except InputError as error:
-        return (*([gr.skip()] * 10), *_error_result(str(error)))
+        return (*keep, *_error_result(str(error)))
     if preset == "custom":  # keep the form, say nothing new
-        return (*([gr.skip()] * 10), *([gr.skip()] * 7))
+        return (*keep, *ParametersAnswer._make([gr.skip()] * len(ParametersAnswer._fields)))
     fields = preset_fields(preset)
     if fields is None:
         message = t(
@@ -110,13 +118,13 @@ def preset_view(preset: str, lang: str = "en") -> tuple:
             value=safe(preset, 40),
             choices=", ".join(value for _, value in preset_choices(lang)),
         )
-        return (*([gr.skip()] * 10), *_error_result(message))
+        return (*keep, *_error_result(message))
     return (*fields, *parameters_view(*fields, lang=lang))
 
 
-def _error_result(message: str) -> tuple:
-    """The seven /parameters outputs for a refused input."""
-    return (
+def _error_result(message: str) -> ParametersAnswer:
+    """/parameters' outputs for a refused input."""
+    return ParametersAnswer(
         {"error": message},
         status_markdown([message], error=True),
         "",

@@ -6,13 +6,14 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
 from app.i18n import normalize_lang
 from app.models.languages import follow_language
+from app.page.endpoints import Endpoint, Stamp, example_table
 from app.page.examples import sentiment_texts
 from app.paper import views as paper_views
 from app.tabs import TabContext
-from app.tabs.sentiment.classifier import is_installed, zh_sentiment_dir
+from app.tabs.sentiment import views
+from app.tabs.sentiment.classifier import card_markdown, is_installed, zh_sentiment_dir
 from app.tabs.sentiment.deploy import deploy_markdown, two_heads_view
 from app.tabs.sentiment.deploy_timing import measure_view
 
@@ -40,11 +41,25 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
+SENTIMENT = Endpoint(
+    "sentiment",
+    views.sentiment_view,
+    "model",
+    takes=("text", "lang"),
+    stamp=Stamp(),
+    button="sentiment.button",
+    example_step="sentiment_example",
+)
+TWO_HEADS = Endpoint("sentiment_two_heads", two_heads_view, "model", public=False)  # the multi-task model: two heads
+DEPLOY_MEASURE = Endpoint("sentiment_deploy_measure", measure_view, "measure", public=False)  # four models timed
+ENDPOINTS = (SENTIMENT, TWO_HEADS, DEPLOY_MEASURE)
+
+
 def build(ctx: TabContext) -> None:
     """The sentiment tab; `/sentiment` is its endpoint. It uses its own model, not the picker above."""
-    tr, lang, view = ctx.tr, ctx.lang, ctx.views.sentiment
+    tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="sentiment.explain")
-    tr.add(gr.Markdown, text=ctx.views.sentiment_card, elem_id="sentiment-card")  # a line: with the labels
+    tr.add(gr.Markdown, text=card_markdown, elem_id="sentiment-card")  # a line: with the labels
     with gr.Row():
         with gr.Column(scale=3):
             text = tr.add(
@@ -57,8 +72,8 @@ def build(ctx: TabContext) -> None:
                 elem_id="sentiment-text",
             )
             button = tr.add(gr.Button, text="sentiment.button", variant="primary", elem_id="sentiment-button")
-            table = tr.examples([text], label="common.examples", samples=lambda lang: [[x] for x in examples(lang)])
-            fails = tr.examples([text], label="examples.fails", samples=lambda lang: [[x] for x in fail_examples(lang)])
+            table = example_table(tr, [text], "common.examples", lambda lang: [[x] for x in examples(lang)])
+            fails = example_table(tr, [text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
             status = gr.Markdown(elem_id="sentiment-status")
             verdict = gr.Markdown(elem_id="sentiment-verdict")
@@ -74,33 +89,12 @@ def build(ctx: TabContext) -> None:
     tr.refresh("sentiment_example", example_in_language, [text, lang], [text])
     button2, two_raw, two_answer = two_heads
     measure_button, measured = timing
-    measure_button.click(
-        measure_view,
-        inputs=[lang],
-        outputs=[measured],
-        api_name="sentiment_deploy_measure",
-        api_visibility="undocumented",
-        **queues.MODEL,
-    )
-    button2.click(
-        two_heads_view,
-        inputs=[text, lang],
-        outputs=[two_raw, two_answer],
-        api_name="sentiment_two_heads",
-        api_visibility="undocumented",
-        **queues.MODEL,
-    )
+    DEPLOY_MEASURE.on(measure_button.click, [lang], [measured])
+    TWO_HEADS.on(button2.click, [text, lang], [two_raw, two_answer])
     outputs = [raw, status, verdict, probabilities, passes, tokens]
-    gr.on([button.click, text.submit], view, inputs=[text, lang], outputs=outputs, api_name="sentiment", **queues.MODEL)
-    for shown, kind in ((table, "example"), (fails, "fails_example")):  # clicking an example runs it
-        shown.load_input_event.then(
-            view,
-            inputs=[text, lang],
-            outputs=outputs,
-            api_name=f"sentiment_{kind}",
-            api_visibility="undocumented",
-            **queues.MODEL,
-        )
+    SENTIMENT.on([button.click, text.submit], [text, lang], outputs)
+    SENTIMENT.after_examples(table, lang, [text, lang], outputs)  # clicking an example runs it
+    SENTIMENT.after_examples(fails, lang, [text, lang], outputs, family="fails_example")
 
 
 def _deploy_view(tr: Any) -> tuple[tuple[gr.Button, gr.JSON, gr.Markdown], tuple[gr.Button, gr.Markdown]]:

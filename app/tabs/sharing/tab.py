@@ -6,13 +6,13 @@ from typing import Any
 
 import gradio as gr
 
-from app import queues
 from app.i18n import normalize_lang, t
 from app.models import language_models, runs
 from app.models.languages import follow_language
+from app.page.endpoints import Endpoint, Stamp
 from app.paper import views as paper_views
 from app.tabs import TabContext
-from app.tabs.sharing.views import compare_picker_entries
+from app.tabs.sharing import views
 
 EXAMPLE = "The old sailor walked along the river and remembered the distant lighthouse."
 EXAMPLE_ZH = "老水手沿着河边慢慢走着，想起了远处的那座灯塔。"
@@ -30,24 +30,37 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
+SHARING_MODES = Endpoint("sharing_modes", views.sharing_modes_view, "light", takes=("config", "lang"))
+LAYER_TRANSITIONS = Endpoint(
+    "layer_transitions",
+    views.layer_transitions_view,
+    "heavy",  # every pass's hidden states: on the heavy lane (app.hosting)
+    takes=("text", "model", "compare", "lang"),
+    stamp=Stamp(),
+    button="sharing.button",
+    example_step="sharing_example",
+)
+ENDPOINTS = (SHARING_MODES, LAYER_TRANSITIONS)
+
+
 def build(ctx: TabContext) -> None:
     """The sharing tab; `/sharing_modes` and `/layer_transitions` are its endpoints."""
-    tr, lang, views = ctx.tr, ctx.lang, ctx.views
+    tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text=lambda lang: t("sharing.explain", lang, runs=runs.sharing_runs_text(lang)))
     start = f"model:{ctx.default_model}" if ctx.default_model else "albert-base"
-    first = views.sharing_modes(start, "en")
+    first = views.sharing_modes_view(start, "en")
     with gr.Row():
-        config = tr.add(gr.Dropdown, value=start, label="sharing.config", choices=views.sharing_configs)
-    status = gr.Markdown(first[1], elem_id="sharing-status")
+        config = tr.add(gr.Dropdown, value=start, label="sharing.config", choices=views.sharing_config_choices)
+    status = gr.Markdown(first.status, elem_id="sharing-status")
     with gr.Row():
-        per_mode = gr.Plot(first[2], show_label=False)
-        summary = gr.Plot(first[5], show_label=False)
+        per_mode = gr.Plot(first.parameters, show_label=False)
+        summary = gr.Plot(first.final_metrics, show_label=False)
     with gr.Row():
-        mlm_curves = gr.Plot(first[3], show_label=False)
-        sop_curves = gr.Plot(first[4], show_label=False)
-    table = tr.add(gr.Dataframe, first[6], label="sharing.table", interactive=False)
+        mlm_curves = gr.Plot(first.mlm_curves, show_label=False)
+        sop_curves = gr.Plot(first.sop_curves, show_label=False)
+    table = tr.add(gr.Dataframe, first.table, label="sharing.table", interactive=False)
     with tr.add(gr.Accordion, label="common.raw", open=False):
-        raw = gr.JSON(first[0], show_label=False)
+        raw = gr.JSON(first.result, show_label=False)
     paper_views.panel(tr, "sharing")  # Tables 4 and 3 beside our ablation runs
 
     tr.add(gr.Markdown, text="sharing.live.explain")
@@ -63,7 +76,10 @@ def build(ctx: TabContext) -> None:
         compare = tr.add(
             gr.Dropdown,
             value=ctx.compare_default,
-            choices=lambda lang: [*ctx.compare_choices(lang)[:1], *compare_picker_entries(list(ctx.shipped), lang)],
+            choices=lambda lang: [
+                *ctx.compare_choices(lang)[:1],
+                *views.compare_picker_entries(list(ctx.shipped), lang),
+            ],
             allow_custom_value=True,
             label="attention.compare",
             info="attention.compare.info",
@@ -78,13 +94,8 @@ def build(ctx: TabContext) -> None:
 
     tr.refresh("sharing_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, per_mode, mlm_curves, sop_curves, summary, table]
-    tr.refresh("sharing_modes", views.sharing_modes, [config, lang], outputs)
-    config.input(views.sharing_modes, inputs=[config, lang], outputs=outputs, api_name="sharing_modes", **queues.LIGHT)
-    gr.on(
-        [button.click, text.submit],
-        views.layer_transitions,
-        inputs=[text, ctx.model, compare, lang],
-        outputs=[live_raw, live_status, l2, cosine],
-        api_name="layer_transitions",
-        **queues.MODEL,
+    tr.refresh("sharing_modes", views.sharing_modes_view, [config, lang], outputs)
+    SHARING_MODES.on(config.input, [config, lang], outputs)
+    LAYER_TRANSITIONS.on(
+        [button.click, text.submit], [text, ctx.model, compare, lang], [live_raw, live_status, l2, cosine]
     )

@@ -1,0 +1,149 @@
+"""Each endpoint of the lab declared once, in the tab module that owns it.
+
+A tab module lists its endpoints in `ENDPOINTS`: the API name, the function it runs, its cost (the concurrency
+group it runs in, `app.hosting.GROUPS`), the parameters a client sends (public ones, as docs/usage/api.md lists
+them), whether its JSON result is stamped with the inputs it answers (`app.page.freshness.stamped`), and for a tab's
+main model event the button that runs it and the language step that puts its example in the new language. The tab
+then wires it to its components with `Endpoint.on` / `Endpoint.then`; the layout, the hosting's groups, the API
+record (tests/app/test_api.py) and the example tables derive from these declarations.
+
+Events that run an endpoint again for another reason (an example click, opening the tab, a control, the model
+picker, the language switch, a late result's redraw) are its *family*: `<name>_<reason>`, undocumented, in the same
+cost group.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import gradio as gr
+
+from app import hosting
+from app.i18n import Translations, t
+from app.page import freshness
+from app.page.inputs import language
+
+logger = logging.getLogger(__name__)
+Cost = Literal["light", "model", "heavy", "measure", "language", "instant"]
+"""A concurrency group of `app.hosting.GROUPS`, or "instant": run at once, outside the queue (a digest, a picked
+number; nothing that computes)."""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """How an endpoint's JSON result says which inputs it answers (`app.page.freshness.stamped`)."""
+
+    writes: tuple[str, ...] = ()
+    """Inputs the endpoint also writes (returned first, before its JSON result)."""
+    answers: tuple[str, ...] = ()
+    """The function's arguments the result answers besides those it writes."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One endpoint: everything the page, the hosting and the API record need to know about it."""
+
+    name: str
+    """The API name (`/name`)."""
+    view: Callable[..., Any]
+    """The function it runs; it checks its own inputs (every event runs with `preprocess=False`)."""
+    cost: Cost
+    takes: tuple[str, ...] = ()
+    """The values a client sends, in order (a public endpoint's parameters in docs/usage/api.md)."""
+    public: bool = True
+    """Listed in the API page ("public"), or there for the page only ("undocumented")."""
+    stamp: Stamp | None = None
+    """Set for the endpoints whose result is kept fresh: the JSON result names the inputs it answers."""
+    button: str | None = None
+    """A tab's main model event: the string key of its button. Opening the tab, moving a control, another model
+    and another language run it again (`app.page.freshness.keep_fresh`)."""
+    example_step: str | None = None
+    """The language step (`Translations.refresh` name) that puts this tab's example in the new language; the
+    result is drawn again after it."""
+
+    @functools.cached_property
+    def fn(self) -> Callable[..., Any]:
+        """The function Gradio calls: `view`, stamped when `stamp` is set."""
+        if self.stamp is None:
+            return self.view
+        return freshness.stamped(self.view, writes=self.stamp.writes, answers=self.stamp.answers)
+
+    def options(self, family: str = "") -> dict[str, Any]:
+        """The event's name, visibility and group: `family` names an event of its family (`<name>_<family>`)."""
+        name = f"{self.name}_{family}" if family else self.name
+        visibility = "public" if self.public and not family else "undocumented"
+        return {"api_name": name, "api_visibility": visibility, **hosting.queue_options(self.cost)}
+
+    def on(self, triggers: Sequence[Any] | Any, inputs: list[Any], outputs: list[Any], **options: Any) -> Any:
+        """Wire the endpoint to `triggers` (one event listener or several, e.g. `[button.click, text.submit]`)."""
+        family = options.pop("family", "")
+        return gr.on(triggers, self.fn, inputs=inputs, outputs=outputs, **self.options(family), **options)
+
+    def then(self, event: Any, inputs: list[Any], outputs: list[Any], family: str = "", **options: Any) -> Any:
+        """Run the endpoint after `event`, as `<name>_<family>` (as `/name` itself without a family)."""
+        return event.then(self.fn, inputs=inputs, outputs=outputs, **self.options(family), **options)
+
+    def after_examples(
+        self, table: ExampleTable, lang: Any, inputs: list[Any], outputs: list[Any], family: str = "example"
+    ) -> Any:
+        """A click in `table` fills its inputs (`/<name>_<family>_pick`, answered at once), then runs the endpoint
+        on them (`/<name>_<family>`)."""
+        picked = table.dataset.click(
+            table.pick,
+            inputs=[table.dataset, lang],
+            outputs=table.inputs,
+            api_name=f"{self.name}_{family}_pick",
+            api_visibility="undocumented",
+            show_progress="hidden",
+            **hosting.queue_options("instant"),
+        )
+        return self.then(picked, inputs, outputs, family)
+
+
+def endpoint_named(endpoints: Sequence[Endpoint], name: str) -> Endpoint:
+    """The endpoint called `name` (KeyError when none is)."""
+    for endpoint in endpoints:
+        if endpoint.name == name:
+            return endpoint
+    raise KeyError(f"no endpoint named {name!r}")
+
+
+def example_refusal(count: int, lang: str = "en") -> str:
+    return t("examples.err.index", lang, last=count - 1)
+
+
+@dataclass(frozen=True)
+class ExampleTable:
+    """A table of examples on the page (`example_table`), wired to its endpoint later (`Endpoint.after_examples`)."""
+
+    dataset: Any
+    inputs: list[Any]
+    samples: Callable[[str], list[list[Any]]]
+
+    def pick(self, index: Any, page_lang: Any) -> Any:
+        """A click on row `index` in the page's language: the values of that row, for the table's inputs. Anything
+        but a row's number is refused with one sentence."""
+        code = language(page_lang)
+        rows = self.samples(code)
+        if type(index) is not int or not 0 <= index < len(rows):
+            logger.info("refused an example click: %.80r", index)
+            raise gr.Error(example_refusal(len(rows), code), print_exception=False)
+        row = list(rows[index])
+        return row[0] if len(self.inputs) == 1 else tuple(row)
+
+
+def example_table(
+    tr: Translations,
+    inputs: list[Any],
+    label: str,
+    samples: Callable[[str], list[list[Any]]],
+    headers: tuple[str, ...] = (),
+) -> ExampleTable:
+    """A table of examples for `inputs`, its rows `samples(lang)`, label and headers following the language switch
+    (`Translations.table`). A click fills the inputs with the row *in the page's language*: Gradio's `gr.Examples`
+    filled them from the rows it was built with (the English ones), whatever the page showed."""
+    return ExampleTable(tr.table(inputs, label=label, samples=samples, headers=headers), inputs, samples)

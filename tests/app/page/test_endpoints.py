@@ -1,0 +1,111 @@
+"""The endpoints are declared once (`app.page.endpoints.Endpoint`, each tab's `ENDPOINTS`); the built app, its cost
+groups, the API page and the example tables all follow from the declarations."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import gradio as gr
+import pytest
+
+from app import gradio_compat, hosting
+from app.page.endpoints import Endpoint, ExampleTable, endpoint_named
+from tests.app.support import use_tiny_assets
+
+ROOT = Path(__file__).resolve().parents[3]
+FAMILY = re.compile(
+    r"_(example|fails_example|example_pick|fails_example_pick|on_open|again(_\d+)?|new_model|fresh|in_language|"
+    r"stale|landed|cancel|after_edit|after_preset)(_\d+)?$"
+)
+"""The events that run a declared endpoint again for another reason, or keep its result fresh."""
+
+
+@pytest.fixture(scope="module")
+def built():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        use_tiny_assets(monkeypatch)
+        from app.layout import ENDPOINTS, bound_queue, build_app
+
+        demo = bound_queue(build_app())
+        yield demo, ENDPOINTS, demo.config["dependencies"]
+
+
+def test_every_registered_event_is_a_declared_endpoint_or_of_its_family(built) -> None:
+    demo, endpoints, dependencies = built
+    declared = {endpoint.name for endpoint in endpoints}
+    refreshed = {name for name in gradio_compat.api_names(demo) if name and name.endswith("_in_language")}
+    orphans = []
+    for dependency in dependencies:
+        name = dependency["api_name"]
+        base = FAMILY.sub("", name)
+        if name not in declared and base not in declared and name not in refreshed:
+            orphans.append(name)
+        if name.startswith("unnamed"):  # Gradio's name for a function-less event: typing cancels a tab's runs
+            assert dependency["api_visibility"] == "private" and dependency["cancels"], dependency
+            orphans.remove(name)
+    assert orphans == [], orphans
+    assert declared <= {dependency["api_name"] for dependency in dependencies}, "declared but never wired"
+    assert len({dependency["api_name"] for dependency in dependencies}) == len(dependencies), "a name used twice"
+
+
+def test_the_public_api_is_exactly_the_declared_public_endpoints_with_their_parameters(built) -> None:
+    _, endpoints, dependencies = built
+    public = {d["api_name"]: len(d["inputs"]) for d in dependencies if d.get("api_visibility") == "public"}
+    assert public == {e.name: len(e.takes) for e in endpoints if e.public}
+    assert {"parameters", "fill_mask", "mask_word", "sentence_order", "attention", "sentiment"} <= set(public)
+
+
+def test_the_api_page_lists_every_public_endpoint_with_its_parameters(built) -> None:
+    _, endpoints, _ = built
+    page = (ROOT / "docs" / "usage" / "api.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `/(\w+)` \| `([^`]*)` \|", page, flags=re.M))
+    assert rows == {e.name: ", ".join(e.takes) for e in endpoints if e.public}
+
+
+def test_each_event_runs_in_the_group_its_endpoint_declares(built) -> None:
+    demo, endpoints, _ = built
+    cost = {endpoint.name: endpoint.cost for endpoint in endpoints}
+    for block_fn in gradio_compat.events(demo):
+        name = block_fn.api_name
+        declared = cost.get(name, cost.get(FAMILY.sub("", name)))
+        if declared is None or re.search(r"_(pick|stale|landed|cancel)(_\d+)?$", name):
+            continue  # answered at once, outside the queue: a row, a digest, a cancel
+        if declared == "instant":
+            assert not block_fn.queue, name
+        else:
+            assert gradio_compat.concurrency_group(block_fn) == declared, name
+            assert block_fn.concurrency_limit == hosting.GROUPS[declared].limit(), name
+
+
+def test_a_tab_declares_its_main_event_with_its_button_and_language_step(built) -> None:
+    _, endpoints, _ = built
+    from app.layout import model_events
+
+    main = model_events()
+    assert set(main) == {"sharing", "masked", "order", "attention", "sentiment"}
+    assert main["masked"] is endpoint_named(endpoints, "fill_mask")
+    assert all(e.button and e.example_step and e.stamp is not None for e in main.values())
+    assert endpoint_named(endpoints, "attention").cost == "heavy"  # every layer's attention: the heavy lane
+    assert endpoint_named(endpoints, "measure_speed").cost == "measure"
+    with pytest.raises(KeyError):
+        endpoint_named(endpoints, "nothing")
+
+
+def test_an_unknown_cost_is_refused_when_wired() -> None:
+    with pytest.raises(ValueError, match="unknown cost 'cheap'"):
+        Endpoint("x", print, "cheap").options()  # type: ignore[arg-type]
+
+
+def test_an_example_click_fills_the_row_in_the_page_language_and_refuses_anything_else() -> None:
+    rows = {"en": [["She bought a ticket.", "Then she left."]], "zh": [["我们到了车站。", "火车已经开走了。"]]}
+    table = ExampleTable(dataset=None, inputs=[object(), object()], samples=lambda lang: rows[lang])
+    assert table.pick(0, "zh") == ("我们到了车站。", "火车已经开走了。")
+    assert table.pick(0, "en") == ("She bought a ticket.", "Then she left.")
+    single = ExampleTable(dataset=None, inputs=[object()], samples=lambda lang: [["a"], ["b"]])
+    assert single.pick(1, "en") == "b"
+    for bad in (None, "0", 0.0, True, -1, 2, 10**400, [0]):
+        with pytest.raises(gr.Error, match="whole number from 0 to 1"):
+            single.pick(bad, "en")
+    with pytest.raises(gr.Error, match="0 到 1"):
+        single.pick(5, "zh")

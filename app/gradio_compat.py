@@ -45,7 +45,6 @@ USED: dict[str, tuple[str, ...]] = {
         "queue",
         "concurrency_id",
         "concurrency_limit",
-        "preprocess",
     ),
     "gradio.queueing.Queue": (
         "push",
@@ -117,6 +116,11 @@ def wrap_event(block_fn: Any, key: str, wrapper: Callable[[Callable], Callable])
     wrapped.lab_wrappers = (*getattr(fn, "lab_wrappers", ()), key)
     block_fn.fn = wrapped
     return True
+
+
+def event_name(block_fn: Any) -> str | None:
+    """The `api_name` an event was registered under."""
+    return getattr(block_fn, "api_name", None)
 
 
 def concurrency_group(block_fn: Any) -> str | None:

@@ -114,7 +114,8 @@ def isolate(demo: Any) -> Any:
     for block_fn in gradio_compat.queued_events(demo):  # unqueued events run at once, outside every group
         group = gradio_compat.concurrency_group(block_fn)
         if group not in GROUPS:
-            logger.warning("%r was wired without a cost group; it runs in the %s group", block_fn.api_name, group)
+            name = gradio_compat.event_name(block_fn)
+            logger.warning("%r was wired without a cost group; it runs in the %s group", name, UNKNOWN_GROUP)
             group = UNKNOWN_GROUP
             gradio_compat.set_concurrency_group(block_fn, group, GROUPS[group].limit())
         if GROUPS[group].nice > 0:

@@ -4,6 +4,7 @@ wrappers call: a Gradio upgrade that moves or renames one fails here, not silent
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
 
@@ -119,3 +120,18 @@ def test_a_full_queue_answers_with_our_sentence() -> None:
     assert one == (False, "busy, try again", "queue_full")
     assert two == (True, "event-id", "success")
     assert started == [demo._queue]
+
+
+def test_wrap_event_wraps_once_per_key_and_keeps_the_name() -> None:
+    with gr.Blocks() as demo:
+        box = gr.Textbox()
+        box.submit(lambda text: text.upper(), inputs=box, outputs=box, api_name="shout")
+    (block_fn,) = gradio_compat.events(demo, "shout")
+
+    def twice(fn):
+        return functools.wraps(fn)(lambda text: fn(text) * 2)
+
+    assert gradio_compat.wrap_event(block_fn, "twice", twice)
+    assert not gradio_compat.wrap_event(block_fn, "twice", twice)  # the same key: left as it is
+    assert block_fn.fn("a") == "AA" and gradio_compat.event_name(block_fn) == "shout"
+    assert gradio_compat.api_names(demo) == ["shout"] and gradio_compat.events(demo, "other") == []

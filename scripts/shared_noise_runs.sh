@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 45: does slight noise in the shared weights (--shared-noise-std S) make a fine-tuned ALBERT more robust to
+# perturbed input? Protocol: docs/protocols/shared-noise.md; results: docs/results/shared-noise.md.
+# Usage: scripts/shared_noise_runs.sh [GLUE_DIR] [RUNS_DIR]   PARALLEL (2), THREADS (1), SEEDS, STDS, LANGS
+# Builds the fixed perturbed dev sets, then fine-tunes every (seed, S, language) with the same budget, PARALLEL at a
+# time (seed by seed, so finished seeds come first), and scores each model on the clean and perturbed sets into
+# docs/results/shared-noise/<lang>-s<S>-seed<N>.json. A run whose scores exist is skipped, so rerunning resumes.
+set -euo pipefail
+glue=${1:-../shared/glue}
+runs=${2:-runs}/shared-noise
+results=${RESULTS:-docs/results/shared-noise}
+mkdir -p "$runs" "$results"
+python -m experiments.noise_perturbations "$glue" "$runs/data"
+
+# The command of one run (language en|zh, noise S, seed N); nothing if its scores are written already.
+job() {
+  local lang=$1 std=$2 seed=$3 name="$1-s$2-seed$3" model task train examples length
+  [ -f "$results/$name.json" ] && return 0
+  if [ "$lang" = en ]; then
+    model=assets/models/albert-lab-base task=sst2 train=SST-2 examples=16000 length=64
+  else
+    model=assets/models/albert-lab-zh task=zh train=zh-reviews examples=10000 length=128
+  fi
+  echo "python -m albert.finetune --model $model --train-file $glue/$train/train.tsv \
+--dev-file $glue/$train/dev.tsv --output-dir $runs/$name --max-train-examples $examples \
+--max-seq-length $length --epochs 1 --batch-size 32 --optim.learning-rate 2e-4 --optim.warmup-fraction 0.1 \
+--seed $seed --shared-noise-std $std --threads ${THREADS:-1} --resume-or-start > $runs/$name.log 2>&1 \
+&& python -m experiments.shared_noise score --model $runs/$name/best --data $runs/data/$task \
+--max-seq-length $length --threads ${THREADS:-1} --output $results/$name.json >> $runs/$name.log 2>&1"
+}
+
+jobs=()
+for seed in ${SEEDS:-0 1 2}; do
+  for std in ${STDS:-0 0.01 0.03 0.1}; do
+    for lang in ${LANGS:-en zh}; do
+      command=$(job "$lang" "$std" "$seed")
+      [ -n "$command" ] && jobs+=("$command")
+    done
+  done
+done
+if [ ${#jobs[@]} -gt 0 ]; then
+  printf '%s\0' "${jobs[@]}" | xargs -0 -P "${PARALLEL:-2}" -I{} bash -c '{} || echo "failed: {}" >&2'
+fi
+python -m experiments.shared_noise report "$results"

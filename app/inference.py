@@ -17,9 +17,9 @@ import numpy as np
 from albert.data.chinese import HAN_RANGES
 from albert.data.tokenizer import encode_masked
 from app.i18n import t
+from app.inputs import InputError
 from app.models import DEFAULT_MODEL, LoadedModel, language_models
 from app.models.languages import Unknowns, check_readable, unknown_notice
-from app.page.inputs import InputError
 
 if TYPE_CHECKING:
     import torch

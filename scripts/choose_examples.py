@@ -165,7 +165,7 @@ _PLAIN_WORD = re.compile(r"^[A-Za-z]+$")
 
 def _reads(clf: Any, text: str, lang: str) -> bool:
     """Whether the classifier's tokenizer reads `text` (the app's unknown-token guard lets it through)."""
-    from app.page.inputs import InputError
+    from app.inputs import InputError
     from app.tabs.sentiment.classifier import classify
 
     try:

@@ -86,7 +86,7 @@ model request that is at most ~10 s of waiting, and it admits the 40-client /att
 def queue_options(cost: str) -> dict[str, Any]:
     """The keyword arguments that put an event in its cost group: `concurrency_id` and `concurrency_limit` for a
     group of `GROUPS`, `queue=False` for "instant" (answered at once, outside every group). Every event runs with
-    `preprocess=False`: its function receives exactly what was sent and checks it itself (`app.page.inputs`), so
+    `preprocess=False`: its function receives exactly what was sent and checks it itself (`app.inputs`), so
     a wrong-typed value gets one sentence in the user's language, not a component's exception in the log."""
     if cost == "instant":
         return {"queue": False, "preprocess": False}

@@ -24,6 +24,7 @@ from typing import Any
 from albert.core.config import AlbertConfig, ConfigError
 from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
 from app.i18n import safe, t
+from app.inputs import MAX_NAME_CHARS
 from app.models import budget
 from app.models.files import (
     ModelError,
@@ -36,7 +37,6 @@ from app.models.files import (
     read_json,
 )
 from app.models.hub_picker import announce_download
-from app.page.inputs import MAX_NAME_CHARS
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[2]

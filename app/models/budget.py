@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from app.i18n import t
-from app.page.inputs import InputError
+from app.inputs import InputError
 
 SECONDS_ENV = "ALBERT_LAB_REQUEST_SECONDS"
 REQUEST_SECONDS = 20.0

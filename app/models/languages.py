@@ -29,7 +29,7 @@ from typing import Any
 
 from albert.data.chinese import count_han, is_han
 from app.i18n import normalize_lang, safe, t
-from app.page.inputs import InputError
+from app.inputs import InputError
 
 UNKNOWN_SHARE = 0.5
 """Text with more than this share of unknown tokens is refused, never predicted."""

@@ -24,8 +24,8 @@ import gradio as gr
 
 from app import hosting
 from app.i18n import Translations, t
+from app.inputs import language
 from app.page import freshness
-from app.page.inputs import language
 
 logger = logging.getLogger(__name__)
 Cost = Literal["light", "model", "heavy", "measure", "language", "instant"]

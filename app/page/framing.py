@@ -21,7 +21,7 @@ from typing import Any
 
 from albert.core.params import PAPER_TABLE1
 from app.i18n import normalize_lang, safe, t
-from app.tabs.parameters.calculator import millions, paper_millions
+from app.page.numbers import millions, paper_millions
 
 logger = logging.getLogger(__name__)
 TASK_METRICS: dict[str, tuple[str, ...]] = {
@@ -340,7 +340,7 @@ def sentiment_facts(
     base_metrics: dict[str, Any] | None = None,
 ) -> SentimentFacts:
     """The framing figures of a fine-tuned classifier from its metrics.json (and its pretrained start's)."""
-    from app.tabs.sentiment.classifier import held_out_accuracy
+    from app.models.classifiers import held_out_accuracy
 
     task = task_name(metrics)
     run = _dig(metrics, task) or {}

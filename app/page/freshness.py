@@ -39,7 +39,7 @@ import gradio as gr
 
 from app import gradio_compat, hosting
 from app.i18n import t
-from app.page.inputs import language
+from app.inputs import language
 
 logger = logging.getLogger(__name__)
 

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from app import inputs
 from app.i18n import mode_name, safe, t
 from app.inference import InputError
 from app.models import (
@@ -21,7 +22,6 @@ from app.models import (
     fair_comparison,
     shipped_metrics,
 )
-from app.page import inputs
 
 logger = logging.getLogger(__name__)
 MAX_HEAD_CHOICE = 64

@@ -20,7 +20,7 @@ from albert.core.params import count_parameters
 from app import paper
 from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
 from app.models.runs import accuracy_with_interval as _interval
-from app.tabs.parameters.calculator import millions, paper_millions
+from app.page.numbers import millions, paper_millions
 
 logger = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
@@ -381,8 +381,8 @@ def downstream_markdown(lang: str = "en", sentiment_facts: Any = None) -> str:
 def shipped_sentiment_facts() -> Any:
     """The shipped sentiment model's framing figures from its files (no weights loaded), or None."""
     from app.models import shipped_metrics
+    from app.models.classifiers import is_installed, read_metrics, sentiment_dir
     from app.page import framing
-    from app.tabs.sentiment.classifier import is_installed, read_metrics, sentiment_dir
 
     directory = sentiment_dir()
     if not is_installed(directory):

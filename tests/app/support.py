@@ -195,7 +195,7 @@ def tiny_chinese_assets(root: Path) -> ChineseAssets:
     from albert import AlbertForPreTraining
     from albert.data.tokenizer import train_tokenizer
     from app.models import ZH_MODEL
-    from app.tabs.sentiment.classifier import ZH_SENTIMENT_MODEL
+    from app.models.classifiers import ZH_SENTIMENT_MODEL
     from tests.factories import ROUND_FFN, tiny_model
 
     english = tiny_assets()

@@ -108,7 +108,7 @@ def test_order_reading_calls_a_gap_under_two_points_undecided() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_default_sentiment_examples_come_out_right(lang: str) -> None:
-    from app.tabs.sentiment.classifier import sentiment_readers
+    from app.models.classifiers import sentiment_readers
     from app.tabs.sentiment.views import sentiment_view
 
     if not sentiment_readers()[lang]:

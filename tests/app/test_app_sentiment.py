@@ -76,7 +76,8 @@ def test_top_tokens_are_the_most_attended_words(clf) -> None:
 
 
 def test_view_outputs_and_card_line() -> None:
-    from app.tabs.sentiment.classifier import card_markdown, held_out_accuracy
+    from app.models.classifiers import held_out_accuracy
+    from app.tabs.sentiment.classifier import card_markdown
     from app.tabs.sentiment.views import sentiment_view
 
     raw, status, verdict, probabilities, passes, tokens = sentiment_view(TEXT, "en")

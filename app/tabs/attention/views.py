@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, NamedTuple
 
-from app import inference
+from app import inference, inputs
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
@@ -14,7 +14,7 @@ from app.models import (
     load,
     model_for,
 )
-from app.page import framing, inputs
+from app.page import framing
 from app.page.plots import lines_figure
 from app.page.results import (
     MAX_HEAD_CHOICE,

@@ -7,14 +7,14 @@ from typing import Any, NamedTuple
 
 import gradio as gr
 
-from app import inference
+from app import inference, inputs
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
     load,
     model_for,
 )
-from app.page import framing, inputs
+from app.page import framing
 from app.page.results import (
     error_outputs,
     guarded,

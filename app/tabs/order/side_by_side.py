@@ -25,6 +25,7 @@ from typing import Any
 from app import paper
 from app.i18n import normalize_lang, safe, t
 from app.inference import SentenceOrderResult
+from app.inputs import InputError
 from app.models import (
     CHINESE_MODELS,
     DEFAULT_MODEL,
@@ -35,7 +36,6 @@ from app.models import (
     language_models,
     shipped_models,
 )
-from app.page.inputs import InputError
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 import gradio as gr
 
-from app import inference
+from app import inference, inputs
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
@@ -19,7 +19,7 @@ from app.models import (
     model_for,
 )
 from app.models.languages import text_language
-from app.page import framing, inputs
+from app.page import framing
 from app.page.results import (
     error_outputs,
     guarded,

@@ -24,8 +24,9 @@ from albert.core.params import (
     without_factorization,
     without_sharing,
 )
+from app import inputs
 from app.i18n import config_error, safe, t
-from app.page import inputs
+from app.page.numbers import millions, paper_millions
 from app.tabs.parameters.file_sizes import file_sizes, megabytes
 
 PAPER_PRESETS: tuple[str, ...] = (
@@ -262,22 +263,6 @@ def calculate(form: ParameterForm, lang: str = "en") -> Calculation:
 
 
 # ----- text and tables -------------------------------------------------------------------------
-def millions(n: float) -> str:
-    """12,345,678 → '12.3M' (the paper's style); small numbers stay exact."""
-    if n >= 1e9:
-        return f"{n / 1e9:.2f}B"
-    if n >= 1e6:
-        return f"{n / 1e6:.1f}M"
-    if n >= 1e4:
-        return f"{n / 1e3:.1f}K"
-    return f"{int(n):,}"
-
-
-def paper_millions(n: float) -> str:
-    """A figure as the paper prints it: 108e6 → '108M', 12e6 → '12M' (never '108.0M', a precision it does not claim)."""
-    return f"{n / 1e6:g}M"
-
-
 def ratio_text(other: int, total: int, lang: str = "en") -> str:
     """How `other` compares with `total`, always as a factor ≥ 1: '×1.23 larger', '×4.00 smaller', 'the same'."""
     if other == total:

@@ -16,12 +16,13 @@ from typing import Any, NamedTuple
 from albert.core import compute
 from albert.core.config import PRESETS, SHARING_MODES, AlbertConfig
 from albert.core.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
+from app import inputs
 from app.hosting.child import ChildProcessEnded, run_in_child
 from app.i18n import t
-from app.page import inputs
-from app.page.inputs import InputError
+from app.inputs import InputError
+from app.page.numbers import millions
 from app.tabs.parameters import timing
-from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, millions, whole_number
+from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, whole_number
 from app.tabs.parameters.timing import RoundsPlan
 
 logger = logging.getLogger(__name__)

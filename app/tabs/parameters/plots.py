@@ -140,7 +140,7 @@ def _vertical_line(x: float) -> dict[str, Any]:
 
 
 def _short(n: float) -> str:
-    from app.tabs.parameters.calculator import millions
+    from app.page.numbers import millions
 
     return millions(n)
 

@@ -12,10 +12,10 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from albert.core.config import PRESETS
+from app import inputs
 from app.i18n import safe, t
+from app.inputs import InputError
 from app.models import shipped_config, shipped_models
-from app.page import inputs
-from app.page.inputs import InputError
 from app.page.plots import empty_figure
 from app.page.results import status_markdown
 from app.tabs.parameters import calculator

@@ -1,10 +1,7 @@
 """The sentiment classifier behind the Sentiment tab: finding and loading it, classifying, attributing.
 
-The shipped model is a fine-tuned `AlbertForSequenceClassification` directory in
-`assets/sentiment/albert-lab-sst2/`; `ALBERT_LAB_SENTIMENT` points elsewhere (tests use a tiny
-random one). The Chinese one, when shipped, is `assets/sentiment/albert-lab-zh-sentiment/`
-(`ALBERT_LAB_SENTIMENT_ZH`); it reads text that reads as Chinese (`app.models.languages.text_language`).
-A missing or unsuitable model is a `ModelError` with one sentence for the user.
+Where the models are and what their metrics say: `app.models.classifiers`. A missing or unsuitable model is a
+`ModelError` with one sentence for the user.
 
 Which passes the prediction relied on is measured with *attention × gradient* (a first-order form
 of Hao et al. 2021's attention attribution): for pass ℓ, Σ over heads and over query/key pairs of
@@ -14,9 +11,7 @@ sit in the autograd graph and their gradients come from one backward pass.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,85 +20,23 @@ from typing import Any
 from albert.core.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
-from app.models import REPO_ROOT, ModelError, load_refusal, load_tokenizer, refuse_non_finite_outputs
-from app.models.languages import Unknowns, check_readable, text_language, unknown_notice
+from app.models import ModelError, load_refusal, load_tokenizer, refuse_non_finite_outputs
+from app.models.classifiers import (
+    held_out_accuracy,
+    is_installed,
+    read_metrics,
+    sentiment_dir,
+    sentiment_dir_for,
+    sentiment_readers,
+    zh_sentiment_dir,
+)
+from app.models.languages import Unknowns, check_readable, unknown_notice
 from app.page.static_files import publish, served_path, unique_name
 
 logger = logging.getLogger(__name__)
-SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
-DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / "albert-lab-sst2"
-ZH_SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT_ZH"
-ZH_SENTIMENT_MODEL = "albert-lab-zh-sentiment"
-"""The Chinese sentiment model (fine-tuned from albert-lab-zh on Chinese reviews)."""
-ZH_DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / ZH_SENTIMENT_MODEL
 CLASSIFIER = "AlbertForSequenceClassification"
 TOP_TOKENS = 5
 """How many tokens the most important pass's [CLS] attended to most are listed."""
-_METRIC_FILES = ("metrics.json", "eval_results.json")
-_ACCURACY_KEYS = ("accuracy", "dev_accuracy", "eval_accuracy")
-_NESTED_KEYS = ("best", "dev", "metrics", "fp32")
-
-
-def sentiment_dir() -> Path:
-    """Where the sentiment model is looked for (`ALBERT_LAB_SENTIMENT` overrides the shipped folder)."""
-    override = os.environ.get(SENTIMENT_ENV, "").strip()
-    return Path(override).expanduser() if override else DEFAULT_DIR
-
-
-def zh_sentiment_dir() -> Path:
-    """Where the Chinese sentiment model is looked for (`ALBERT_LAB_SENTIMENT_ZH` overrides the shipped folder)."""
-    override = os.environ.get(ZH_SENTIMENT_ENV, "").strip()
-    return Path(override).expanduser() if override else ZH_DEFAULT_DIR
-
-
-def is_installed(directory: Path | None = None) -> bool:
-    return ((directory or sentiment_dir()) / "config.json").is_file()
-
-
-def sentiment_dir_for(text: str, lang: str = "en") -> Path:
-    """The Chinese model's folder for text that reads as Chinese when that model is installed, else the default."""
-    chinese = zh_sentiment_dir()
-    return chinese if text_language(text, lang) == "zh" and is_installed(chinese) else sentiment_dir()
-
-
-def sentiment_readers() -> dict[str, str | None]:
-    """The installed sentiment model that reads each language, for the `<unk>` guard's sentence."""
-    english, chinese = sentiment_dir(), zh_sentiment_dir()
-    return {
-        "en": english.name if is_installed(english) else None,
-        "zh": chinese.name if is_installed(chinese) else None,
-    }
-
-
-# ----- the model card's figures ----------------------------------------------------------------
-def read_metrics(directory: Path | None = None) -> dict[str, Any] | None:
-    """The first of metrics.json / eval_results.json in the model folder that holds a JSON object."""
-    root = directory or sentiment_dir()
-    for name in _METRIC_FILES:
-        try:
-            data = json.loads((root / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict):
-            return data
-    return None
-
-
-def held_out_accuracy(metrics: dict[str, Any] | None) -> float | None:
-    """Dev accuracy as a fraction, from a flat file or one nested under best/dev/metrics/fp32."""
-    if not metrics:
-        return None
-    for key in _ACCURACY_KEYS:
-        value = metrics.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100:
-            return float(value) / 100 if value > 1 else float(value)
-    for key in _NESTED_KEYS:
-        nested = metrics.get(key)
-        if isinstance(nested, dict):
-            found = held_out_accuracy(nested)
-            if found is not None:
-                return found
-    return None
 
 
 def card_path(directory: Path | None = None) -> Path | None:

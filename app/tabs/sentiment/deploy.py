@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from app.i18n import normalize_lang, safe, t
+from app.inputs import InputError
 from app.models import REPO_ROOT, models_dir
 from app.models.files import ModelError
-from app.page.inputs import InputError
 from app.page.results import guarded, status_markdown
 from app.tabs.sentiment.classifier import clean_sentence
 

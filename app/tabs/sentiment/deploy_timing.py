@@ -64,11 +64,11 @@ def time_variants(task: str, lang: str = "en", rounds: int = ROUNDS) -> dict[str
 
     from albert.core.quantize import measure_latency
     from albert.data.tokenizer import load_tokenizer
-    from app.tabs.sentiment.tab import EXAMPLES, EXAMPLES_ZH
+    from app.page.examples import sentiment_texts
 
     adapter, base = _adapter_dirs(task, lang)
     models = _models(adapter, base)
-    sentence = EXAMPLES_ZH[0] if task == "zh-reviews" else EXAMPLES[0]
+    sentence = sentiment_texts("zh" if task == "zh-reviews" else "en")[0]  # the tab's first example
     encoded = load_tokenizer(base)(sentence, truncation=True, max_length=128, return_tensors="pt")
     batch = {k: encoded[k] for k in ("input_ids", "attention_mask", "token_type_ids") if k in encoded}
     threads = torch.get_num_threads()

@@ -7,13 +7,14 @@ from typing import Any
 import gradio as gr
 
 from app.i18n import normalize_lang
+from app.models.classifiers import is_installed, zh_sentiment_dir
 from app.models.languages import follow_language
 from app.page.endpoints import Endpoint, Stamp, example_table
 from app.page.examples import sentiment_texts
 from app.paper import views as paper_views
 from app.tabs import TabContext
 from app.tabs.sentiment import views
-from app.tabs.sentiment.classifier import card_markdown, is_installed, zh_sentiment_dir
+from app.tabs.sentiment.classifier import card_markdown
 from app.tabs.sentiment.deploy import deploy_markdown, two_heads_view
 from app.tabs.sentiment.deploy_timing import measure_view
 

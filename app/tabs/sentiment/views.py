@@ -10,10 +10,11 @@ import html
 from typing import Any, NamedTuple
 
 from app.i18n import mode_name, normalize_lang, safe, t
+from app.models.classifiers import sentiment_dir_for
 from app.page import framing
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 from app.page.results import guarded, status_markdown
-from app.tabs.sentiment.classifier import SentimentResult, card_url, classify, load_classifier, sentiment_dir_for
+from app.tabs.sentiment.classifier import SentimentResult, card_url, classify, load_classifier
 
 _KNOWN_LABELS = ("negative", "positive")
 _LABEL_COLORS = {"negative": "#dc2626", "positive": "#16a34a"}

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from albert.core.config import PRESETS, AlbertConfig
-from app import inference
+from app import inference, inputs
 from app.i18n import safe, t
 from app.inference import InputError
 from app.models import (
@@ -22,7 +22,6 @@ from app.models import (
     shipped_models,
 )
 from app.models.hub_picker import hub_choices
-from app.page import inputs
 from app.page.plots import empty_figure, lines_figure
 from app.page.results import (
     compare_choices,

@@ -22,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS: dict[str, tuple[str, ...]] = {
-    "foundation": ("albert.errors", "albert.io", "albert.cli", "albert.moved"),
+    "foundation": ("albert.errors", "albert.io", "albert.cli", "albert.han", "albert.moved"),
     "model core": (
         "albert.core",
         "albert.core.hf",
@@ -31,6 +31,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.core.checkpoint",
         "albert.core.model",
         "albert.core.heads",
+        "albert.core.multitask",
+        "albert.core.student",
         "albert.core.compute",
         "albert.core.quantize",
         "albert.core.adapters",
@@ -43,6 +45,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.data.masking",
         "albert.data.corpus",
         "albert.data.piece_counts",
+        "albert.data.piece_contexts",
         "albert.data.tokenizer",
         "albert.data.pretraining_examples",
         "albert.data.sentence_order",
@@ -55,6 +58,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.training.distributed",
         "albert.training.optim",
         "albert.training.state",
+        "albert.training.shared_noise",
         "albert.training.loop",
         "albert.training.layerwise",
         "albert.training.finetune_evaluation",

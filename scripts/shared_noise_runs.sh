@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
-# Issue 45: does slight noise in the shared weights (--shared-noise-std S) make a fine-tuned ALBERT more robust to
-# perturbed input? Protocol: docs/protocols/shared-noise.md; results: docs/results/shared-noise.md.
-# Usage: scripts/shared_noise_runs.sh [GLUE_DIR] [RUNS_DIR]   PARALLEL (2), THREADS (1), SEEDS, STDS, LANGS
-# Builds the fixed perturbed dev sets, then fine-tunes every (seed, S, language) with the same budget, PARALLEL at a
-# time (seed by seed, so finished seeds come first), and scores each model on the clean and perturbed sets into
-# docs/results/shared-noise/<lang>-s<S>-seed<N>.json. A run whose scores exist is skipped, so rerunning resumes.
+# Issue 45: slight noise in the shared weights (--shared-noise-std), fine-tuned in English and Chinese, scored clean
+# and perturbed. Protocol: docs/protocols/shared-noise.md. Usage: scripts/shared_noise_runs.sh [GLUE_DIR] [RUNS_DIR]
+# (PARALLEL 2, THREADS 1, SEEDS, STDS, LANGS); scores go to docs/results/shared-noise/, a scored run is skipped.
 set -euo pipefail
 glue=${1:-../shared/glue}
 runs=${2:-runs}/shared-noise

@@ -109,7 +109,7 @@ def build_app() -> gr.Blocks:
         )
         # Labels first, alone (from a cache, app.hosting.cached_updates): they show in well under a second. Queued in
         # a group of their own, one switch at a time (app.hosting): a classroom switching at once no longer holds
-        # every other request (96 at once kept a /fill_mask waiting 4.7 s unqueued, 1.5 s at most queued).
+        # every other request (96 at once kept a masked-words request waiting 4.7 s unqueued, 1.5 s at most queued).
         # "multiple": a second switch relabels without waiting for the first one's redrawing to finish.
         switch = replace(SET_LANGUAGE, view=tr.updates)  # this page's labels
         event = switch.on(lang.change, [lang], tr.components, show_progress="hidden", trigger_mode="multiple")

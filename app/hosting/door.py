@@ -7,7 +7,7 @@ It answers before any route parses anything:
   file, and Gradio's upload route stored any file up to its size limit in its temporary folder, served it back and
   never removed it (30 uploads: 27 MB).
 
-The largest body the page itself sends is a /fill_mask of 10,000 Chinese characters with its previous answer
+The largest body the page itself sends is a masked-words request of 10,000 Chinese characters with its previous answer
 (under 100 kB of JSON), so 256 kB leaves room and refuses a 50-million-character text before it is read.
 """
 

@@ -22,9 +22,9 @@ def _tiny_models(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture(scope="module")
 def clf():
-    from app.tabs.sentiment.classifier import _load_uncached
+    from app.tabs.sentiment.classifier import load_uncached
 
-    return _load_uncached(tiny_assets().sentiment, "en")
+    return load_uncached(tiny_assets().sentiment, "en")
 
 
 def test_classify_matches_the_model_and_attributes_every_pass(clf) -> None:

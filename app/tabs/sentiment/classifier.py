@@ -12,7 +12,6 @@ sit in the autograd graph and their gradients come from one backward pass.
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 from albert.core.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
-from app.models import ModelError, load_refusal, load_tokenizer, refuse_non_finite_outputs
+from app.models import ModelError, cache, load_refusal, load_tokenizer, refuse_non_finite_outputs
 from app.models.classifiers import (
     held_out_accuracy,
     is_installed,
@@ -111,31 +110,21 @@ class Classifier:
         return self.config.max_position_embeddings
 
 
-_cache: dict[tuple[str, float], Classifier] = {}
-_lock = threading.Lock()
-_KEPT = 2
-"""Classifiers kept loaded: the English and the Chinese one."""
-
-
 def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifier:
-    """The sentiment model (or the one in `directory`), loaded once (and again only when its config.json changes)."""
+    """The sentiment model (or the one in `directory`), loaded once into the app's model cache (`app.models.cache`),
+    and again when its config.json changes."""
     directory = directory or sentiment_dir()
     config_file = directory / "config.json"
     try:
-        key = (str(directory.resolve()), config_file.stat().st_mtime)
+        key = ("classifier", str(directory.resolve()), config_file.stat().st_mtime)
     except OSError:
         raise ModelError(t("sentiment.err.missing", lang)) from None
-    with _lock:
-        if key not in _cache:
-            for old in [k for k in _cache if k[0] == key[0]]:  # an older version of this model
-                del _cache[old]
-            while len(_cache) >= _KEPT:  # then the least recently loaded
-                del _cache[next(iter(_cache))]
-            _cache[key] = _load_uncached(directory, lang)
-        return _cache[key]
+    cache.forget(lambda kept: isinstance(kept, tuple) and kept[:2] == key[:2] and kept != key)  # an older version
+    return cache.cached(key, lambda: load_uncached(directory, lang))
 
 
-def _load_uncached(directory: Path, lang: str) -> Classifier:
+def load_uncached(directory: Path, lang: str) -> Classifier:
+    """The classifier in `directory`, loaded and checked now (`load_classifier` keeps it)."""
     from albert import AlbertForSequenceClassification
     from albert.core.checkpoint import CheckpointError, load_config
 

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from app.i18n import normalize_lang, safe, t
 from app.inputs import InputError
-from app.models import REPO_ROOT, models_dir
+from app.models import REPO_ROOT, cache, models_dir
 from app.models.files import ModelError
 from app.page.results import guarded, status_markdown
 from app.tabs.sentiment.classifier import clean_sentence
@@ -135,20 +135,18 @@ def multitask_dir() -> Path:
     return models_dir() / MULTITASK_MODEL
 
 
-@functools.cache
-def _load_multitask(directory: Path) -> tuple[Any, Any]:
+def load_multitask(lang: str = "en") -> tuple[Any, Any]:
+    """(model, tokenizer) of the shipped multi-task model, kept in the app's model cache (`app.models.cache`); a
+    ModelError sentence when it is not installed."""
     from albert.commands.multitask import MultiTaskModel
     from albert.data.tokenizer import load_tokenizer
 
-    return MultiTaskModel.from_pretrained(directory), load_tokenizer(directory)
-
-
-def load_multitask(lang: str = "en") -> tuple[Any, Any]:
-    """(model, tokenizer) of the shipped multi-task model; a ModelError sentence when it is not installed."""
     directory = multitask_dir()
     if not (directory / "config.json").is_file():
         raise ModelError(t("deploy.two.missing", lang, name=MULTITASK_MODEL))
-    return _load_multitask(directory)
+    return cache.cached(
+        ("multitask", str(directory)), lambda: (MultiTaskModel.from_pretrained(directory), load_tokenizer(directory))
+    )
 
 
 def words_of(tagged: list[tuple[str, str]]) -> list[str]:

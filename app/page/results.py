@@ -8,7 +8,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from app import inputs
 from app.i18n import mode_name, safe, t
@@ -24,6 +24,8 @@ from app.models import (
 )
 
 logger = logging.getLogger(__name__)
+A = TypeVar("A", bound=tuple)
+"""An event's named outputs (a NamedTuple)."""
 MAX_HEAD_CHOICE = 64
 """The heatmap head slider's range; a model with fewer heads shows its last one."""
 
@@ -37,17 +39,14 @@ def status_markdown(messages: list[str], error: bool = False) -> str:
 
 
 # ----- parameter calculator ---------------------------------------------------------------------
-def guarded(answer: type[tuple] | int, error_result: Callable[[str, int], tuple] | None = None) -> Callable:
+def guarded(answer: type[A], error_result: Callable[[str, type[A]], A] | None = None) -> Callable:
     """Turn InputError / ModelError into a message among the event's outputs; log anything else.
 
     `answer` is the event's named outputs (a NamedTuple class such as `app.tabs.masked.views.MaskAnswer`; Gradio
-    receives its fields in order), or just their number. A refusal is `error_result(message, n)` (by default
-    `error_outputs`), returned as that `answer`. The work runs under the per-request time limit
-    (`app.models.budget`); a request past it answers with that sentence. Bad input is logged at most as one line,
-    never with a traceback.
+    receives its fields in order). A refusal is `error_result(message, answer)` (by default `error_outputs`). The
+    work runs under the per-request time limit (`app.models.budget`); a request past it answers with that sentence.
+    Bad input is logged at most as one line, never with a traceback.
     """
-    outputs = answer if isinstance(answer, int) else len(answer._fields)
-    named = None if isinstance(answer, int) else answer._make
 
     def decorate(fn: Callable) -> Callable:
         signature = inspect.signature(fn)
@@ -70,17 +69,18 @@ def guarded(answer: type[tuple] | int, error_result: Callable[[str, int], tuple]
             except Exception:  # a bug, not bad input: keep the details in the log, not on screen
                 logger.exception("%s failed", fn.__name__)
                 message = t("common.err.unexpected", lang)
-            made = (error_result or error_outputs)(message, outputs)
-            return named(made) if named is not None else made
+            return (error_result or error_outputs)(message, answer)
 
         return wrapper
 
     return decorate
 
 
-def error_outputs(message: str, outputs: int) -> tuple:
-    """({"error": …}, message, then empty values for the remaining outputs)."""
-    return ({"error": message}, status_markdown([message], error=True), *([None] * (outputs - 2)))
+def error_outputs(message: str, answer: type[A]) -> A:
+    """An event's named outputs (`answer`, a NamedTuple class) for a refusal: the JSON result {"error": …}, the message
+    as its status line, empty values for the rest."""
+    empty = [None] * (len(answer._fields) - 2)
+    return answer._make(({"error": message}, status_markdown([message], error=True), *empty))
 
 
 def model_line(lm: LoadedModel, lang: str, metrics: bool = True) -> str:

@@ -58,9 +58,9 @@ def _word_list(words: list[tuple[str, int]]) -> dict[str, Any]:
     return gr.update(choices=words, value=None)
 
 
-def _mask_refusal(message: str, outputs: int) -> tuple:
+def _mask_refusal(message: str, answer: type[MaskAnswer]) -> MaskAnswer:
     """A refusal of /fill_mask: the sentence, and no word to pick (the list of the previous text goes too)."""
-    return (*error_outputs(message, outputs - 1), _word_list([]))
+    return error_outputs(message, answer)._replace(words=_word_list([]))
 
 
 def _checked_text(text: Any, lang: str) -> tuple[str, list[str]]:
@@ -78,7 +78,7 @@ def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: st
         cleaned, notices = _checked_text(text, lang)
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
-        return MaskAnswer._make(_mask_refusal(str(error), len(MaskAnswer._fields)))
+        return _mask_refusal(str(error), MaskAnswer)
     return _fill_mask(cleaned, notices, top_k, model, lang)
 
 
@@ -93,7 +93,7 @@ def _fill_mask(text: str, notices: list[str], top_k: Any, model: str | None, lan
         result = inference.fill_cleaned_mask(lm, text, notices, top_k, lang)
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
-        return MaskAnswer(*error_outputs(str(error), 4), words=_word_list(words))
+        return error_outputs(str(error), MaskAnswer)._replace(words=_word_list(words))
     table = training_counts(lm)
     counts = guess_counts(result, table)
     raw = with_counts(result.as_dict(), counts)
@@ -122,5 +122,5 @@ def mask_word_view(
         cleaned, notices = _checked_text(text, lang)
         masked = inference.mask_word(cleaned, index)
     except InputError as error:
-        return MaskWordAnswer(gr.skip(), *error_outputs(str(error), 5))
+        return MaskWordAnswer(gr.skip(), *error_outputs(str(error), MaskAnswer))
     return MaskWordAnswer(masked, *_fill_mask(masked, notices, top_k, model, lang))

@@ -143,7 +143,7 @@ def split_paragraph_view(
         split_after = inputs.whole(split_after, lang, "order.split_after", 1, 10_000, default=1)
         sentences = inference.split_sentences(inference.clean_text(paragraph, lang)[0])
     except InputError as error:
-        return SplitAnswer("", "", *error_outputs(str(error), 4))
+        return SplitAnswer("", "", *error_outputs(str(error), OrderAnswer))
     if len(sentences) < 2:
         message = t("order.err.split", lang)
         return SplitAnswer("", "", {"error": message}, status_markdown([message], error=True), "", None)
@@ -167,7 +167,7 @@ def draw_other_event(view: Callable[..., tuple]) -> Callable[..., tuple]:
             language = "zh" if picked in CHINESE_MODELS else text_language(text, lang)
             drawn = order_views.draw_other(language, other)
         except InputError as error:
-            return DrawAnswer(gr.skip(), *error_outputs(str(error), 4))
+            return DrawAnswer(gr.skip(), *error_outputs(str(error), OrderAnswer))
         return DrawAnswer(drawn, *view(sentence_a, sentence_b, model, lang, drawn))
 
     return draw_other_view

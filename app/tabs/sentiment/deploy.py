@@ -176,8 +176,8 @@ class TwoHeadsAnswer(NamedTuple):
     """Both answers in words (Markdown)."""
 
 
-def _two_heads_error(message: str, outputs: int) -> tuple:
-    return ({"error": message}, status_markdown([message], error=True))
+def _two_heads_error(message: str, answer: type[TwoHeadsAnswer]) -> TwoHeadsAnswer:
+    return answer({"error": message}, status_markdown([message], error=True))
 
 
 @guarded(TwoHeadsAnswer, _two_heads_error)

@@ -87,8 +87,8 @@ class MeasureAnswer(NamedTuple):
     """The timings as Markdown (or the refusal)."""
 
 
-def _measure_error(message: str, outputs: int) -> tuple:
-    return (status_markdown([message], error=True),)
+def _measure_error(message: str, answer: type[MeasureAnswer]) -> MeasureAnswer:
+    return answer(status_markdown([message], error=True))
 
 
 def measure_view(lang: str = "en") -> str:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # torch loads with the weights, so reading a config stays lig
 
 logger = logging.getLogger(__name__)
 WEIGHTS_NAME = "model.safetensors"
+PICKLED_WEIGHTS_NAME = "pytorch_model.bin"
+"""Read only when a folder has no safetensors weights, with `torch.load(weights_only=True)` (`read_pickled_weights`)."""
 _HEAD_PREFIXES = ("mlm_head.", "sentence_pair_head.", "classifier.")
 
 M = TypeVar("M", bound="PretrainedMixin")
@@ -83,7 +85,7 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
 def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
     """Tensors of a checkpoint directory; corrupt or truncated files raise `CheckpointError`."""
     safetensors_path = directory / WEIGHTS_NAME
-    bin_path = directory / "pytorch_model.bin"
+    bin_path = directory / PICKLED_WEIGHTS_NAME
     if safetensors_path.is_file():
         from safetensors.torch import load_file
 
@@ -92,16 +94,41 @@ def read_state_dict(directory: Path) -> tuple[dict[str, torch.Tensor], Path]:
         except Exception as error:
             raise CheckpointError(f"{safetensors_path} is corrupt or truncated ({error}).") from error
     if bin_path.is_file():
-        try:
-            import torch
+        return read_pickled_weights(bin_path), bin_path
+    raise CheckpointError(f"No {WEIGHTS_NAME} (or {PICKLED_WEIGHTS_NAME}) in {directory}.")
 
-            return torch.load(bin_path, map_location="cpu", weights_only=True), bin_path
-        except Exception as error:
-            raise CheckpointError(
-                f"{bin_path} could not be read safely ({type(error).__name__}: "
-                f"{error}); re-save it as model.safetensors."
-            ) from error
-    raise CheckpointError(f"No {WEIGHTS_NAME} (or pytorch_model.bin) in {directory}.")
+
+def read_pickled_weights(path: Path, map_location: str = "cpu") -> dict[str, torch.Tensor]:
+    """The tensors of a `pytorch_model.bin` (UER's Chinese ALBERTs publish only that), read with
+    `torch.load(weights_only=True)` and nothing more permissive: a pickle that asks for anything but tensors and
+    plain containers (a function call, an object of some class — a file built to run code) is refused with one
+    sentence, as is one that is not a mapping of names to tensors. `map_location="meta"` reads the shapes alone."""
+    import pickle
+
+    import torch
+
+    try:
+        state = torch.load(path, map_location=map_location, weights_only=True)
+    except pickle.UnpicklingError as error:
+        # torch's own message is a paragraph that suggests weights_only=False: never that here.
+        raise CheckpointError(
+            f"{path} holds more than tensors (its pickle asks to build or call something), so it was not read; "
+            "only plain tensor files are loaded: re-save the weights as model.safetensors.",
+            "unsafe_pickle",
+        ) from error
+    except Exception as error:  # truncated, not a torch file at all, an unreadable archive
+        raise CheckpointError(
+            f"{path} is not a readable PyTorch weights file ({type(error).__name__}); re-save it as model.safetensors.",
+            "bad_pickle",
+        ) from error
+    if not isinstance(state, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()
+    ):
+        raise CheckpointError(
+            f"{path} does not hold a mapping of tensor names to tensors; re-save the weights as model.safetensors.",
+            "bad_pickle",
+        )
+    return state
 
 
 def load_config(directory: Path) -> AlbertConfig:
@@ -147,8 +174,7 @@ class PretrainedMixin:
             dtype=str(next(self.parameters()).dtype).removeprefix("torch."),
         )
         if tokenizer is not None:
-            tokenizer.save_pretrained(str(directory))
-            _copy_sentencepiece_model(tokenizer, directory)
+            save_tokenizer(tokenizer, directory)
         logger.info("saved %s (%s layout) to %s", type(self).__name__, layout, directory)
         return directory
 
@@ -235,9 +261,11 @@ def _refuse_non_finite(state: dict[str, torch.Tensor], weights_path: Path) -> No
         )
 
 
-def _copy_sentencepiece_model(tokenizer: Any, directory: Path) -> None:
-    """transformers' fast ALBERT tokenizer saves only tokenizer.json; the slow `AlbertTokenizer`
-    (and SentencePiece users) need `spiece.model`, so copy it from where the tokenizer came from."""
+def save_tokenizer(tokenizer: Any, directory: Path) -> None:
+    """Save `tokenizer` into a checkpoint folder, `spiece.model` included: transformers' fast ALBERT tokenizer saves
+    only tokenizer.json; the slow `AlbertTokenizer` (and SentencePiece users) need `spiece.model`, so it is copied
+    from where the tokenizer came from."""
+    tokenizer.save_pretrained(str(directory))
     target = directory / "spiece.model"
     candidates = [
         getattr(tokenizer, "vocab_file", None),

@@ -12,11 +12,8 @@ import functools
 import logging
 import os
 import re
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
@@ -25,7 +22,7 @@ from albert.core.config import AlbertConfig, ConfigError
 from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
 from app.i18n import safe, t
 from app.inputs import MAX_NAME_CHARS
-from app.models import budget
+from app.models import budget, cache, hub
 from app.models.files import (
     ModelError,
     NotAFile,
@@ -36,17 +33,18 @@ from app.models.files import (
     read_config,
     read_json,
 )
+from app.models.guards import load_refusal, refuse_non_finite_outputs
 from app.models.hub_picker import announce_download
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MODELS_ENV = "ALBERT_LAB_MODELS"
 THREADS_ENV = "ALBERT_LAB_TORCH_THREADS"
-DEFAULT_MODEL = "albert-lab-none-s1"
-"""The English model the app uses unless another is picked, by the rule written before issue 30's re-scoring
-(docs/results/sentence-order.md): the only SOP model whose order interval is above 50% (52.4% [50.6, 54.2]). It
-replaced `FORMER_DEFAULT_MODEL`, the protocol's continued run, which has the best held-out MLM."""
-FORMER_DEFAULT_MODEL = "albert-lab-e128-continued"
+DEFAULT_MODEL = "albert-lab-e128-continued"
+"""The English model the app uses offline unless another is picked: `app.models.defaults.english_default`'s rule
+(an ALBERT: all shared, SOP; the best held-out masked words, 21.7%) on the shipped models (tests/app check that)."""
+FORMER_DEFAULT_MODEL = "albert-lab-none-s1"
+"""Issue 30's default (nothing shared, chosen by an order interval whose second draw was a coin toss)."""
 NOT_SHARED_MODEL = "albert-lab-none"
 SHARED_TWINS: dict[str, str] = {
     "albert-lab-none": "albert-lab-all",
@@ -65,8 +63,10 @@ ZH_MODEL = "albert-lab-zh"
 NSP_MODELS: dict[str, str] = {"en": "albert-lab-nsp", "zh": "albert-lab-zh-nsp"}
 """Each language's NSP arm (BERT's next-sentence objective): the *Sentence order* tab shows it beside the SOP model,
 the paper's Table 5 argument live (it reads topic, not order)."""
-CHINESE_MODELS = frozenset({ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews", *FAIR_PAIRS["zh"]})
-"""The shipped models that read Chinese (a character vocabulary); the others read English."""
+CHINESE_MODELS = frozenset(
+    {ZH_MODEL, NSP_MODELS["zh"], "albert-lab-zh-sop-reviews", *FAIR_PAIRS["zh"], *hub.CHINESE_HUB_MODELS}
+)
+"""The models that read Chinese (shipped with a character vocabulary, and the catalogue's Chinese hub models)."""
 AUTO_MODEL = "auto"
 """The picker's "automatic" value (as is an empty one): the model for the text's language (`model_for`)."""
 _PREFERRED_ORDER = (
@@ -83,7 +83,6 @@ _PREFERRED_ORDER = (
     "albert-lab-mlm",
 )
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
-_CACHE_SIZE = 6  # the order tab holds an SOP model and an NSP arm per language
 MAX_TOKENS = 512
 """Most tokens one request reads (BERT's and ALBERT's 512), whatever the model's positions allow."""
 _PRETRAINING_CLASSES = frozenset({"AlbertForPreTraining", "AlbertForMaskedLM"})
@@ -343,35 +342,31 @@ def _short(text: str, limit: int = 80) -> str:
     return safe(text, limit)
 
 
-_cache: OrderedDict[tuple[str, str], LoadedModel] = OrderedDict()
-_lock = threading.Lock()
-
-
 def load(choice: str | None, lang: str = "en") -> LoadedModel:
-    """The model a picker value names, loaded once and kept (a few at a time)."""
+    """The model a picker value names, loaded once and kept in the app's one model cache (`app.models.cache`). A hub
+    download (the background fetch at start, or a user's pick) never holds up requests for models already in memory."""
     kind, location = resolve(choice, lang)
-    key = (kind, location)
-    with _lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
+
+    def build() -> LoadedModel:
         started = time.monotonic()
-        loaded = _load_uncached(kind, location, lang)
+        loaded = load_uncached(kind, location, lang)
         if kind == "hub":  # a first download (hundreds of MB) is not the request's computing time
             budget.extend(time.monotonic() - started)
-        _cache[key] = loaded
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
         return loaded
+
+    return cache.cached(("pretraining", kind, location), build)
 
 
 def warm_up() -> list[str]:
-    """Import torch, set its threads and load the shipped model of each language; returns the names loaded.
+    """Import torch, set its threads and load the shipped model of each language; returns the names loaded. Online,
+    it then starts fetching the hub's real ALBERTs in the background (`app.models.defaults.fetch_in_background`).
 
     `app.py` runs this in a thread once the server is up: the page is served without waiting for torch
     (about 2.5 s to import), and the first request finds its model in memory. A request that comes
-    sooner waits for the same import and load (Python's import lock and this module's `_lock`).
+    sooner waits for the same import and load (Python's import lock and the model's lock in `load`).
     """
+    from app.models.defaults import fetch_in_background
+
     logger.info("torch uses %d thread(s) per request", configure_torch_threads())
     loaded = []
     for name in dict.fromkeys(n for n in language_models().values() if n):
@@ -379,10 +374,12 @@ def warm_up() -> list[str]:
             loaded.append(load(name).name)
         except ModelError as error:
             logger.warning("warm-up could not load %s: %s", name, error)
+    fetch_in_background(load)
     return loaded
 
 
-def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
+def load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
+    """The model at `location` (of `kind`, as `resolve` gives them), loaded and checked now (`load` keeps it)."""
     from albert import AlbertForPreTraining
     from albert.core.checkpoint import CheckpointError, resolve_directory
 
@@ -433,13 +430,6 @@ def _load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
     )
 
 
-def _without_paths(message: str, directory: Path) -> str:
-    """A library's message with the model folder's full path replaced by its last part."""
-    for form in {str(directory), str(directory.resolve())}:
-        message = message.replace(form + os.sep, "").replace(form, directory.name)
-    return message
-
-
 def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     """The checkpoint's tokenizer (transformers' AlbertTokenizerFast, or BertTokenizerFast for a BERT folder's
     WordPiece files), via albert.tokenizer when present."""
@@ -456,48 +446,3 @@ def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     except Exception as error:  # transformers raises many kinds here; the user needs one sentence
         logger.warning("tokenizer of %s failed: %r", directory, error)
         raise ModelError(t("model.err.tokenizer", lang, name=_short(name))) from error
-
-
-# ----- no silent NaN ----------------------------------------------------------------------------
-def load_refusal(error: Exception, name: str, directory: Path, lang: str) -> ModelError:
-    """The sentence for a model `from_pretrained` refused: its own for NaN or infinite weights (the library's
-    `not_finite` code), else the library's reason without the folder's full path."""
-    if isinstance(error, ConfigError) and error.code == "not_finite":
-        tensor, count = str(error.params.get("tensor", "?")), error.params.get("count", 0)
-        return ModelError(t("model.err.not_finite", lang, name=_short(name), tensor=_short(tensor), n=f"{count:,}"))
-    reason = safe(_without_paths(str(error), directory), 300)
-    return ModelError(t("model.err.load", lang, name=_short(name), reason=reason))
-
-
-def refuse_non_finite_outputs(model: Any, name: str) -> Any:
-    """Make every forward pass of `model`, and of its encoder (which the attention views call directly), refuse
-    NaN or infinite outputs with one sentence (a `ModelError` in the request's language): otherwise they come out
-    as probabilities `null`, an argmax of NaN ('.') or a comparison of NaNs read as an order. One place for every
-    tab; the check costs a pass over outputs the request computed anyway. Returns the model."""
-    import torch
-
-    def check(_module: Any, _inputs: Any, output: Any) -> None:
-        if not all(bool(torch.isfinite(tensor).all()) for tensor in _tensors(output)):
-            logger.warning("%s: non-finite outputs refused", name)
-            raise ModelError(t("model.err.not_finite_output", budget.language(), name=_short(name)))
-
-    for module in dict.fromkeys([model, getattr(model, "albert", model)]):
-        module.register_forward_hook(check)
-    return model
-
-
-def _tensors(output: Any) -> Iterator[Any]:
-    """The floating-point tensors of a forward pass's output (a dataclass, a tuple of them, a tensor) that an answer
-    reads; losses are left out (the mean over no labelled position is NaN by definition, and no tab shows one)."""
-    import torch
-
-    if isinstance(output, torch.Tensor):
-        if output.is_floating_point():
-            yield output
-    elif is_dataclass(output) and not isinstance(output, type):
-        for item in fields(output):
-            if not item.name.endswith("loss"):
-                yield from _tensors(getattr(output, item.name))
-    elif isinstance(output, (tuple, list)):
-        for item in output:
-            yield from _tensors(item)

@@ -4,7 +4,9 @@ A model folder is read only through these functions: config.json and the safeten
 are read from regular files of bounded size (never a FIFO, a device or an endless file), the
 sizes in the config are held to `MODEL_LIMITS`, and the parameter count the config implies must
 equal the tensor shapes in model.safetensors' header (its first 8 bytes give the header's length,
-then JSON), read without loading a single weight. With sharing a config can claim 10,000,000
+then JSON), read without loading a single weight. A folder with only pytorch_model.bin (UER's
+Chinese ALBERTs publish that) is read onto PyTorch's `meta` device with `weights_only=True`:
+shapes, no weights, no code. With sharing a config can claim 10,000,000
 passes over weights that match; the limits stop that, the count check stops a config that
 claims a bigger vocabulary or width than its weights hold.
 
@@ -56,6 +58,7 @@ TOKENIZER_FILES = (
     "added_tokens.json",
 )
 WEIGHTS_NAME = "model.safetensors"
+PICKLED_WEIGHTS_NAME = "pytorch_model.bin"
 _DTYPE_BYTES = {
     "F64": 8,
     "F32": 4,
@@ -72,6 +75,19 @@ _DTYPE_BYTES = {
     "U16": 2,
     "U32": 4,
     "U64": 8,
+}
+
+
+PICKLE_REFUSED = {
+    "en": "“{name}”: pytorch_model.bin holds more than tensors (a pickle that would run code), so it was not read; "
+    "only plain tensor files are loaded.",
+    "zh": "“{name}”：pytorch_model.bin 里不只有张量（一个会执行代码的 pickle），因此没有读取；只加载纯张量文件。",
+}
+"""What a pytorch_model.bin that `torch.load(weights_only=True)` refuses gets (the strings are data, as the hub
+catalogue's are)."""
+PICKLE_UNREADABLE = {
+    "en": "“{name}”: pytorch_model.bin is not a readable mapping of tensor names to tensors.",
+    "zh": "“{name}”：pytorch_model.bin 不是可读取的“张量名 → 张量”文件。",
 }
 
 
@@ -139,9 +155,18 @@ def read_json(path: Path, limit: int = CONFIG_MAX_BYTES) -> Any:
 
 
 def is_model_folder(directory: Path) -> bool:
-    """A folder holding a regular config.json and a regular model.safetensors (nothing else tells apart
-    a missing path from an existing folder in the picker's messages)."""
-    return is_regular(directory / "config.json") and is_regular(directory / WEIGHTS_NAME)
+    """A folder holding a regular config.json and regular weights, model.safetensors or (UER's Chinese ALBERTs publish
+    only that) pytorch_model.bin (nothing else tells apart a missing path from an existing folder in the picker's
+    messages)."""
+    return is_regular(directory / "config.json") and weights_file(directory) is not None
+
+
+def weights_file(directory: Path) -> Path | None:
+    """The weights the app reads: model.safetensors when it is a regular file, else pytorch_model.bin, else None."""
+    for name in (WEIGHTS_NAME, PICKLED_WEIGHTS_NAME):
+        if is_regular(directory / name):
+            return directory / name
+    return None
 
 
 def read_config(directory: Path, name: str, lang: str) -> tuple[AlbertConfig, dict[str, Any]]:
@@ -287,9 +312,51 @@ def allowed_counts(config: AlbertConfig) -> set[int]:
     return counts
 
 
+def pickled_shapes(path: Path, name: str, lang: str) -> dict[str, tuple[int, ...]]:
+    """Tensor name → shape of a pytorch_model.bin of bounded size, read onto the `meta` device (no weight is
+    allocated) with `torch.load(weights_only=True)`: a pickle that would run code is refused with one sentence."""
+    from albert.core.checkpoint import CheckpointError, read_pickled_weights
+
+    try:
+        _open_regular_checked(path)
+    except NotAFile:
+        raise ModelError(t("model.err.not_dir", lang, value=safe(name, 80))) from None
+    except TooLarge as error:
+        raise ModelError(
+            t(
+                "model.err.file_too_large",
+                lang,
+                name=safe(name, 80),
+                file=PICKLED_WEIGHTS_NAME,
+                size=f"{error.size:,}",
+                limit=f"{WEIGHTS_MAX_BYTES:,}",
+            )
+        ) from None
+    try:
+        state = read_pickled_weights(path, map_location="meta")
+    except CheckpointError as error:
+        sentences = PICKLE_REFUSED if error.code == "unsafe_pickle" else PICKLE_UNREADABLE
+        raise ModelError(sentences["zh" if lang == "zh" else "en"].format(name=safe(name, 80))) from None
+    return {key: tuple(tensor.shape) for key, tensor in state.items()}
+
+
+def _open_regular_checked(path: Path) -> None:
+    """Raise NotAFile or TooLarge unless `path` is a regular file within WEIGHTS_MAX_BYTES."""
+    fd, _ = _open_regular(path, WEIGHTS_MAX_BYTES)
+    os.close(fd)
+
+
+def weight_shapes(directory: Path, name: str, lang: str) -> dict[str, tuple[int, ...]]:
+    """The shapes of a model folder's weights (`weights_file`), read without loading a weight."""
+    path = weights_file(directory)
+    if path is not None and path.name == PICKLED_WEIGHTS_NAME:
+        return pickled_shapes(path, name, lang)
+    return safetensors_shapes(directory / WEIGHTS_NAME, name, lang)
+
+
 def check_weights(directory: Path, config: AlbertConfig, name: str, lang: str) -> dict[str, tuple[int, ...]]:
-    """The weights' header shapes, refused unless their total is one the config implies."""
-    shapes = safetensors_shapes(directory / WEIGHTS_NAME, name, lang)
+    """The weights' shapes, refused unless their total is one the config implies."""
+    shapes = weight_shapes(directory, name, lang)
     # position-id buffers are no parameters (older transformers saved them, e.g. `bert.embeddings.position_ids`)
     found = sum(math.prod(shape) for key, shape in shapes.items() if not is_buffer(key))
     expected = count_parameters(config, "pretraining").total

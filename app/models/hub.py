@@ -10,8 +10,13 @@ Facts are data, in both languages: who trained it, on what, its parameter count 
 sentence-order head (Google released the encoder and the MLM head), so the *Sentence order* tab says so instead
 of reading a random head; BERT's NSP head is trained and reads topic, not order.
 
-A Space picks its default with `ALBERT_LAB_DEFAULT_MODEL` (a shipped name or one of these ids); offline, the
-default stays ours.
+A Space picks its default with `ALBERT_LAB_DEFAULT_MODEL` (a shipped name or one of these ids). Without it, when
+the hub answers or the app runs on a Space (`online`), *Masked words* and *Attention* start on `HUB_DEFAULTS` once
+they are fetched (`app.models.hub_defaults`); offline, the default stays ours.
+
+UER's Chinese ALBERTs (`uer/albert-*-chinese-cluecorpussmall`) publish a WordPiece `vocab.txt` (BERT-Chinese's) and
+`pytorch_model.bin` only: the library reads that file with `torch.load(weights_only=True)`, and the app reads its
+shapes onto the `meta` device first (`app.models.files`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from albert import PRESETS, count_parameters
 logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL_ENV = "ALBERT_LAB_DEFAULT_MODEL"
+SPACE_ENV = "SYSTEM"
+"""Hugging Face Spaces set SYSTEM=spaces (and SPACE_ID) in every Space's environment."""
 REACHABILITY_TTL_S = 600.0
 REACHABILITY_TIMEOUT_S = 3.0
 
@@ -47,6 +54,8 @@ class HubModel:
     trained_by: dict[str, str]
     trained_on: dict[str, str]
     lacks: dict[str, str]
+    weights: str = "model.safetensors"
+    """The weights file the hub repository publishes (UER's: pytorch_model.bin only)."""
 
     @property
     def parameters(self) -> int:
@@ -97,8 +106,31 @@ _NSP = {
 }
 
 
+_UER = {"en": "UER (Zhao et al., EMNLP 2019 demo; Tencent)", "zh": "UER（Zhao 等，EMNLP 2019 系统展示；腾讯）"}
+_CLUE_SMALL = {"en": "CLUECorpusSmall (14 GB of Chinese text)", "zh": "CLUECorpusSmall（14 GB 中文文本）"}
+_UER_FILES = {
+    "en": "Its vocabulary is BERT-Chinese's WordPiece vocab.txt (one piece per Han character), and its weights come "
+    "as pytorch_model.bin only, read here with weights_only=True (no code in the file can run).",
+    "zh": "它的词表是 BERT 中文版的 WordPiece vocab.txt（每个汉字一个词元），权重只有 pytorch_model.bin，"
+    "这里用 weights_only=True 读取（文件里的代码不会被执行）。",
+}
+
+
 def _albert(size: str) -> HubModel:
     return HubModel(f"albert/albert-{size}-v2", f"albert-{size}", 30000, "en", _GOOGLE, _ALBERT_V2_DATA, _NO_SOP)
+
+
+def _uer_albert(size: str) -> HubModel:
+    return HubModel(
+        f"uer/albert-{size}-chinese-cluecorpussmall",
+        f"albert-{size}",
+        21128,
+        "zh",
+        _UER,
+        _CLUE_SMALL,
+        _UER_FILES,
+        weights="pytorch_model.bin",
+    )
 
 
 HUB_MODELS: tuple[HubModel, ...] = (
@@ -108,6 +140,8 @@ HUB_MODELS: tuple[HubModel, ...] = (
     _albert("xxlarge"),
     HubModel("google-bert/bert-base-uncased", "bert-base", 30522, "en", _GOOGLE_BERT, _BOOKS_WIKI, _NSP),
     HubModel("google-bert/bert-large-uncased", "bert-large", 30522, "en", _GOOGLE_BERT, _BOOKS_WIKI, _NSP),
+    _uer_albert("base"),  # before BERT-Chinese: 中文 lists its ALBERTs first
+    _uer_albert("large"),
     HubModel(
         "google-bert/bert-base-chinese",
         "bert-base",
@@ -119,6 +153,10 @@ HUB_MODELS: tuple[HubModel, ...] = (
     ),
 )
 BY_ID = {model.hub_id: model for model in HUB_MODELS}
+HUB_DEFAULTS: dict[str, str] = {"en": "albert/albert-base-v2", "zh": "uer/albert-base-chinese-cluecorpussmall"}
+"""The real ALBERT each language's *Masked words* and *Attention* start on when `online()`: Google's ALBERT-base
+(47 MB) and UER's Chinese ALBERT-base (the most used Chinese ALBERT on the hub, about 42 MB)."""
+CHINESE_HUB_MODELS = frozenset(model.hub_id for model in HUB_MODELS if model.language == "zh")
 
 
 def hub_model(choice: str | None) -> HubModel | None:
@@ -127,11 +165,14 @@ def hub_model(choice: str | None) -> HubModel | None:
 
 
 def is_cached(hub_id: str) -> bool:
-    """True when the model's config and safetensors weights are both in the local Hugging Face cache."""
+    """True when the model's config and weights (the file its repository publishes, `HubModel.weights`; safetensors
+    for an id outside the catalogue) are both in the local Hugging Face cache."""
     from huggingface_hub import try_to_load_from_cache
 
+    model = BY_ID.get(hub_id)
+    weights = model.weights if model is not None else "model.safetensors"
     try:
-        found = [try_to_load_from_cache(hub_id, name) for name in ("config.json", "model.safetensors")]
+        found = [try_to_load_from_cache(hub_id, name) for name in ("config.json", weights)]
     except Exception as error:  # a malformed cache or id: not cached, and say why in the log
         logger.warning("cannot read the Hugging Face cache for %s: %s", hub_id, error)
         return False
@@ -155,6 +196,16 @@ def hub_reachable(probe: Callable[[], bool] | None = None) -> bool:
         ok = (probe or _probe_hub)()
         _reachability.update(at=time.monotonic(), ok=ok)
         return ok
+
+
+def on_space() -> bool:
+    """Whether the app runs on a Hugging Face Space (SYSTEM=spaces)."""
+    return os.environ.get(SPACE_ENV, "").strip().lower() == "spaces"
+
+
+def online(probe: Callable[[], bool] | None = None) -> bool:
+    """Whether the real ALBERTs are the starting models: on a Space, or when the hub answers (`hub_reachable`)."""
+    return on_space() or hub_reachable(probe)
 
 
 def _probe_hub() -> bool:

@@ -25,7 +25,7 @@ def lm():
     from app import models
 
     assets = tiny_assets()
-    return models._load_uncached("shipped", str(assets.models / "albert-lab-base"), "en")
+    return models.load_uncached("shipped", str(assets.models / "albert-lab-base"), "en")
 
 
 # ----- translations -------------------------------------------------------------------------------
@@ -185,14 +185,14 @@ def test_checkpoint_without_sentence_head_is_refused_by_sentence_order(tmp_path)
     from safetensors.torch import load_file, save_file
 
     from app.inference import InputError, sentence_order
-    from app.models import _load_uncached
+    from app.models import load_uncached
 
     source = tiny_assets().models / "albert-lab-base"
     for f in source.iterdir():
         (tmp_path / f.name).write_bytes(f.read_bytes())
     state = {k: v for k, v in load_file(str(source / "model.safetensors")).items() if "sop_classifier" not in k}
     save_file(state, str(tmp_path / "model.safetensors"))
-    hub_like = _load_uncached("local", str(tmp_path), "en")
+    hub_like = load_uncached("local", str(tmp_path), "en")
     assert not hub_like.has_sentence_head
     with pytest.raises(InputError, match="no trained sentence-order"):  # not a random head's numbers (issue 31)
         sentence_order(hub_like, "a b .", "c d .")

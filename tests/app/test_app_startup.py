@@ -72,15 +72,15 @@ def test_the_warm_up_and_a_first_request_load_their_models_at_once(attempt: int)
 
 def test_warm_up_loads_the_shipped_model_once(monkeypatch: pytest.MonkeyPatch) -> None:
     use_tiny_assets(monkeypatch)
-    monkeypatch.setattr(models, "_cache", type(models._cache)())
+    models.cache.forget()
     loads: list[str] = []
-    real = models._load_uncached
+    real = models.load_uncached
 
     def counted(kind: str, location: str, lang: str):
         loads.append(location)
         return real(kind, location, lang)
 
-    monkeypatch.setattr(models, "_load_uncached", counted)
+    monkeypatch.setattr(models, "load_uncached", counted)
     names = models.warm_up()
     assert names == [models.language_models()["en"]] and len(loads) == 1
     assert models.load("").name == names[0] and len(loads) == 1  # the first request finds it loaded

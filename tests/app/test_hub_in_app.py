@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -89,7 +88,7 @@ def cached(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     use_tiny_assets(monkeypatch)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache_dir))
     monkeypatch.setattr(hub_models, "_reachability", {})
-    monkeypatch.setattr(app_models, "_cache", OrderedDict())
+    app_models.cache.forget()  # every model loads afresh
     return cache_dir
 
 
@@ -312,13 +311,13 @@ def test_a_hub_models_first_load_does_not_count_against_the_request_limit(
 
     from app.models import budget, load
 
-    real = app_models._load_uncached
+    real = app_models.load_uncached
 
     def slow(kind: str, location: str, lang: str) -> object:
         time.sleep(0.3)  # a download
         return real(kind, location, lang)
 
-    monkeypatch.setattr(app_models, "_load_uncached", slow)
+    monkeypatch.setattr(app_models, "load_uncached", slow)
     with budget.deadline(0.2):
         lm = load(ALBERTS[0])
         budget.check()  # the 0.3 s load moved the deadline: no refusal

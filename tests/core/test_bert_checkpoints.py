@@ -294,10 +294,10 @@ def _tiny_models(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_app_loads_a_bert_folder_with_its_nsp_head(bert_folder, _tiny_models) -> None:
-    from app.models import _load_uncached, resolve
+    from app.models import load_uncached, resolve
 
     assert resolve(str(bert_folder))[0] == "local"
-    lm = _load_uncached("local", str(bert_folder), "en")
+    lm = load_uncached("local", str(bert_folder), "en")
     assert lm.has_sentence_head and lm.config.sentence_objective == "nsp"
     assert lm.tokenizer.mask_token == "[MASK]" and lm.mask_id == VOCABULARY.index("[MASK]")
     assert lm.special_ids == {VOCABULARY.index(t) for t in ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")}
@@ -353,7 +353,7 @@ def test_sentence_order_view_answers_with_the_bert_nsp_head(bert_folder, _tiny_m
 
 def test_app_pre_allocation_checks_hold_for_a_bert_folder(bert_folder, _tiny_models, tmp_path) -> None:
     """A BERT whose config claims more than its weights hold is refused before anything is built."""
-    from app.models import _load_uncached
+    from app.models import load_uncached
     from app.models.files import ModelError
 
     for f in bert_folder.iterdir():
@@ -361,4 +361,4 @@ def test_app_pre_allocation_checks_hold_for_a_bert_folder(bert_folder, _tiny_mod
     config = json.loads((tmp_path / "config.json").read_text())
     (tmp_path / "config.json").write_text(json.dumps({**config, "vocab_size": 5000}))
     with pytest.raises(ModelError, match="parameters"):
-        _load_uncached("local", str(tmp_path), "en")
+        load_uncached("local", str(tmp_path), "en")

@@ -58,10 +58,10 @@ def test_pretrain_mlm_only_end_to_end_and_the_app_says_there_is_no_head(corpus, 
     assert json.loads((final / "config.json").read_text())["sentence_objective"] == "none"
 
     from app.inference import InputError, fill_mask, sentence_order
-    from app.models import _load_uncached
+    from app.models import load_uncached
     from app.tabs.order.views import sentence_order_view
 
-    lm = _load_uncached("local", str(final), "en")
+    lm = load_uncached("local", str(final), "en")
     assert len(fill_mask(lm, "the [MASK] was seen .").predictions) == 1  # masked words work
     from app.models import language_models
 

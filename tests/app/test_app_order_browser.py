@@ -125,3 +125,25 @@ def test_the_draw_shows_both_models_side_by_side_in_english_and_chinese(page: An
     _draw_and_check(page, "zh", ("albert-lab-zh", "albert-lab-zh-nsp"), "A → 另一本书")
     expect(page.locator("#order-verdict")).to_contain_text("SOP 模型")
     page.screenshot(path=str(REPO / "test-artifacts" / "order-phone-zh.png"), full_page=True)
+
+
+def test_in_chinese_each_example_click_loads_that_chinese_example(page: Any) -> None:
+    """The example tables follow the language, and a click fills the boxes with the row the page shows: in 中文 every
+    click loaded the English example of the same row (Gradio's gr.Examples kept the rows it was built with)."""
+    from playwright.sync_api import expect
+
+    from app.page.examples import mask_texts, order_pairs, sentiment_texts
+
+    page.locator("#language label").filter(has_text="中文").click()  # (the test above left it there)
+    clicks = [
+        ("遮蔽词预测", mask_texts("zh")[1], "#mask-text textarea", mask_texts("zh")[1]),
+        ("句子顺序", order_pairs("zh")[0][0], "#order-a textarea", order_pairs("zh")[0][0]),
+        ("情感分类", sentiment_texts("zh")[1], "#sentiment-text textarea", sentiment_texts("zh")[1]),
+    ]
+    for tab, row, box, value in clicks:
+        page.get_by_role("tab", name=tab).click()
+        page.locator(box).fill("x")  # whatever the box held, the click must put the row there
+        page.get_by_text(row, exact=True).locator("visible=true").first.click()
+        expect(page.locator(box)).to_have_value(value)
+        expect(page.get_by_role("tab", name=tab)).to_be_visible()  # the labels stayed in 中文
+    expect(page.locator("#order-b textarea")).to_have_value(order_pairs("zh")[0][1])  # the whole row: B as well

@@ -5,7 +5,7 @@ the server's memory watched.
 
     python benchmarks/load_check.py                  # 32 × 20, 40 × 5 /attention, then up to 1,000 requests
     python benchmarks/load_check.py --clients 8 --per-client 5 --total 200   # a quick look
-    python benchmarks/load_check.py --repo /tmp/before   # the same load on another copy of the project
+    python benchmarks/load_check.py --repo ../before     # the same load on another copy of the project
     python benchmarks/load_check.py --heavy              # then 3 heaviest /measure_speed + 32 mixed clients
 
 `python app.py` runs on a free loopback port (shipped models, or the labelled stand-in of

@@ -100,7 +100,34 @@ def held_out_metrics(
     return result
 
 
+REPO = Path(__file__).resolve().parents[1]
 SCHEDULING_OPTIONS = ("resume", "resume_or_start", "overwrite", "allow_unverified", "max_minutes", "stop_after_steps")
+
+
+def portable_path(text: str) -> str:
+    """A recorded path as a card or metrics.json may show it, never this machine's: a path inside the repository
+    relative to it, one with a `runs` folder from there on (`/any/where/runs/sst2` → `runs/sst2`), any other absolute
+    path its last part; relative paths and other text unchanged."""
+    if not text.startswith("/"):
+        return text
+    path = Path(text)
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        pass
+    parts = path.parts
+    return str(Path(*parts[parts.index("runs") :])) if "runs" in parts else path.name
+
+
+def portable_paths(value: Any) -> Any:
+    """`value` (a run's recorded results: dicts, lists, strings) with every absolute path made `portable_path`."""
+    if isinstance(value, str):
+        return portable_path(value)
+    if isinstance(value, dict):
+        return {key: portable_paths(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [portable_paths(item) for item in value]
+    return value
 
 
 def command_line(run_config: dict) -> str:
@@ -109,7 +136,7 @@ def command_line(run_config: dict) -> str:
     left out, because it does not change what is computed."""
     parts = ["python -m albert.pretrain"]
     defaults = {"compile": False}
-    for key, value in run_config.items():
+    for key, value in portable_paths(run_config).items():
         if key in SCHEDULING_OPTIONS:
             continue
         if key in ("data", "optim"):

@@ -3,11 +3,12 @@
 # Usage: scripts/run_ablation_arm.sh NAME MINUTES [extra pretrain flags: --model.embedding-size 64 --model.sharing all ...]
 # Protocol: docs/protocols/ablations.md
 name=$1; minutes=$2; shift 2
-sha=${SNAPSHOT:-$(git -C /work/main rev-parse --short HEAD)}
-snap=/work/snap-$sha
-[ -d "$snap" ] || git -C /work/main worktree add -q --detach "$snap" "$sha"
-[ -e "$snap/runs" ] || ln -s /work/main/runs "$snap/runs"
-cd "$snap"; . /work/main/.venv/bin/activate
+main=$(cd "$(dirname "$0")/.." && pwd)  # the checkout this script is in; the snapshot goes beside it
+sha=${SNAPSHOT:-$(git -C "$main" rev-parse --short HEAD)}
+snap=$(dirname "$main")/snap-$sha
+[ -d "$snap" ] || git -C "$main" worktree add -q --detach "$snap" "$sha"
+[ -e "$snap/runs" ] || ln -s "$main/runs" "$snap/runs"
+cd "$snap"; . "$main/.venv/bin/activate"
 resume=""; [ -d "runs/ablation/$name/checkpoint" ] && resume=--resume
 echo "code snapshot $snap ($sha)"
 exec python -m albert.pretrain --corpus ../shared/corpus/gutenberg-train.txt.xz --valid-corpus ../shared/corpus/gutenberg-valid.txt.xz \

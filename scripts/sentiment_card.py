@@ -285,10 +285,7 @@ def card(
         ]
     )
     first = (
-        [
-            "scripts/sst2_task_adaptive.sh ../shared/glue /work/runs  # the task text, both adapted models, "
-            "their fine-tunes"
-        ]
+        ["scripts/sst2_task_adaptive.sh ../shared/glue runs  # the task text, both adapted models, their fine-tunes"]
         if adapted
         else []
     )
@@ -301,7 +298,7 @@ def card(
         )
     if rate_choice:
         first.append(
-            "scripts/sst2_lr_search.sh ../shared/glue /work/runs  # the held-out split, the rate "
+            "scripts/sst2_lr_search.sh ../shared/glue runs  # the held-out split, the rate "
             "search, lr_choice.json and every run below"
         )
     reproduce = "\n".join([*first, *commands, ship])

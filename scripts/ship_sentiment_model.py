@@ -26,6 +26,7 @@ from albert import AlbertForSequenceClassification
 from albert.data.tokenizer import load_tokenizer
 from albert.training.state import replace_directory
 from scripts.finetune_sentiment import quantized_scores
+from scripts.package_model import portable_paths
 from scripts.record_dev_labels import dev_label_counts
 from scripts.sentiment_card import SENTIMENT_TASKS, SST2, card
 
@@ -263,14 +264,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         config = json.loads((temp / "config.json").read_text())
         dev_labels = dev_label_counts(Path(results["budget"]["glue_dir"]) / "dev.tsv", config)  # chance in the app
+        # Recorded paths as metrics.json and the card show them: relative, never this machine's (issue 41).
+        shown, shown_replicates = portable_paths(results), portable_paths(replicates)
         (temp / "metrics.json").write_text(
             json.dumps(
                 {
                     "dev_accuracy": results["pretrained"]["accuracy"],
                     "shipped_dev_accuracy": shipped["accuracy"],
                     "shipped_quantized": shipped["quantized"],
-                    task.key: results,
-                    "replicates": replicates,
+                    task.key: shown,
+                    "replicates": shown_replicates,
                     "learning_rate_choice": rate_choice,
                     "dev_labels": dev_labels,
                     "task": task.key,
@@ -285,11 +288,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         (temp / "README.md").write_text(
             card(
-                results,
+                shown,
                 config,
                 shipped,
                 base_mlm,
-                replicates,
+                shown_replicates,
                 rate_choice,
                 task,
                 baseline,

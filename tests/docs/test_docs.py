@@ -1,10 +1,10 @@
 """README.md is the front door and docs/ holds the rest: every relative link resolves, docs/README.md indexes every
-page, each recipe in scripts/ names an existing protocol page, and README's test command is the one `.ci/run` runs."""
+page, each recipe in scripts/ names an existing protocol page, and README's two commands are scripts/lab.sh's, the test
+one exactly what `.ci/run` runs."""
 
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -75,20 +75,29 @@ def ci_commands() -> list[str]:
     return [c for c in commands if not c.startswith(("set ", "cd ", "export "))]
 
 
-def test_readme_test_command_is_what_ci_runs() -> None:
+SETUP_SCRIPT = ROOT / "scripts" / "lab.sh"
+"""README's two commands: set-up that runs verbatim on a fresh Debian/Ubuntu machine (test_setup_script.py)."""
+TOOLS = ("lab.sh",)
+"""Shell scripts in scripts/ that are tools, not recipes (they point to a guide, not to a protocol)."""
+
+
+def test_readme_commands_are_the_setup_script_and_ci_runs_the_test_one() -> None:
     serve, tests = quick_start_commands()  # two commands: serve the app; install the test tools and run the tests
-    assert serve == "pip install -r requirements.txt && python app.py"
-    steps = [step.strip() for step in tests.split("&&")]
-    assert steps[-1] == ci_commands()[-1]  # .ci/run ends with exactly the README's test command
-    installs = shlex.split(steps[0])
-    assert installs[:2] == ["pip", "install"]
-    ci = "\n".join(ci_commands())
-    for requirement in [word for flag, word in zip(installs, installs[1:], strict=False) if flag == "-r"]:
-        assert f"-r {requirement}" in ci  # the same requirement files
-    assert "chromium" in tests and "apt-get install -y" in tests and "apt-get install -y" in ci
+    assert (serve, tests) == ("bash scripts/lab.sh serve", "bash scripts/lab.sh test")
+    assert ci_commands()[-1] == tests  # .ci/run ends with exactly the README's test command
+    script = SETUP_SCRIPT.read_text(encoding="utf-8")
+    usage = next(line for line in script.splitlines() if line.startswith("# Usage:"))
+    assert serve in usage and tests in usage  # the script's usage line names both, as README writes them
+    for needed in ("-r requirements.txt", "-r requirements-dev.txt", "apt-get install", "chromium", "ruff check ."):
+        assert needed in script, needed
+    assert "ruff format --check ." in script and "-m pytest" in script
+    guide = re.findall(r"docs/[\w/.-]+\.md", usage + script.split("set -euo", 1)[0])
+    assert guide and all((ROOT / page).is_file() for page in guide)
 
 
-@pytest.mark.parametrize("script", sorted((ROOT / "scripts").glob("*.sh")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "script", [p for p in sorted((ROOT / "scripts").glob("*.sh")) if p.name not in TOOLS], ids=lambda p: p.name
+)
 def test_each_recipe_is_a_short_header_then_code_naming_its_protocol(script: Path) -> None:
     lines = script.read_text(encoding="utf-8").splitlines()
     header = []

@@ -84,24 +84,23 @@ class SentimentCase:
 
 
 EN, NSP, ZH, ZH_NSP, ZH_REVIEWS = (
-    "albert-lab-none-s1",
+    "albert-lab-e128-continued",
     "albert-lab-nsp",
     "albert-lab-zh",
     "albert-lab-zh-nsp",
     "albert-lab-zh-sop-reviews",
 )
-BEST_MLM = "albert-lab-e128-continued"
+SHARED, NOT_SHARED = "albert-lab-all", "albert-lab-none"
+"""The like-for-like pair the page draws beside the default model (it has no twin of its own)."""
 
 MASKS = [
-    MaskCase(EN, "She opened the [MASK] and walked into the garden.", ("door",), 3.7, ("door",)),
-    MaskCase(EN, "He shook his [MASK] and said nothing.", ("head",), 5.2, ("head",)),
-    MaskCase(EN, "She said that [MASK] would come back soon.", ("she",), 47.3, ("she",)),
-    MaskCase(EN, "There was a knock at the [MASK].", ("door",), 3.4, ("door",)),
-    MaskCase(EN, "The cat sat on the [MASK].", ("door",), 5.0, ("mat",)),
-    MaskCase(EN, "The capital of France is [MASK].", ("it",), 2.7, ("paris",)),
-    MaskCase(BEST_MLM, "The capital of France is [MASK].", ("true",), 2.8, ("paris",)),
-    MaskCase(EN, "I went to the [MASK] to buy some bread.", ("day",), 2.0, ("shop",)),
-    MaskCase(BEST_MLM, "I went to the [MASK] to buy some bread.", ("door",), 4.9, ("shop",)),
+    MaskCase(EN, "She opened the [MASK] and walked into the garden.", ("door",), 12.9, ("door",)),
+    MaskCase(EN, "He shook his [MASK] and said nothing.", ("head",), 15.1, ("head",)),
+    MaskCase(EN, "She said that [MASK] would come back soon.", ("she",), 59.1, ("she",)),
+    MaskCase(EN, "There was a knock at the [MASK].", ("door",), 21.8, ("door",)),
+    MaskCase(EN, "The cat sat on the [MASK].", ("door",), 11.7, ("mat",)),
+    MaskCase(EN, "The capital of France is [MASK].", ("true",), 2.8, ("paris",)),
+    MaskCase(EN, "I went to the [MASK] to buy some bread.", ("door",), 4.9, ("shop",)),
     MaskCase(ZH, "我国经济持续快速发[MASK]。", ("展",), 87.5, ("展",)),
     MaskCase(ZH, "人民生活水平不断提[MASK]。", ("高",), 57.1, ("高",)),
     MaskCase(ZH, "我喜欢吃苹[MASK]。", ("果",), 38.7, ("果",)),
@@ -116,7 +115,6 @@ COUNTS: dict[tuple[str, str], int] = {
     (EN, "▁door"): 9_641,
     (EN, "▁mat"): 919,
     (EN, "▁paris"): 2_703,
-    (EN, "▁it"): 227_611,
     (EN, "▁true"): 6_783,
     (EN, "▁day"): 19_354,
     (EN, "▁shop"): 1_671,
@@ -144,8 +142,8 @@ HARVEST = (
     "他们不会了解饺子对于我们这样一代人，起到过多么重要和不可取代的作用。",
 )
 ORDERS = [
-    OrderCase(EN, *TICKET[:2], (50.2, 50.2), "undecided", NSP, TICKET[2], (93.6, 93.1, 7.9)),
-    OrderCase(EN, *DOOR[:2], (50.4, 50.4), "undecided", NSP, DOOR[2], (79.8, 84.7, 85.1)),
+    OrderCase(EN, *TICKET[:2], (49.7, 49.7), "undecided", NSP, TICKET[2], (93.6, 93.1, 7.9)),
+    OrderCase(EN, *DOOR[:2], (49.8, 49.8), "undecided", NSP, DOOR[2], (79.8, 84.7, 85.1)),
     OrderCase(ZH, *STATION[:2], (54.7, 52.5), "prefers_ab", ZH_NSP, STATION[2], (91.3, 91.6, 1.6)),
     OrderCase(ZH, *HARVEST[:2], (52.1, 55.1), "prefers_ba", ZH_NSP, HARVEST[2], (55.3, 73.7, 64.4)),
     OrderCase(
@@ -168,12 +166,12 @@ PASSES = [
 PASS_QUOTES: dict[tuple[str, str, str], list[float | None]] = {
     # Per pass, as the guide quotes them (two decimals; None: not quoted): L2 of each pass, cosine of each pass,
     # attention similarity of pass i with pass i + 1. A run of values is quoted as one "a, b, c" string.
-    ("albert-lab-all-s1", SAILOR, "l2"): [8.56, 5.11, 4.33, 3.47, 2.81, 2.19],
-    ("albert-lab-none-s1", SAILOR, "l2"): [7.84, 3.55, 3.08, 3.76, 5.15, 5.39],
-    ("albert-lab-all-s1", SAILOR, "cosine"): [0.76, None, None, None, None, 0.98],
-    ("albert-lab-none-s1", SAILOR, "cosine"): [None, None, None, None, None, 0.89],
-    ("albert-lab-all-s1", CAT, "attention"): [0.80, 0.98, 0.96, 0.91, 0.85],
-    ("albert-lab-none-s1", CAT, "attention"): [0.45, 0.47, 0.31, 0.67, 0.35],
+    (SHARED, SAILOR, "l2"): [7.69, 3.49, 2.76, 1.94, 1.65, 1.48],
+    (NOT_SHARED, SAILOR, "l2"): [7.87, 7.65, 3.27, 2.22, 3.79, 6.04],
+    (SHARED, SAILOR, "cosine"): [0.89, None, None, None, None, 0.99],
+    (NOT_SHARED, SAILOR, "cosine"): [None, None, None, None, None, 0.85],
+    (SHARED, CAT, "attention"): [0.77, 0.88, 0.95, 0.98, 0.99],
+    (NOT_SHARED, CAT, "attention"): [0.43, 0.68, 0.75, 0.65, 0.59],
 }
 SENTIMENTS = [
     SentimentCase("albert-lab-sst2", "A warm, funny and beautifully acted film.", "positive", 98.9, "positive"),
@@ -185,8 +183,10 @@ SENTIMENTS = [
 ]
 HELD_OUT: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     # (folder under assets/, where in its metrics.json, the guides that quote it as "rate% [low, high]")
-    ("models/albert-lab-none-s1", ("order",), ("en", "zh")),
-    ("models/albert-lab-none-s1", ("order_replication",), ("en", "zh")),
+    ("models/albert-lab-e128-continued", ("order",), ("en", "zh")),
+    ("models/albert-lab-e128-continued", ("order_replication",), ("en", "zh")),
+    ("models/albert-lab-none-s1", ("order",), ("en",)),
+    ("models/albert-lab-none-s1", ("order_replication",), ("en",)),
     ("models/albert-lab-nsp", ("topic",), ("en",)),
     ("models/albert-lab-zh", ("order",), ("zh",)),
     ("models/albert-lab-zh-nsp", ("topic",), ("zh",)),

@@ -85,7 +85,9 @@ def sentence_pair_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tens
     return loss_sum / (labels != IGNORE_INDEX).sum().clamp(min=1)
 
 
-def _classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels: int) -> torch.Tensor:
+def classification_loss(logits: torch.Tensor, labels: torch.Tensor, num_labels: int) -> torch.Tensor:
+    """A classifier's loss: mean squared error for one label (regression), else cross-entropy over the labelled
+    positions (IGNORE_INDEX: none), for a sequence's (B, num_labels) or every token's (B, T, num_labels) logits."""
     if num_labels == 1:  # regression
         return F.mse_loss(logits.squeeze(-1).float(), labels.float())
     return F.cross_entropy(logits.reshape(-1, num_labels).float(), labels.reshape(-1), ignore_index=IGNORE_INDEX)
@@ -207,7 +209,7 @@ class _AlbertClassifier(AlbertPreTrainedModel):
         )
         features = out.last_hidden_state if self.per_token else out.pooler_output  # (B, T, H) or (B, H)
         logits = self.classifier(self.dropout(features))  # (B, T, num_labels) or (B, num_labels)
-        loss = _classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
+        loss = classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
         return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
 
 

@@ -1,4 +1,4 @@
-"""Chinese text helpers shared by the tokenizer and the corpus: Han characters, word segmentation.
+"""Chinese text helpers shared by the tokenizer and the corpus: Han characters (`albert.han`), word segmentation.
 
 Chinese BERT and albert_zh treat every Han character as one token, and Chinese BERT-wwm masks
 whole words found by a word segmenter. Here the segmentation comes with the corpus: a
@@ -12,10 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-"""CJK unified ideographs (the basic block, extensions A to G) and the compatibility ideographs."""
-
-HAN = re.compile(f"[{HAN_RANGES}]")
+from albert.han import HAN, HAN_RANGES  # the ranges (the model core reads them too); this module's helpers use them
 
 # Between two characters of which at least one is Han (no whitespace involved): where SentencePiece
 # is told to cut its training text, so that no learned piece holds a Han character and anything else.

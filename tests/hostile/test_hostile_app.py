@@ -189,7 +189,7 @@ def test_limits_admit_every_shipped_model_and_the_paper_presets() -> None:
 
         if "task_heads" in json.loads((folder / "config.json").read_text(encoding="utf-8")):
             # the multi-task model (several heads, loaded by MultiTaskModel, whose load_state_dict is strict)
-            from albert.commands.multitask import MultiTaskModel
+            from albert.core.multitask import MultiTaskModel
 
             assert set(MultiTaskModel.from_pretrained(folder).tasks) == {"reviews", "cws"}
             continue

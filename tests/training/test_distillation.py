@@ -12,10 +12,11 @@ import torch
 import torch.nn.functional as F
 
 from albert import AlbertForSequenceClassification
-from albert.commands.distill import distillation_loss, kept_layers, make_student
+from albert.commands.distill import distillation_loss
 from albert.commands.finetune import FinetuneConfig, run
 from albert.core.config import ConfigError
 from albert.core.quantize import model_size_bytes, quantize_model
+from albert.core.student import kept_layers, make_student
 from albert.training.optim import OptimizerConfig
 from tests.training.test_finetune import toy_pretrained_models, write_sentiment
 

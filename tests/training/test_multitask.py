@@ -11,8 +11,9 @@ import pytest
 import torch
 
 from albert.commands.finetune import FinetuneConfig, run
-from albert.commands.multitask import MultiTaskModel, task_schedule
+from albert.commands.multitask import task_schedule
 from albert.commands.practices import parse_task_spec
+from albert.core.multitask import MultiTaskModel, task_words
 from albert.data.tokenizer import load_tokenizer
 from albert.training.optim import OptimizerConfig
 from tests.training.test_finetune import NEGATIVE, POSITIVE, sentence, toy_pretrained_models, write_sentiment
@@ -112,8 +113,6 @@ def test_the_command_line_takes_several_tasks(multitask_run: dict, tmp_path: Pat
 
 def test_a_token_task_reads_the_text_as_its_files_were_read() -> None:
     """Words for a token head: whitespace-separated, every Han character (and punctuation beside it) its own word."""
-    from albert.commands.multitask import _task_words
-
-    assert _task_words("今天下雨，路滑。") == list("今天下雨，路滑。")
-    assert _task_words("The old sailor walked") == ["The", "old", "sailor", "walked"]
-    assert _task_words("用 ALBERT 试试") == ["用", "ALBERT", "试", "试"]
+    assert task_words("今天下雨，路滑。") == list("今天下雨，路滑。")
+    assert task_words("The old sailor walked") == ["The", "old", "sailor", "walked"]
+    assert task_words("用 ALBERT 试试") == ["用", "ALBERT", "试", "试"]

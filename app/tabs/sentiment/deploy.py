@@ -138,7 +138,7 @@ def multitask_dir() -> Path:
 def load_multitask(lang: str = "en") -> tuple[Any, Any]:
     """(model, tokenizer) of the shipped multi-task model, kept in the app's model cache (`app.models.cache`); a
     ModelError sentence when it is not installed."""
-    from albert.commands.multitask import MultiTaskModel
+    from albert.core.multitask import MultiTaskModel
     from albert.data.tokenizer import load_tokenizer
 
     directory = multitask_dir()

@@ -3,7 +3,7 @@
 Only the LoRA adapters of the deploy table are shipped (the full, student and INT8 models are not: the Space's size
 limit), and latency depends on a model's shapes, not on its weights. So the shipped adapter, merged into its shipped
 base, stands for the full model (the same shapes: the LoRA row *is* that model); `albert.quantize` of it for the
-INT8 rows; `albert.commands.distill.make_student` of it (3 passes) for the student. Bounded: four models of at most
+INT8 rows; `albert.core.student.make_student` of it (3 passes) for the student. Bounded: four models of at most
 7 MB, batch 1, one thread, `ROUNDS` rounds after `WARMUP`, on the interface language's first example sentence:
 well under a second of CPU.
 """
@@ -44,9 +44,9 @@ def _adapter_dirs(task: str, lang: str) -> tuple[Path, Path]:
 
 @functools.cache
 def _models(adapter: Path, base: Path) -> dict[str, Any]:
-    from albert.commands.distill import make_student
     from albert.core.adapters import load_adapter, merge_lora
     from albert.core.quantize import quantize_model
+    from albert.core.student import make_student
 
     full = merge_lora(load_adapter(adapter, base=base))
     student = make_student(full, 3).eval()

@@ -56,10 +56,18 @@ def score(model_dir: Path, data_dir: Path, batch_size: int = 64, max_seq_length:
     for split in SPLITS:
         records = read_records(str(data_dir / f"{split}.tsv"), "classification")
         examples = encode(records, tokenizer, "classification", max_seq_length, label2id)
+        # Batches of similar length pad less (a long review no longer pads 63 short ones to 128 tokens).
+        order = sorted(range(len(examples)), key=lambda i: len(examples[i]["input_ids"]))
         predictions, labels, loss = predict(
-            model, examples, "classification", batch_size, torch.device("cpu"), pad_id=tokenizer.pad_token_id
+            model,
+            [examples[i] for i in order],
+            "classification",
+            batch_size,
+            torch.device("cpu"),
+            pad_id=tokenizer.pad_token_id,
         )
-        correct = predictions == labels
+        correct = np.empty(len(order), dtype=bool)
+        correct[order] = predictions == labels  # back in file order
         proportion = Proportion(float(correct.sum()), len(correct))
         low, high = proportion.interval()
         result[split] = {

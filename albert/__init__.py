@@ -3,9 +3,9 @@
 The config and the parameter calculator import without torch; the model classes load
 torch on first use (PEP 562), so `from albert import count_parameters` stays instant.
 
-The folders are layers, lowest first: this root holds the foundation (`errors`, `io`, `cli`, `moved`), then
-`core` (the model), `data`, `training` and `commands` (`python -m albert.pretrain` and the other three). Old
-import paths of moved modules (`albert.model`, `albert.heads`, ...) still work with a warning (`albert.moved`).
+The folders are layers, lowest first: this root holds the foundation (`errors`, `io`, `cli`, `han`), then `core`
+(the model), `data`, `training` and `commands`. The root also gives the four commands their short names:
+`python -m albert.pretrain` (and `finetune`, `tokenizer`, `task_text`) runs `albert.commands.pretrain`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from albert.core.config import PRESETS, AlbertConfig, ConfigError
 from albert.core.params import ParameterCount, count_parameters
-from albert.moved import install as _install_moved_modules
-
-_install_moved_modules()
 
 _LAZY = {
     "AlbertModel": "albert.core.model",

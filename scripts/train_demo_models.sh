@@ -22,7 +22,7 @@ default_data=(--model.max-position-embeddings 64 --data.max-seq-length 64 --batc
 ablation_data=(--model.max-position-embeddings 128 --data.max-seq-length 128 --batch-size "${BATCH:-32}")
 
 if [ ! -f "$runs/tokenizer-8k/spiece.model" ]; then
-  python -c "from albert.tokenizer import train_tokenizer; train_tokenizer(['$corpus/gutenberg-train.txt.xz'], '$runs/tokenizer-8k', vocab_size=8000, max_sentences=1_000_000)"
+  python -c "from albert.data.tokenizer import train_tokenizer; train_tokenizer(['$corpus/gutenberg-train.txt.xz'], '$runs/tokenizer-8k', vocab_size=8000, max_sentences=1_000_000)"
 fi
 
 case "$what" in

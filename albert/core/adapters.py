@@ -56,7 +56,7 @@ TARGETS = {
 }
 """The Linear layers LoRA may target, and the block each belongs to."""
 _HF_NAMES = {"query": "query", "key": "key", "value": "value", "output": "dense", "up": "ffn", "down": "ffn_output"}
-"""transformers' ALBERT names of the same Linear layers (`albert.hf.KEY_MAP`)."""
+"""transformers' ALBERT names of the same Linear layers (`albert.core.hf.KEY_MAP`)."""
 
 
 @dataclass(frozen=True)

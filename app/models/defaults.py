@@ -105,7 +105,7 @@ def fetch_in_background(
                 load(hub_id)
             except Exception as error:  # a ModelError's sentence, or anything a download raises: said, not raised
                 logger.warning("could not fetch %s at start: %s", hub_id, error)
-                _set(lang, FAILED, safe(str(error), 200))
+                _set(lang, FAILED, safe(str(error).split(";")[0], 160))  # the sentence's first clause: why
                 continue
             logger.info("%s is ready: it now answers automatic requests in %s", hub_id, lang)
             _set(lang, READY)
@@ -148,6 +148,8 @@ def pick(choice: str | None, text: str, lang: str = "en") -> AutoPick:
     automatic = (choice.strip() if isinstance(choice, str) else choice) in ("", None, AUTO_MODEL)
     language = text_language(text, lang)
     found = state(language) if automatic else None
+    if automatic and found is None and hub.on_space():
+        found = (FETCHING, "")  # a Space's warm-up loads ours first, then starts the fetch: it is on its way
     if found is None:
         return AutoPick(value)
     status, reason = found

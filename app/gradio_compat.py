@@ -14,6 +14,8 @@ Gradio has no public option for what these do, so they read or replace attribute
 - `Blocks.validate_inputs`, wrapped so that too few values get a sentence naming the count (`name_input_counts`);
 - `Queue.pending_messages_per_session`, `pending_event_ids_session` and `event_ids_to_events`, swept to drop the
   answers of abandoned requests (`drop_unread_results`);
+- `routes.App.get_blocks`, read by the door (`app.hosting.door`) from the request's ASGI scope, so that a call of a
+  name no event has gets one sentence (`served_api_names`): Gradio answered it with a 500 and a traceback;
 - the page: Gradio 6's Textbox reports an edit only on a key press (`data-testid="textbox"`), passed on by
   `EDITS_JS`.
 
@@ -46,6 +48,7 @@ USED: dict[str, tuple[str, ...]] = {
         "concurrency_id",
         "concurrency_limit",
     ),
+    "gradio.routes.App": ("get_blocks",),
     "gradio.queueing.Queue": (
         "push",
         "event_queue_per_concurrency_id",
@@ -116,6 +119,27 @@ def wrap_event(block_fn: Any, key: str, wrapper: Callable[[Callable], Callable])
     wrapped.lab_wrappers = (*getattr(fn, "lab_wrappers", ()), key)
     block_fn.fn = wrapped
     return True
+
+
+def served_api_names(server_app: Any) -> frozenset[str] | None:
+    """The api_names of the events the Gradio server app `server_app` (the FastAPI app of an ASGI scope's "app")
+    serves; None when it is not one (no Blocks configured, or another app)."""
+    get_blocks = getattr(server_app, "get_blocks", None)
+    if not callable(get_blocks):
+        return None
+    try:
+        blocks = get_blocks()
+    except ValueError:  # Gradio's "No Blocks has been configured for this app."
+        return None
+    fns = getattr(blocks, "fns", None)
+    if not isinstance(fns, dict):
+        return None
+    return frozenset(name for name in (getattr(fn, "api_name", None) for fn in fns.values()) if isinstance(name, str))
+
+
+def input_ids(block_fn: Any) -> list[str | None]:
+    """The `elem_id` of each input of an event, in the order its function receives their values."""
+    return [getattr(component, "elem_id", None) for component in getattr(block_fn, "inputs", None) or []]
 
 
 def event_name(block_fn: Any) -> str | None:

@@ -1,11 +1,20 @@
-"""Bounded input at the door: every request body is capped, and the file upload routes are closed (issue 35).
+"""Bounded input at the door: every request body is capped, the file upload routes are closed, and a call the
+server cannot read gets one sentence (issues 35 and 43).
 
 `BoundedBodies` is an ASGI middleware on the FastAPI app that Gradio builds (`launch_options()["app_kwargs"]`).
 It answers before any route parses anything:
-- a body announced (Content-Length) or sent (chunked, counted as it streams) larger than `MAX_BODY_BYTES` → 413;
+- a request carrying both Content-Length and Transfer-Encoding → 400, as RFC 9112 (section 6.3) asks: the server
+  (uvicorn, h11) reads such a body by its chunked framing, so a header of `Content-Length: 5` let a 5 MB chunked body
+  past a check that trusted the header (issue 43);
+- a body announced larger than `MAX_BODY_BYTES` → 413 at once; every body is then *read here and counted*, whatever
+  its framing says, and handed on only when it held at most `MAX_BODY_BYTES` (413 otherwise): the bound is what was
+  read, not what a header promised;
 - POST to Gradio's upload routes (`/gradio_api/upload`, `/gradio_api/process_recording`) → 403. No tab takes a
   file, and Gradio's upload route stored any file up to its size limit in its temporary folder, served it back and
-  never removed it (30 uploads: 27 MB).
+  never removed it (30 uploads: 27 MB);
+- a call (`/gradio_api/run/<name>`, `/api/<name>`, `/call/<name>`, `/call/v2/<name>`) of a name no event has → 404,
+  and one whose body Gradio cannot read as a call (an unknown `fn_index`, positional `data` sent to the keyword
+  route `/call/v2`) → 400, each with one sentence: Gradio answered both with a 500 and a traceback in the log.
 
 The largest body the page itself sends is a masked-words request of 10,000 Chinese characters with its previous answer
 (under 100 kB of JSON), so 256 kB leaves room and refuses a 50-million-character text before it is read.
@@ -19,12 +28,18 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from app import gradio_compat
+
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 256 * 1024
 """The largest request body accepted, in bytes."""
 CLOSED_ROUTES = re.compile(r"/(upload|process_recording)/*$")
 """Paths (their end) of Gradio's routes that write uploaded files to the server's temporary folder."""
+CALL_ROUTES = re.compile(r"/gradio_api/(?:run|api|call|call/v2)/([^/]+)/*$")
+"""Paths (their end) of Gradio's routes that call an event by its api_name (group 1) with a POST."""
+BY_INDEX = "predict"
+"""The name of Gradio's older call by number (`/gradio_api/run/predict` with an `fn_index`), not an event's."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -35,6 +50,14 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 TOO_LARGE = f"The request body is larger than {MAX_BODY_BYTES // 1024} kB, the most ALBERT Lab accepts; send less text."
 NO_UPLOADS = "ALBERT Lab takes no files: uploads are closed."
 BAD_LENGTH = "The Content-Length header is not a whole number of bytes."
+TWO_FRAMINGS = (
+    "The request carries both Content-Length and Transfer-Encoding; send one of them (RFC 9112 refuses the pair)."
+)
+NO_SUCH_ENDPOINT = "ALBERT Lab has no endpoint of that name; the API page (?view=api) lists them."
+UNREADABLE_CALL = (
+    'The call could not be read: send {"data": [values in the order the API page lists them]} to '
+    "/gradio_api/call/<name>, or its parameters by name to /gradio_api/call/v2/<name>."
+)
 
 
 class BoundedBodies:
@@ -53,24 +76,12 @@ class BoundedBodies:
             await _answer(send, 403, NO_UPLOADS)
             await _drain(receive, self.max_bytes)
             return
-        headers = {name.lower(): value for name, value in scope.get("headers", [])}
-        length = headers.get(b"content-length")
-        if length is not None:
-            try:
-                announced = int(length)
-            except ValueError:
-                await _answer(send, 400, BAD_LENGTH)
-                return
-            if announced > self.max_bytes:
-                await _answer(send, 413, TOO_LARGE)
-                return
-            # The server itself stops a body longer than its Content-Length (h11 refuses the extra bytes).
-            await self.app(scope, receive, send)
+        refusal = self.refusal(scope.get("headers", []))
+        if refusal is not None:
+            await _answer(send, *refusal)
+            await _drain(receive, self.max_bytes)
             return
-        if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():
-            await self.app(scope, receive, send)  # no body (a GET, an event stream): nothing to count
-            return
-        # A chunked body announces no size: read it here, counting, and hand it on only when it fits.
+        # Whatever the headers say, the body is read here and counted: handed on only when it fits.
         messages = await _read_at_most(receive, self.max_bytes)
         if messages is None:
             await _answer(send, 413, TOO_LARGE)
@@ -81,7 +92,49 @@ class BoundedBodies:
             following = next(replay, None)
             return following if following is not None else await receive()
 
-        await self.app(scope, replayed, send)
+        call = CALL_ROUTES.search(path) if scope.get("method") == "POST" else None
+        if call is None:
+            await self.app(scope, replayed, send)
+            return
+        names = gradio_compat.served_api_names(scope.get("app"))
+        if names is not None and call.group(1) not in names and call.group(1) != BY_INDEX:
+            logger.info("refused a call of an unknown endpoint (%d characters of name)", len(call.group(1)))
+            await _answer(send, 404, NO_SUCH_ENDPOINT)
+            return
+        await self._call(scope, replayed, send)
+
+    def refusal(self, headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
+        """(status, sentence) for a request whose framing headers are refused before its body is read; None
+        when they may be read."""
+        lengths = [value for name, value in headers if name.lower() == b"content-length"]
+        if lengths and any(name.lower() == b"transfer-encoding" for name, _ in headers):
+            return 400, TWO_FRAMINGS
+        if not lengths:
+            return None
+        try:
+            announced = {int(value) for value in lengths}
+        except ValueError:
+            return 400, BAD_LENGTH
+        if len(announced) > 1 or min(announced) < 0:
+            return 400, BAD_LENGTH
+        return (413, TOO_LARGE) if max(announced) > self.max_bytes else None
+
+    async def _call(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A call route: an exception that escapes Gradio before it answered is a call it could not read (400)."""
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message.get("type") == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as error:
+            if started:
+                raise
+            logger.info("refused a call Gradio could not read: %s", type(error).__name__)
+            await _answer(send, 400, UNREADABLE_CALL)
 
 
 async def _read_at_most(receive: Receive, limit: int) -> list[Message] | None:

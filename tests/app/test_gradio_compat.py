@@ -31,10 +31,13 @@ def test_every_internal_used_exists_on_a_built_and_queued_app(monkeypatch) -> No
     demo = build_app()
     demo.queue(max_size=4)
     block_fn = next(iter(demo.fns.values()))
+    from gradio.routes import App
+
     instances = {
         "gradio.blocks.Blocks": demo,
         "gradio.blocks.BlockFunction": block_fn,
         "gradio.queueing.Queue": demo._queue,
+        "gradio.routes.App": App.create_app(demo),
     }
     for path, attributes in gradio_compat.USED.items():
         assert isinstance(instances[path], _class(path)), path
@@ -135,3 +138,32 @@ def test_wrap_event_wraps_once_per_key_and_keeps_the_name() -> None:
     assert not gradio_compat.wrap_event(block_fn, "twice", twice)  # the same key: left as it is
     assert block_fn.fn("a") == "AA" and gradio_compat.event_name(block_fn) == "shout"
     assert gradio_compat.api_names(demo) == ["shout"] and gradio_compat.events(demo, "other") == []
+
+
+def test_served_api_names_reads_the_server_apps_events(monkeypatch) -> None:
+    """The door reads the names a call may use from the request's scope["app"], Gradio's FastAPI app."""
+    from gradio.routes import App
+
+    use_tiny_assets(monkeypatch)
+    from app.layout import build_app
+
+    demo = build_app()
+    names = gradio_compat.served_api_names(App.create_app(demo))
+    assert names is not None and {"fill_mask", "measure_speed", "set_language"} <= names
+    assert names == {name for name in gradio_compat.api_names(demo) if name}
+    assert gradio_compat.served_api_names(App()) is None  # no Blocks configured yet
+    assert gradio_compat.served_api_names(object()) is None
+
+
+def test_input_ids_name_each_input_of_an_event_in_order(monkeypatch) -> None:
+    """The hosting finds an event's `lang` by the language switch's elem_id ("language") among its inputs."""
+    use_tiny_assets(monkeypatch)
+    from app.layout import build_app
+
+    demo = build_app()
+    (switch,) = gradio_compat.events(demo, "set_language")
+    assert gradio_compat.input_ids(switch) == ["language"]
+    (fill,) = gradio_compat.events(demo, "fill_mask")
+    ids = gradio_compat.input_ids(fill)
+    assert len(ids) == 4 and ids[-1] == "language" and ids.count("language") == 1
+    assert gradio_compat.input_ids(object()) == []

@@ -23,17 +23,24 @@ Groups, cheapest first:
 
 A queued event wired without a group (Gradio then gives it one of its own) goes to `heavy`, with a warning in the
 log: an endpoint wired by hand can never slow the light ones down; tests/app/hosting asserts that none is.
+
+Every event, queued or not, also checks what it was sent before its function runs (`checked_values`, issue 43):
+no text with a lone surrogate and no whole number of more than 100 digits anywhere among the values
+(`app.inputs.readable`), and the page's language exactly "en" or "zh" wherever the event reads the language switch
+(`app.inputs.page_language`). A refusal is one sentence (`gr.Error`), before any work: a /measure_speed sent a list
+as its language ran a 10 s measurement before.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import gradio_compat
+from app import gradio_compat, inputs
 from app.hosting.lanes import in_lane
 from app.i18n import normalize_lang, t
 
@@ -125,8 +132,37 @@ def isolate(demo: Any) -> Any:
             )
     for block_fn in gradio_compat.events(demo, "set_language"):
         gradio_compat.wrap_event(block_fn, "cached-language", cached_updates)
+    for block_fn in gradio_compat.events(demo):  # checked last: the check runs first, before a lane is taken
+        where = tuple(i for i, name in enumerate(gradio_compat.input_ids(block_fn)) if name == LANGUAGE_ID)
+        gradio_compat.wrap_event(block_fn, "checked-values", lambda fn, w=where: checked_values(fn, w))
     gradio_compat.bound_group_lines(demo, group_busy)
     return demo
+
+
+LANGUAGE_ID = "language"
+"""The `elem_id` of the page's language switch (`app.layout`): an event's input of that id is its `lang`."""
+
+
+def checked_values(fn: Callable[..., Any], languages: tuple[int, ...] = ()) -> Callable[..., Any]:
+    """`fn` refusing, with one sentence and before it runs, values no endpoint reads: text with a lone surrogate, a
+    whole number of more than `app.inputs.MAX_DIGITS` digits (anywhere among the values), and a language that is not
+    "en" or "zh" at the positions `languages`. The signature stays `fn`'s, for Gradio reads it on every call."""
+    import gradio as gr
+
+    @functools.wraps(fn)
+    def check(*args: Any, **kwargs: Any) -> Any:
+        try:
+            lang = "en"
+            for position in languages:
+                if position < len(args):
+                    lang = inputs.page_language(args[position])
+            inputs.readable((*args, *kwargs.values()), lang)
+        except inputs.InputError as error:
+            logger.info("refused the values sent to %s: %s", getattr(fn, "__name__", "an event"), error)
+            raise gr.Error(str(error), print_exception=False) from None
+        return fn(*args, **kwargs)
+
+    return check
 
 
 def group_busy(group: str | None, waiting: int, body: Any) -> str | None:
@@ -163,6 +199,7 @@ __all__ = [
     "CostGroup",
     "busy_answer",
     "cached_updates",
+    "checked_values",
     "group_busy",
     "isolate",
     "model_workers",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,12 +34,24 @@ def normalize_lang(lang: str | None) -> str:
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|~"})
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """`text` with each lone surrogate (no character: JSON's "\\ud800" decodes to one) replaced by U+FFFD, so that
+    an answer quoting it can be encoded as UTF-8."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def safe(text: object, limit: int = 120) -> str:
     """User-supplied text (a path, a model id, an error) made inert for a Markdown message: HTML-escaped,
-    Markdown characters backslashed, cut to `limit` characters."""
-    value = str(text)
+    Markdown characters backslashed, lone surrogates replaced (`encodable`), cut to `limit` characters."""
+    try:
+        value = str(text)
+    except ValueError:  # an int of more than 4,300 digits, which Python refuses to write out
+        value = "(a number too long to show)"
     value = value if len(value) <= limit else value[:limit] + "…"
-    return html.escape(value, quote=False).translate(_MARKDOWN_SPECIAL)
+    return encodable(html.escape(value, quote=False).translate(_MARKDOWN_SPECIAL))
 
 
 def t(key: str, lang: str = "en", **values: Any) -> str:
@@ -48,7 +61,7 @@ def t(key: str, lang: str = "en", **values: Any) -> str:
         logger.warning("no string for %r", key)
         return key
     text = entry[1] if normalize_lang(lang) == "zh" else entry[0]
-    return text.format(**values) if values else text
+    return encodable(text.format(**values)) if values else text
 
 
 def mode_name(mode: str, lang: str = "en") -> str:

@@ -4,8 +4,10 @@ traceback (issue 35 item 6).
 The endpoints are listed from the running server itself (`/config`'s dependencies: every event with a Python
 function, public, undocumented and private), so an endpoint added later is covered without editing this file.
 Each gets the same hostile batch: None, huge strings, negative and huge numbers, NaN (as text and as the bare JSON
-token), unknown choices, objects, booleans, too many and too few values. Every request must get an answer (a
-result, an error sentence, or an HTTP refusal with a reason) and the server's log must hold no traceback."""
+token), unknown choices, objects, booleans, too many and too few values; and, value by value, a 400-digit whole
+number and a text holding a lone surrogate, and a language that is not "en" or "zh" wherever the endpoint reads the
+page's language switch (issue 43). Every request must get an answer (a result, an error sentence, or an HTTP refusal
+with a reason) and the server's log must hold no traceback."""
 
 from __future__ import annotations
 
@@ -28,16 +30,55 @@ def url() -> str:
 
 
 @pytest.fixture(scope="module")
-def endpoints(url: str) -> dict[str, int]:
-    """{api_name: number of inputs} of every event with a server function, read from the server's /config."""
+def config(url: str) -> dict[str, Any]:
     import httpx
 
-    config = httpx.get(f"{url}/config", timeout=60).json()
+    return httpx.get(f"{url}/config", timeout=60).json()
+
+
+@pytest.fixture(scope="module")
+def endpoints(config: dict[str, Any]) -> dict[str, int]:
+    """{api_name: number of inputs} of every event with a server function, read from the server's /config."""
     return {
         dep["api_name"]: len(dep["inputs"])
         for dep in config["dependencies"]
         if dep.get("backend_fn") and dep.get("api_name")
     }
+
+
+@pytest.fixture(scope="module")
+def languages(config: dict[str, Any]) -> dict[str, list[int]]:
+    """{api_name: positions of its inputs that are the page's language switch} of the endpoints that read it."""
+    switch = {c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == "language"}
+    found = {
+        dep["api_name"]: [i for i, component in enumerate(dep["inputs"]) if component in switch]
+        for dep in config["dependencies"]
+        if dep.get("backend_fn") and dep.get("api_name")
+    }
+    return {name: positions for name, positions in found.items() if positions}
+
+
+BIG = 10**400
+"""A 400-digit whole number: float() of it overflows."""
+SURROGATE = "a\ud800b"
+"""Text holding a lone surrogate (sent as JSON's "\\ud800" escape): no character, and no UTF-8 encoder writes it."""
+NOT_LANGUAGES: tuple[Any, ...] = (["en"], {"lang": "en"}, None, "x" * 100_000, "EN", 7)
+"""Values sent as the page's language that are not "en" or "zh"."""
+
+
+def value_bodies(n: int, languages: list[int]) -> list[str]:
+    """Bodies with one hostile value at a time (the others null): a 400-digit number (and its negative) and a lone
+    surrogate in each position, and each of NOT_LANGUAGES where the endpoint reads the language."""
+    rows: list[list[Any]] = []
+    for position in range(n):
+        for value in (BIG, -BIG, SURROGATE, [SURROGATE], {"k": BIG}):
+            rows.append([value if i == position else None for i in range(n)])
+    for position in languages:
+        for value in NOT_LANGUAGES:
+            rows.append([value if i == position else "en" for i in range(n)])
+    rows.append([BIG] * n)
+    rows.append([SURROGATE] * n)
+    return [json.dumps({"data": row}) for row in rows]  # ASCII: the surrogate travels as its \\u escape
 
 
 def hostile_bodies(n: int) -> list[str]:
@@ -94,9 +135,60 @@ def test_the_app_registers_the_endpoints_this_test_is_about(endpoints: dict[str,
 
 @pytest.mark.slow
 def test_every_endpoint_answers_hostile_values_without_a_traceback(url: str, endpoints: dict[str, int]) -> None:
+    _without_a_traceback(url, [(name, body) for name, n in sorted(endpoints.items()) for body in hostile_bodies(n)])
+
+
+@pytest.mark.slow
+def test_every_value_of_every_endpoint_refuses_huge_numbers_surrogates_and_unknown_languages(
+    url: str, endpoints: dict[str, int], languages: dict[str, list[int]]
+) -> None:
+    """Issue 43: 65 of these reached a traceback (OverflowError, an answer that could not be encoded)."""
+    assert {"measure_speed", "fill_mask", "sentence_order", "set_language"} <= set(languages)
+    calls = [(name, body) for name, n in sorted(endpoints.items()) for body in value_bodies(n, languages.get(name, []))]
+    _without_a_traceback(url, calls)
+
+
+@pytest.mark.slow
+def test_a_refusal_never_echoes_a_surrogate_and_measure_speed_checks_its_language_first(url: str) -> None:
+    import httpx
+
+    form = [30000, 128, 768, 12, 12, 3072, "all", 1, True, 512, 128]
+    for lang in NOT_LANGUAGES:
+        error = _error(_stream(url, "measure_speed", json.dumps({"data": [*form, lang]})))
+        assert error.startswith('The language (lang) must be "en" or "zh", got '), error
+    error = _error(_stream(url, "fill_mask", json.dumps({"data": ["the [MASK]", SURROGATE, "", "zh"]})))
+    assert "代理码点" in error, error  # in the request's language
+    stream = _stream(url, "fill_mask", json.dumps({"data": [f"the [MASK] {SURROGATE}", 5, "", "en"]}))
+    error = _error(stream)
+    assert "lone surrogate" in error and "\ud800" not in error and "\ufffd" not in error, error
+    assert "401 digits" in _error(_stream(url, "fill_mask", json.dumps({"data": ["the [MASK]", BIG, "", "en"]})))
+    with httpx.Client(timeout=60) as http:
+        assert http.get(f"{url}/config").status_code == 200
+
+
+def _error(stream: str) -> str:
+    """The sentence of an `event: error` stream ("" when the stream is no error)."""
+    if "event: error" not in stream:
+        return ""
+    data = next(line for line in stream.splitlines() if line.startswith("data:")).removeprefix("data:")
+    return str(json.loads(data)["error"])
+
+
+def _stream(url: str, endpoint: str, body: str) -> str:
+    import httpx
+
+    with httpx.Client(timeout=300) as http:
+        response = http.post(
+            f"{url}/gradio_api/call/{endpoint}", content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 200, response.text[:300]
+        return http.get(f"{url}/gradio_api/call/{endpoint}/{response.json()['event_id']}").text
+
+
+def _without_a_traceback(url: str, calls: list[tuple[str, str]]) -> None:
+    """Send every (endpoint, body) of `calls`, six at a time: each must be answered, the log must stay clean."""
     log = tiny_assets().root / "server.log"
     start = log.stat().st_size
-    calls = [(name, body) for name, n in sorted(endpoints.items()) for body in hostile_bodies(n)]
     with ThreadPoolExecutor(max_workers=6) as pool:
         problems = [p for p in pool.map(lambda call: _send(url, *call), calls) if p]
     assert not problems, f"{len(problems)} of {len(calls)} requests unanswered:\n" + "\n".join(problems[:20])

@@ -448,8 +448,8 @@ def matching_preset(values: tuple | list, presets: dict[str, tuple]) -> str:
     """
 
     def norm(value: Any) -> Any:
-        if isinstance(value, bool) or value is None or isinstance(value, str):
-            return value
+        if isinstance(value, (bool, int, str)) or value is None:
+            return value  # an int as it is: float() of a 400-digit one overflows
         try:
             number = float(value)
         except (TypeError, ValueError):

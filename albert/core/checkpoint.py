@@ -39,6 +39,20 @@ class CheckpointError(ConfigError):
     """A checkpoint that cannot be loaded; the message names the file and the reason."""
 
 
+HUB_PATTERNS: tuple[str, ...] = (
+    "config.json",
+    "*.safetensors",
+    "spiece.model",
+    "vocab.txt",
+    "tokenizer*",
+    "special_tokens_map.json",
+)
+"""The files of a hub repository `resolve_directory` downloads (fnmatch patterns). safetensors only: most hub repos
+also hold a pytorch_model.bin twin, which would double the download; `HUB_FALLBACK_WEIGHTS` is fetched only for a
+repo that has no safetensors weights at all."""
+HUB_FALLBACK_WEIGHTS = "pytorch_model.bin"
+
+
 def resolve_directory(name_or_path: str | os.PathLike) -> Path:
     """A local directory as is; otherwise a hub id, downloaded (config, weights, tokenizer)."""
     path = Path(name_or_path)
@@ -55,19 +69,10 @@ def resolve_directory(name_or_path: str | os.PathLike) -> Path:
         from huggingface_hub import constants, snapshot_download
 
         offline = bool(constants.HF_HUB_OFFLINE)
-        # safetensors only: most hub repos also hold a pytorch_model.bin twin, which would double the download.
-        # The .bin is fetched only for a repo that has no safetensors weights at all.
-        patterns = [
-            "config.json",
-            "*.safetensors",
-            "spiece.model",
-            "vocab.txt",
-            "tokenizer*",
-            "special_tokens_map.json",
-        ]
+        patterns = list(HUB_PATTERNS)
         directory = Path(snapshot_download(text, allow_patterns=patterns))
         if not any(directory.glob("*.safetensors")):
-            directory = Path(snapshot_download(text, allow_patterns=[*patterns, "pytorch_model.bin"]))
+            directory = Path(snapshot_download(text, allow_patterns=[*patterns, HUB_FALLBACK_WEIGHTS]))
         return directory
     except Exception as error:  # network, missing repo, offline mode: one clear sentence
         # Offline mode fails for every id not in the cache; saying so beats "check the network".

@@ -385,6 +385,9 @@ def load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
 
     name = Path(location).name if kind != "hub" else location
     if kind == "hub":
+        from app.models.hub_sizes import check_before_download
+
+        check_before_download(location, lang)  # from the hub's metadata, before any weight is downloaded
         announce_download(location, lang)
     try:
         directory = Path(resolve_directory(location))

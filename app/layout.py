@@ -168,7 +168,8 @@ dropped. Gradio would keep the unread answers of its last 2,000 sessions for goo
 def launch_options() -> dict[str, Any]:
     """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
     the local copies of d3 / jQuery that the attention views load, the sentiment model's card, the
-    bounds on uploads and kept sessions, and the page script that reports every edit of a text box."""
+    bounds on uploads and kept sessions, the page script that reports every edit of a text box, and Gradio's
+    monitoring dashboard off."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
         "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
@@ -181,6 +182,9 @@ def launch_options() -> dict[str, Any]:
         "state_session_capacity": SESSIONS_KEPT,
         "js": gradio_compat.EDITS_JS,
         "app_kwargs": door.app_kwargs(),  # request bodies capped, uploads closed (app.hosting.door)
+        # Gradio's /monitoring dashboard: any visitor's GET /gradio_api/monitoring printed its URL, with the key that
+        # opens it, into the server's log (issue 43). Off: the route answers 403 and nothing is printed.
+        "enable_monitoring": False,
     }
 
 

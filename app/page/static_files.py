@@ -4,7 +4,9 @@ Gradio serves `gradio_api/file=<path>`; a path relative to the working directory
 there, so `app.py` runs from the repository root and the files the page needs (d3, jQuery, the
 require stand-in, the sentiment model's card) are copied once into `cache/app-static/` (ignored
 by git) and linked as `gradio_api/file=cache/app-static/<name>`: the page and `/config` never
-show where Python, the packages or the models live.
+show where Python, the packages or the models live. A Markdown file (a model card) is served with every absolute
+path in it made relative (`portable_text`): a card's build commands named the `--output-dir` of the machine that
+trained it (issue 43).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import shutil
+import re
 import tempfile
 from pathlib import Path
 
@@ -23,24 +25,43 @@ SERVED_DIR = Path("cache") / "app-static"
 
 
 def publish(source: Path, name: str | None = None) -> str:
-    """Copy `source` into the served folder (once; again when it changed) and return its relative URL."""
+    """Copy `source` into the served folder (once; again when it changed) and return its relative URL. A Markdown
+    file is copied without the absolute paths it names (`portable_text`)."""
     target_name = name or source.name
     target = REPO_ROOT / SERVED_DIR / target_name
     try:
-        if (
-            not target.is_file()
-            or target.stat().st_size != source.stat().st_size
-            or target.read_bytes() != source.read_bytes()
-        ):
+        content = source.read_bytes()
+        if source.suffix.lower() == ".md":
+            content = portable_text(content.decode("utf-8", "replace")).encode("utf-8")
+        if not target.is_file() or target.stat().st_size != len(content) or target.read_bytes() != content:
             target.parent.mkdir(parents=True, exist_ok=True)
             handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            os.close(handle)
-            shutil.copyfile(source, temp)
+            with os.fdopen(handle, "wb") as out:
+                out.write(content)
             os.replace(temp, target)  # atomic: a second process never serves half a file
     except OSError as error:
         logger.warning("cannot copy %s into %s (%s); serving it from where it is", source.name, SERVED_DIR, error)
         return "gradio_api/file=" + str(source.resolve())
     return f"gradio_api/file={SERVED_DIR.as_posix()}/{target_name}"
+
+
+ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~-])(?:[A-Za-z]:\\|/)(?:[\w.+@-]+[/\\])+[\w.+@-]*")
+"""An absolute POSIX or Windows path of at least one folder, not part of a URL or of a relative path."""
+
+
+def portable_text(text: str) -> str:
+    """`text` with each absolute path made relative: to the repository when it lies inside it (the repository's
+    runs/sst2 → `runs/sst2`), else to its last folder (a models/x folder elsewhere → `models/x`)."""
+    root = REPO_ROOT.as_posix().rstrip("/") + "/"
+
+    def relative(match: re.Match[str]) -> str:
+        path = match.group(0).replace("\\", "/")
+        if path.startswith(root):
+            return path[len(root) :] or "."
+        parts = [part for part in path.split("/") if part and not part.endswith(":")]
+        return "/".join(parts[-2:])
+
+    return ABSOLUTE_PATH.sub(relative, text)
 
 
 def served_path(name: str) -> str:

@@ -171,6 +171,104 @@ def test_a_5_mb_body_is_refused_413(http, url: str) -> None:
     assert status == 413 and "256 kB" in text, text[:300]
 
 
+def _raw_post(url: str, headers: list[str], chunks: Iterator[bytes]) -> tuple[int, str]:
+    """POST to /gradio_api/queue/join over a socket of its own, the headers as given and the chunks sent as they are
+    (a thread sends while the answer is read: the server may answer before the body is all sent); (status, body)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    with socket.create_connection((where.hostname, where.port), timeout=60) as sock:
+        head = ["POST /gradio_api/queue/join HTTP/1.1", f"Host: {where.netloc}", "Content-Type: application/json"]
+        sock.sendall(("\r\n".join([*head, *headers]) + "\r\n\r\n").encode())
+
+        def send_body() -> None:
+            try:
+                for chunk in chunks:
+                    sock.sendall(chunk)
+            except OSError:  # the server answered and closed the connection before the body was all sent
+                pass
+
+        sender = threading.Thread(target=send_body, daemon=True)
+        sender.start()
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer or len(answer) < answer.index(b"\r\n\r\n") + 4 + _length(answer):
+                piece = sock.recv(65536)
+                if not piece:
+                    break
+                answer += piece
+        except ConnectionResetError:
+            pass
+        sender.join(30)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body.decode("utf-8", "replace")
+
+
+def _length(answer: bytes) -> int:
+    for line in answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return int(value)
+    return 0
+
+
+def _chunked(body: bytes, size: int = 65536) -> Iterator[bytes]:
+    """`body` in HTTP/1.1 chunked framing."""
+    for i in range(0, len(body), size):
+        piece = body[i : i + size]
+        yield f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    yield b"0\r\n\r\n"
+
+
+@pytest.mark.slow
+def test_a_lying_length_beside_chunked_framing_never_carries_a_body_past_the_cap(http, url: str) -> None:
+    """The probe's bypass (issue 43): `Content-Length: 5` with `Transfer-Encoding: chunked` carried 300 kB and 5 MB
+    bodies into /gradio_api/queue/join (200 and an event id). Now the pair is refused (400) and a chunked body is
+    counted as it streams (413), over a real socket to the launched server."""
+    from app.hosting.door import TOO_LARGE, TWO_FRAMINGS
+
+    def join(size: int) -> bytes:
+        data = ["x" * size + " [MASK]", 5, "", "en"]
+        return json.dumps({"data": data, "fn_index": 0, "session_hash": "door43"}).encode()
+
+    for size in (300_000, 5_000_000, 100):
+        status, body = _raw_post(url, ["Content-Length: 5", "Transfer-Encoding: chunked"], _chunked(join(size)))
+        assert status == 400 and json.loads(body) == {"detail": TWO_FRAMINGS}, (size, status, body[:300])
+    status, body = _raw_post(url, ["Transfer-Encoding: chunked"], _chunked(join(300_000)))
+    assert status == 413 and json.loads(body) == {"detail": TOO_LARGE}, (status, body[:300])
+    status, body = _raw_post(url, [f"Content-Length: {len(join(300_000))}"], iter([join(300_000)]))
+    assert status == 413 and json.loads(body) == {"detail": TOO_LARGE}, (status, body[:300])
+    assert http.get(f"{url}/config").status_code == 200  # the server serves on
+
+
+@pytest.mark.slow
+def test_calls_gradio_could_not_read_get_a_sentence_not_a_500(http, url: str) -> None:
+    """`POST /gradio_api/run/predict` without a number and `POST /gradio_api/call/v2/<name>` with positional data
+    were 500s with a traceback in the log (issue 43); a name no event has gets a 404 with a sentence."""
+    from app.hosting.door import NO_SUCH_ENDPOINT, UNREADABLE_CALL
+
+    log = tiny_assets().root / "server.log"
+    start = log.stat().st_size
+    calls = [
+        ("run/predict", {"data": ["the [MASK]", 5, "", "en"]}, 400, UNREADABLE_CALL),
+        ("run/predict", {"data": [], "fn_index": 100_000}, 400, UNREADABLE_CALL),
+        ("call/v2/fill_mask", {"data": ["the [MASK]", 5, "", "en"]}, 400, UNREADABLE_CALL),
+        ("call/v2/fill_mask", {"text": ["a list"], "nonsense": 1}, 400, UNREADABLE_CALL),
+        ("call/v2/no_such_endpoint", {}, 404, NO_SUCH_ENDPOINT),
+        ("call/no_such_endpoint", {"data": []}, 404, NO_SUCH_ENDPOINT),
+        ("run/no_such_endpoint", {"data": []}, 404, NO_SUCH_ENDPOINT),
+    ]
+    for route, body, status, sentence in calls:
+        response = http.post(f"{url}/gradio_api/{route}", json=body)
+        assert (response.status_code, response.json()) == (status, {"detail": sentence}), (route, response.text[:300])
+    response = http.post(f"{url}/gradio_api/call/v2/fill_mask", json={"text": "the old [MASK] walked", "top_k": 3})
+    assert response.status_code == 200 and "event_id" in response.json(), response.text[:300]  # a right v2 call
+    with open(log, encoding="utf-8") as handle:
+        handle.seek(start)
+        assert "Traceback" not in handle.read()
+
+
 @pytest.mark.slow
 def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
     texts = [http.get(f"{url}/config").text, http.get(f"{url}/").text]
@@ -181,6 +279,41 @@ def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
             assert folder not in text, folder
     card = http.get(f"{url}/config").text
     assert "gradio_api/file=cache/app-static/README-" in card
+
+
+@pytest.mark.slow
+def test_no_file_the_page_links_to_names_a_folder_of_the_machine(http, url: str) -> None:
+    """Everything the static routes serve for the page (the sentiment card, d3, jQuery, the page's scripts), read
+    through the server (issue 43)."""
+    import re
+    import tempfile
+
+    texts = [http.get(f"{url}/config").text, http.get(f"{url}/").text]
+    links = sorted({m for text in texts for m in re.findall(r"gradio_api/file=[^\s\"')\\]+", text)})
+    assert any("README-" in link for link in links), links  # the sentiment tab's card is among them
+    folders = {str(tiny_assets().root), str(REPO), sys.prefix, str(Path.home()) + "/", tempfile.gettempdir() + "/"}
+    for link in links:
+        response = http.get(f"{url}/{link}")
+        assert response.status_code == 200, link
+        for folder in folders:
+            assert folder not in response.text, (link, folder)
+
+
+@pytest.mark.slow
+def test_the_monitoring_key_is_never_logged(http, url: str) -> None:
+    """Gradio printed its monitoring URL, with the key that opens the dashboard, to the log of any visitor's GET
+    /gradio_api/monitoring (issue 43); the dashboard is off (`launch(enable_monitoring=False)`)."""
+    log = tiny_assets().root / "server.log"
+    start = log.stat().st_size
+    for path in ("/gradio_api/monitoring", "/monitoring", "/gradio_api/monitoring/summary"):
+        assert http.get(f"{url}{path}").status_code in (403, 404), path
+    with open(log, encoding="utf-8") as handle:
+        handle.seek(start)
+        logged = handle.read()
+    import re
+
+    whole = log.read_text(encoding="utf-8")
+    assert "Monitoring URL" not in whole and not re.search(r"monitoring/(?!summary)[\w-]{8,}", whole), logged[-2000:]
 
 
 @dataclass

@@ -5,9 +5,9 @@ tests/app/test_hub_defaults.py): nothing is downloaded, and the files differ fro
 
 - `albert/albert-base-v2` (Google, converted by transformers): config.json with ALBERT v1's fields
   (`down_scale_factor`, `gap_size`, `net_structure_type`, `num_memory_blocks`), architectures AlbertForMaskedLM,
-  `gelu_new`; model.safetensors with a pooler, the MLM head (its decoder stored again) and a saved `position_ids`,
-  but no sentence-order head; a SentencePiece tokenizer (here the shipped albert-lab-base's 8,000 pieces, fewer
-  than the 30,000 rows the model has, as the loader allows).
+  `gelu_new`; model.safetensors (≈ 47 MB) with a pooler, the MLM head (its decoder tied, not stored again) and a
+  saved `position_ids`, but no sentence-order head; a SentencePiece tokenizer (here the shipped albert-lab-base's
+  8,000 pieces, fewer than the 30,000 rows the model has, as the loader allows).
 - `uer/albert-base-chinese-cluecorpussmall` (UER): config.json as UER writes it (AlbertForMaskedLM, exact `gelu`);
   **pytorch_model.bin only** (UER's conversion: the MLM head with `predictions.bias` and the decoder's own copy,
   the pooler and the SOP head `sop_classifier`, no `position_ids`); **vocab.txt only**, laid out as BERT-Chinese's
@@ -15,7 +15,7 @@ tests/app/test_hub_defaults.py): nothing is downloaded, and the files differ fro
   punctuation and every CJK unified ideograph U+4E00–U+9FFF until the list is full).
 
 `sizes=TINY` shrinks the encoder (vocabularies stay full size, so every tokenizer path is the real one); `FULL` keeps
-the hub's sizes (≈ 47 MB and ≈ 53 MB of weights).
+the hub's sizes (≈ 47 MB and ≈ 54 MB of weights).
 
     python -m benchmarks.hub_layouts CACHE_DIR [--tiny]   # fill CACHE_DIR (a HF_HUB_CACHE) with both
 """
@@ -131,7 +131,7 @@ def write_google_albert(cache: Path, sizes: dict[str, int] = FULL, hub_id: str =
     state = {k: v.detach().clone().contiguous() for k, v in model.state_dict().items()}
     state = {k: v for k, v in state.items() if not k.startswith("sop_classifier.")}
     state["albert.embeddings.position_ids"] = torch.arange(config["max_position_embeddings"])[None]
-    state["predictions.decoder.weight"] = state["albert.embeddings.word_embeddings.weight"].clone()
+    state.pop("predictions.decoder.weight", None)  # tied to the word embeddings: not stored again (47 MB in all)
     save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
     (folder / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     for name in ("spiece.model", "tokenizer.json", "tokenizer_config.json"):

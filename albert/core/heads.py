@@ -3,14 +3,16 @@ sequence / token classification. Each returns a typed output dataclass."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from albert.core.config import IGNORE_INDEX, AlbertConfig
-from albert.core.model import AlbertModel, AlbertPreTrainedModel, activation
+from albert.core.model import AlbertModel, AlbertModelOutput, AlbertPreTrainedModel, activation
 
 
 @dataclass
@@ -46,6 +48,9 @@ class ClassifierOutput:
     """(B, num_labels) for sequences, (B, T, num_labels) for tokens."""
     hidden_states: tuple[torch.Tensor, ...] | None = None
     attentions: tuple[torch.Tensor, ...] | None = None
+
+
+O = TypeVar("O", MaskedLMOutput, ClassifierOutput)
 
 
 class MaskedLMHead(nn.Module):
@@ -148,15 +153,25 @@ class AlbertForPreTraining(AlbertPreTrainedModel):
         )
 
 
-class AlbertForMaskedLM(AlbertPreTrainedModel):
-    """Masked-LM head only (no pooler), for fill-in-the-blank."""
+class _OneLabelHead(AlbertPreTrainedModel, ABC, Generic[O]):
+    """The encoder (`self.albert`) under a head with one labels tensor (the masked LM, the classifiers), and the
+    forward pass they share, written once: the encoder's pass, the head's logits and loss (`logits_and_loss`), both
+    returned with the encoder's hidden states and attentions in the head's output class."""
+
+    add_pooler: ClassVar[bool] = True
+    """Whether the head reads the pooled [CLS] vector (the masked LM and the token classifier read every token)."""
+    output_class: ClassVar[type]
 
     def __init__(self, config: AlbertConfig):
         super().__init__()
         self.config = config
-        self.albert = AlbertModel(config, add_pooler=False)
-        self.mlm_head = MaskedLMHead(config)
-        self.init_weights()
+        self.albert = AlbertModel(config, add_pooler=self.add_pooler)
+
+    @abstractmethod
+    def logits_and_loss(
+        self, out: AlbertModelOutput, labels: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The head on the encoder's output: its logits, and its loss when labels are given."""
 
     def forward(
         self,
@@ -166,7 +181,7 @@ class AlbertForMaskedLM(AlbertPreTrainedModel):
         labels: torch.Tensor | None = None,
         output_hidden_states: bool = False,
         output_attentions: bool = False,
-    ) -> MaskedLMOutput:
+    ) -> O:
         out = self.albert(
             input_ids,
             attention_mask,
@@ -174,43 +189,45 @@ class AlbertForMaskedLM(AlbertPreTrainedModel):
             output_hidden_states=output_hidden_states,
             output_attentions=output_attentions,
         )
-        logits, loss = _masked_lm(self, out.last_hidden_state, labels)
-        return MaskedLMOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
+        logits, loss = self.logits_and_loss(out, labels)
+        return self.output_class(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
 
 
-class _AlbertClassifier(AlbertPreTrainedModel):
-    """Encoder → dropout → linear over the pooled [CLS] state, or over every token's state (`per_token`)."""
+class AlbertForMaskedLM(_OneLabelHead[MaskedLMOutput]):
+    """Masked-LM head only (no pooler), for fill-in-the-blank."""
 
-    per_token = False
+    add_pooler = False
+    output_class = MaskedLMOutput
 
     def __init__(self, config: AlbertConfig):
-        super().__init__()
-        self.config = config
-        self.albert = AlbertModel(config, add_pooler=not self.per_token)
+        super().__init__(config)
+        self.mlm_head = MaskedLMHead(config)
+        self.init_weights()
+
+    def logits_and_loss(
+        self, out: AlbertModelOutput, labels: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        return _masked_lm(self, out.last_hidden_state, labels)
+
+
+class _AlbertClassifier(_OneLabelHead[ClassifierOutput]):
+    """Encoder → dropout → linear over the pooled [CLS] state, or over every token's state (no pooler)."""
+
+    output_class = ClassifierOutput
+
+    def __init__(self, config: AlbertConfig):
+        super().__init__(config)
         self.dropout = nn.Dropout(config.classifier_dropout_prob)
         self.classifier = nn.Linear(config.hidden_size, config.num_labels)
         self.init_weights()
 
-    def forward(
-        self,
-        input_ids: torch.Tensor,
-        attention_mask: torch.Tensor | None = None,
-        token_type_ids: torch.Tensor | None = None,
-        labels: torch.Tensor | None = None,
-        output_hidden_states: bool = False,
-        output_attentions: bool = False,
-    ) -> ClassifierOutput:
-        out = self.albert(
-            input_ids,
-            attention_mask,
-            token_type_ids,
-            output_hidden_states=output_hidden_states,
-            output_attentions=output_attentions,
-        )
-        features = out.last_hidden_state if self.per_token else out.pooler_output  # (B, T, H) or (B, H)
-        logits = self.classifier(self.dropout(features))  # (B, T, num_labels) or (B, num_labels)
+    def logits_and_loss(
+        self, out: AlbertModelOutput, labels: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        features = out.pooler_output if self.add_pooler else out.last_hidden_state  # (B, H) or (B, T, H)
+        logits = self.classifier(self.dropout(features))  # (B, num_labels) or (B, T, num_labels)
         loss = classification_loss(logits, labels, self.config.num_labels) if labels is not None else None
-        return ClassifierOutput(loss=loss, logits=logits, hidden_states=out.hidden_states, attentions=out.attentions)
+        return logits, loss
 
 
 class AlbertForSequenceClassification(_AlbertClassifier):
@@ -220,4 +237,4 @@ class AlbertForSequenceClassification(_AlbertClassifier):
 class AlbertForTokenClassification(_AlbertClassifier):
     """Every token's hidden state → dropout → linear (no pooler), for tagging."""
 
-    per_token = True
+    add_pooler = False

@@ -28,6 +28,9 @@ from app.models import hub
 
 logger = logging.getLogger(__name__)
 
+AUTO = "auto"
+"""The picker's "automatic" value (`app.models.AUTO_MODEL`; this module sits below the package and does not import
+it)."""
 RULE_SHARING = "all"
 RULE_OBJECTIVE = "sop"
 FETCHING, READY, FAILED = "fetching", "ready", "failed"
@@ -137,24 +140,22 @@ class AutoPick:
         return [_LINES[self.status][lang].format(hub_id=self.hub_id, ours=safe(answered), mb=mb, reason=self.reason)]
 
 
-def pick(choice: str | None, text: str, lang: str = "en") -> AutoPick:
-    """The model for *Masked words* and *Attention*: an explicit choice as it is; "automatic" (or nothing) becomes the
-    text's language's hub default once it is ready and the app is online, else the shipped model for the text
-    (`app.models.model_for`)."""
-    from app.models import AUTO_MODEL, model_for
+def pick(choice: str | None, text: str, lang: str, shipped: str) -> AutoPick:
+    """The model for *Masked words* and *Attention*: `shipped` (the shipped model for the text, `app.models.model_for`;
+    an explicit choice as it is) unless the choice is "automatic" (or nothing) and the app is online: then the text's
+    language's hub default once it is ready, with the line that says which answered."""
     from app.models.languages import text_language
 
-    value = model_for(choice, text, lang)
-    automatic = (choice.strip() if isinstance(choice, str) else choice) in ("", None, AUTO_MODEL)
+    automatic = (choice.strip() if isinstance(choice, str) else choice) in ("", None, AUTO)
     language = text_language(text, lang)
     found = state(language) if automatic else None
     if automatic and found is None and hub.on_space():
         found = (FETCHING, "")  # a Space's warm-up loads ours first, then starts the fetch: it is on its way
     if found is None:
-        return AutoPick(value)
+        return AutoPick(shipped)
     status, reason = found
     hub_id = hub.HUB_DEFAULTS[language]
-    return AutoPick(hub_id if status == READY else value, hub_id, status, reason)
+    return AutoPick(hub_id if status == READY else shipped, hub_id, status, reason)
 
 
 def reset() -> None:

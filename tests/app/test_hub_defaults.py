@@ -210,7 +210,10 @@ def test_online_is_a_space_or_a_hub_that_answers(monkeypatch: pytest.MonkeyPatch
 
 
 def test_offline_the_shipped_models_answer_without_a_line(cached: Path) -> None:
+    from app.models import AUTO_MODEL
     from app.tabs.masked.views import fill_mask_view
+
+    assert defaults.AUTO == AUTO_MODEL  # defaults sits below the package and keeps its own copy
 
     assert defaults.fetch_in_background(app_models.load, lambda: False) is None
     answer = fill_mask_view(EN_TEXT, 3, "auto", "en")

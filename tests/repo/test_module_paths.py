@@ -1,7 +1,7 @@
 """Module paths: the four commands keep their short names (`python -m albert.pretrain` runs `albert.commands.pretrain`
 with the flags stored in cli_flags.json), importing `albert` installs no import hook, a path that moved when albert/'s
-folders became layers (issue 33) is simply not found, and every `albert` path that our code, scripts and docs name
-exists (a module, or a name a module defines)."""
+folders became layers (issue 33) is simply not found, every `albert` path that our code, scripts and docs name
+exists (a module, or a name a module defines), and no module of ours imports another's private name."""
 
 from __future__ import annotations
 
@@ -160,6 +160,25 @@ def test_every_albert_path_named_in_docs_scripts_and_library_text_exists() -> No
             if gone := missing_part(reference):
                 missing.add(f"{path.relative_to(ROOT)}: {reference} ({gone} does not exist)")
     assert not sorted(missing)
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    """`from albert.core.heads import _classification_loss` made a private helper part of another module's contract;
+    a name another module needs is public (in the layer it belongs to)."""
+    files = [
+        ROOT / "app.py",
+        *(p for folder in CODE if folder != "tests" for p in sorted((ROOT / folder).rglob("*.py"))),
+    ]
+    private: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            private.update(
+                f"{path.relative_to(ROOT)}: {node.module}.{name}"
+                for name in names
+                if name.startswith("_") and not name.startswith("__")
+            )
+    assert not sorted(private)
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from typing import Any
 
 from albert.core.params import PAPER_TABLE1
 from app.i18n import normalize_lang, safe, t
-from app.page.numbers import millions, paper_millions
+from app.page.numbers import count_words, paper_millions
 
 logger = logging.getLogger(__name__)
 TASK_METRICS: dict[str, tuple[str, ...]] = {
@@ -91,6 +91,12 @@ class Facts:
     """Whether the model carries held-out figures (a shipped model's metrics.json)."""
     order_text: dict[str, str] | None = None
     """Where its order figures hold, when only in one genre (metrics.json `order_text`: {"en": ..., "zh": ...})."""
+    seed_twin: tuple[str, HeldOut] | None = None
+    """The same recipe trained with another seed (`<name>-s1`, or `<name>` for an `-s1` run), shipped beside it, and
+    its order figure: one seed's verdict is not yet a finding when the other's differs."""
+    genre_rule: tuple[HeldOut, HeldOut] | None = None
+    """(this model, a rule that reads no words) on the same pairs of the genre its order figures hold for, when the
+    structure experiment recorded both (metrics.json `structure_experiment`): what "above chance" is worth there."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -151,7 +157,28 @@ def facts(
         held_out=tuple(recorded),
         recorded=metrics is not None,
         order_text=_genre((metrics or {}).get("order_text")),
+        genre_rule=_genre_rule(metrics),
     )
+
+
+def _rate(found: Any, key: str) -> HeldOut | None:
+    """A recorded {"rate", "ci95", "n"} as a figure against 50%."""
+    if not isinstance(found, dict) or _number(found.get("rate")) is None:
+        return None
+    low, high = (found.get("ci95") or [None, None])[:2]
+    n = found.get("n")
+    return HeldOut(key, float(found["rate"]), _number(low), _number(high), int(n) if n else None, 0.5)
+
+
+def _genre_rule(metrics: dict[str, Any] | None) -> tuple[HeldOut, HeldOut] | None:
+    """The model's order figure and the text-free rule's on the genre's dev pairs (the structure experiment)."""
+    experiment = (metrics or {}).get("structure_experiment")
+    if not isinstance(experiment, dict):
+        return None
+    genre = experiment.get("genre")
+    model = _rate((experiment.get(f"{genre}_dev") or {}).get("order"), "order")
+    rule = _rate((experiment.get(f"baselines_{genre}_dev") or {}).get("text_free_tree"), "order")
+    return (model, rule) if model is not None and rule is not None else None
 
 
 def _genre(value: Any) -> dict[str, str] | None:
@@ -162,8 +189,15 @@ def _genre(value: Any) -> dict[str, str] | None:
 
 
 def model_facts(lm: Any, task: str) -> Facts:
-    """`facts` of a loaded pretraining model (`app.models.LoadedModel`)."""
-    return facts(lm.name, lm.metrics, lm.config.vocab_size, lm.parameter_count, task, lm.config.sentence_objective)
+    """`facts` of a loaded pretraining model (`app.models.LoadedModel`); a shipped model's seed twin with it."""
+    found = facts(lm.name, lm.metrics, lm.config.vocab_size, lm.parameter_count, task, lm.config.sentence_objective)
+    if task != "order" or getattr(lm, "kind", "") != "shipped":
+        return found
+    from app.models import shipped_metrics
+
+    twin = lm.name.removesuffix("-s1") if lm.name.endswith("-s1") else f"{lm.name}-s1"
+    figure = held_out(shipped_metrics(twin), "order", CHANCE["order"])
+    return dataclasses.replace(found, seed_twin=(twin, figure)) if figure is not None else found
 
 
 def percent(x: float) -> str:
@@ -193,13 +227,13 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
             lang,
             name=safe(f.name),
             n=f"{f.parameters:,}",
-            m=millions(f.parameters),
-            base=paper_millions(PAPER_TABLE1["albert-base"]),
-            bert=paper_millions(PAPER_TABLE1["bert-base"]),
+            m=count_words(f.parameters, normalize_lang(lang)),
+            base=_paper_count(PAPER_TABLE1["albert-base"], lang),
+            bert=_paper_count(PAPER_TABLE1["bert-base"], lang),
         )
     ]
     if f.tokens:
-        parts.append(t("frame.tokens", lang, tokens=millions(f.tokens)))
+        parts.append(t("frame.tokens", lang, tokens=count_words(f.tokens, normalize_lang(lang))))
     key = task_key(task, objective)
     if not f.recorded:
         parts.append(t("frame.unrecorded", lang))
@@ -224,14 +258,44 @@ def framing_markdown(f: Facts, task: str, lang: str = "en", objective: str = "so
         parts.append(t("frame.held_out", lang, figures=figures))
         if f.order_text and key.startswith("order"):
             parts.append(t("frame.order.genre", lang, text=safe(f.order_text[normalize_lang(lang)])))
+        if f.genre_rule and key.startswith("order"):
+            model, rule = f.genre_rule
+            parts.append(
+                t(
+                    "frame.order.text_free",
+                    lang,
+                    model=percent(model.accuracy),
+                    rule=percent(rule.accuracy),
+                    detail=_detail(rule, lang),
+                    n=f"{rule.n:,}" if rule.n else "",
+                )
+            )
     if key in ("mask", "attention"):
         parts.append(t("frame.chance.word", lang, V=f"{f.vocab_size:,}", p=percent(1 / f.vocab_size)))
     else:
         parts.append(t("frame.chance.next" if objective == "nsp" else "frame.chance.order", lang))
         order = next((h for h in f.held_out if h.key == "order"), None)
+        if order is not None and f.seed_twin is not None:
+            twin, figure = f.seed_twin
+            agrees = figure.verdict == order.verdict
+            parts.append(
+                t(
+                    "frame.order.seed_agrees" if agrees else "frame.order.seed_differs",
+                    lang,
+                    name=safe(twin),
+                    accuracy=percent(figure.accuracy),
+                    detail=_detail(figure, lang),
+                    verdict=t(f"frame.verdict.{figure.verdict}", lang),
+                )
+            )
         if order is not None and order.verdict != "above":
             parts.append(t("frame.order.at_chance", lang))  # its order interval holds (or is under) 50%: say so
     return _JOINER[normalize_lang(lang)].join(parts)
+
+
+def _paper_count(n: float, lang: str) -> str:
+    """A figure of the paper ('12M'; in 中文 '1,200 万')."""
+    return count_words(n, "zh") if normalize_lang(lang) == "zh" else paper_millions(n)
 
 
 def line(lm: Any, task: str, lang: str = "en") -> str:
@@ -370,9 +434,12 @@ def sentiment_facts(
 
 def sentiment_markdown(f: SentimentFacts, lang: str = "en", label_name: Any = None) -> str:
     """The sentiment tab's framing line: size, what it was trained on, dev accuracy and the majority-class rate."""
-    parts = [t("frame.sentiment.size", lang, name=safe(f.name), n=f"{f.parameters:,}", m=millions(f.parameters))]
+    words = normalize_lang(lang)
+    parts = [
+        t("frame.sentiment.size", lang, name=safe(f.name), n=f"{f.parameters:,}", m=count_words(f.parameters, words))
+    ]
     if f.base_model:
-        read = t("frame.sentiment.read", lang, tokens=millions(f.base_tokens)) if f.base_tokens else ""
+        read = t("frame.sentiment.read", lang, tokens=count_words(f.base_tokens, words)) if f.base_tokens else ""
         parts.append(t("frame.sentiment.base", lang, base=safe(f.base_model), read=read))
     if f.train_examples:
         data = t(f"frame.sentiment.data.{f.task}", lang) if f.task in ("sst2", "zh-reviews") else safe(f.task or "?")

@@ -20,7 +20,7 @@ from albert.core.params import count_parameters
 from app import paper
 from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
 from app.models.runs import accuracy_with_interval as _interval
-from app.page.numbers import millions, paper_millions
+from app.page.numbers import count_words, millions, paper_millions
 
 logger = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")
@@ -101,9 +101,9 @@ def _number(row: pd.Series, key: str) -> float | None:
     return None if pd.isna(value) else float(value)
 
 
-def _tokens(row: pd.Series) -> str:
+def _tokens(row: pd.Series, lang: str = "en") -> str:
     tokens = _number(row, "tokens")
-    return "—" if tokens is None else millions(tokens)
+    return "—" if tokens is None else count_words(tokens, normalize_lang(lang))
 
 
 def _ablation_arms(summary: pd.DataFrame | None) -> dict[str, pd.Series]:
@@ -150,7 +150,7 @@ def sharing_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
                 _mode(mode, lang),
                 safe(str(row["run"])),
                 f"{int(_number(row, 'parameters') or 0):,}",
-                _tokens(row),
+                _tokens(row, lang),
                 _interval(row, "mlm"),
                 _interval(row, "order"),
             ]
@@ -199,7 +199,7 @@ def _direction(shared: pd.Series, unshared: pd.Series, lang: str) -> str:
         lang,
         paper=paper.TABLE4[("none", 768)].avg - paper.TABLE4[("all", 768)].avg,
         ours=ours,
-        tokens=_tokens(shared),
+        tokens=_tokens(shared, lang),
         ratio=f"{ratio:.1f}",
         overlap=t("paper.overlap.yes" if overlap else "paper.overlap.no", lang),
     )
@@ -261,7 +261,7 @@ def _ours_by_embedding(summary: pd.DataFrame | None, lang: str) -> str:
                     f"{int(_number(r, 'embedding_size') or 0)}",
                     safe(str(r["run"])),
                     f"{int(_number(r, 'parameters') or 0):,}",
-                    _tokens(r),
+                    _tokens(r, lang),
                     _interval(r, "mlm"),
                 ]
                 for r in rows
@@ -310,7 +310,7 @@ def order_markdown(summary: pd.DataFrame | None, lang: str = "en") -> str:
             if str(r.get("objective", "sop")) in ("none", "nsp", "sop")
             else safe(str(r.get("objective"))),
             f"{int(_number(r, 'embedding_size') or 0)}",
-            _tokens(r),
+            _tokens(r, lang),
             _interval(r, "mlm"),
             _interval(r, "topic"),
             _interval(r, "order"),
@@ -455,11 +455,23 @@ def renderer(which: str) -> Callable[[str], str]:
     renderers: dict[str, Callable[[str], str]] = {
         "calc": calculator_markdown,
         "sharing": lambda lang: sharing_markdown(runs.load_summary(), lang),
-        "order": lambda lang: order_markdown(runs.load_summary(), lang),
+        "order": lambda lang: order_markdown(*_order_runs(lang)),
         "downstream": lambda lang: downstream_markdown(lang, shipped_sentiment_facts()),
         "misreadings": misreadings_markdown,
     }
     return renderers[which]
+
+
+def _order_runs(lang: str) -> tuple[pd.DataFrame | None, str]:
+    """Table 5's runs for `lang`: in 中文 the Chinese runs (assets/runs/zh/summary.csv, the models the 中文 interface
+    answers with) when recorded, else the English ones; the held-out text named accordingly."""
+    from app.models import runs
+
+    if normalize_lang(lang) == "zh":
+        chinese = runs.load_summary(runs.runs_dir() / "zh")
+        if chinese is not None and not chinese.empty:
+            return chinese, lang
+    return runs.load_summary(), lang
 
 
 def panel(tr: Translations, which: str, open: bool = False) -> Any:

@@ -80,7 +80,7 @@ def test_calculator_notes_for_xlarge_and_embedding_arithmetic() -> None:
     calc = calculate(_parameter_form(PRESETS["albert-xlarge"]), lang="zh")
     assert "58.7M" in calc.paper_note and "60M" in calc.paper_note
     calc = calculate(_parameter_form(PRESETS["albert-base"]))
-    text = embedding_markdown(calc)
+    text = embedding_markdown(calc).replace("\u00a0", " ")  # products are joined by no-break spaces (phones)
     assert "30,000 × 768" in text and "23,040,000" in text and "3,840,000 + 98,304" in text
     assert "11,683,584" in totals_markdown(calc)
 
@@ -203,7 +203,7 @@ def test_calculator_never_calls_a_larger_embedding_smaller(lang: str) -> None:
     from app.tabs.parameters.calculator import calculate, embedding_markdown, totals_markdown
 
     bert = calculate(_parameter_form(PRESETS["bert-base"]), lang=lang)
-    text = embedding_markdown(bert, lang)
+    text = embedding_markdown(bert, lang).replace("\u00a0", " ")
     assert "768 × 768" not in text.split("|")[-2] and "589,824" not in text  # no E×H without a projection
     assert ("No E→H projection" if lang == "en" else "没有 E→H 投影") in text
     # Table 3's E = H, projected

@@ -172,8 +172,31 @@ def test_table5_and_the_lesson_sit_beside_the_comparison() -> None:
         for text in (english, chinese):
             assert f"{intrinsic.mlm}" in text and f"{intrinsic.nsp}" in text and f"{intrinsic.sop}" in text
     assert f"**{paper.TABLE5['nsp'][0].sop}**" in english  # an NSP model at chance on order, in bold
-    assert "50.3%" in english and "400,000" in english and "1.3M" in english and "at chance" in english
+    assert "50.3%" in english and "400,000" in english and "at chance" in english
     assert "50.3%" in chinese and "40 万" in chinese and "随机水平" in chinese
+    # no model's size typed in the lesson (issue 42: "1.3M parameters, 60M tokens" beside a 1.7M / 20.2M model)
+    assert "1.3M" not in english and "130 万" not in chinese and "6000 万" not in chinese
+
+
+def test_the_lesson_states_the_nsp_arm_as_measured(monkeypatch) -> None:
+    """NSP's order figures from its metrics.json, with the second seed beside them, never "NSP only tells topic"
+    (issue 42: albert-lab-nsp 56.9% [55.1, 58.7] on order, seed 1 51.6%)."""
+    import json as json_module
+
+    from app.tabs.order.side_by_side import nsp_as_measured
+    from tests.app.support import REPO
+
+    models = REPO / "assets" / "models"
+    monkeypatch.setenv("ALBERT_LAB_MODELS", str(models))
+    seed0 = json_module.loads((models / "albert-lab-nsp" / "metrics.json").read_text(encoding="utf-8"))
+    seed1 = json_module.loads((models / "albert-lab-nsp-s1" / "metrics.json").read_text(encoding="utf-8"))
+    english = nsp_as_measured("en")
+    assert f"{100 * seed0['order_accuracy']:.1f}%" in english and f"{100 * seed1['order_accuracy']:.1f}%" in english
+    assert f"{100 * seed0['topic_accuracy']:.1f}%" in english and "albert-lab-nsp-s1" in english
+    assert "not yet a finding" in english and "only tells topic" not in english
+    chinese = nsp_as_measured("zh")
+    zh = json_module.loads((models / "albert-lab-zh-nsp" / "metrics.json").read_text(encoding="utf-8"))
+    assert f"{100 * zh['order_accuracy']:.1f}%" in chinese and "albert-lab-zh-nsp" in chinese and "抛硬币" in chinese
 
 
 def test_the_shipped_other_books_are_plain_held_out_prose() -> None:

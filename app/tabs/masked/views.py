@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import logging
+import os
+import re
 from typing import Any, NamedTuple
 
 import gradio as gr
@@ -21,7 +24,16 @@ from app.page.results import (
     model_line,
     status_markdown,
 )
-from app.tabs.masked.counts import guess_counts, training_counts, with_counts
+from app.tabs.masked.counts import (
+    MAX_EXPECTED_CHARS,
+    Expected,
+    WordInTraining,
+    expected_word,
+    guess_counts,
+    training_contexts,
+    training_counts,
+    with_counts,
+)
 from app.tabs.masked.plots import topk_figure
 
 logger = logging.getLogger(__name__)
@@ -68,23 +80,83 @@ def _checked_text(text: Any, lang: str) -> tuple[str, list[str]]:
     return inference.clean_text(inputs.text(text, lang, "mask.text"), lang)
 
 
-def fill_mask_view(text: str, top_k: float = 5, model: str | None = "", lang: str = "en") -> MaskAnswer:
+def fill_mask_view(
+    text: str, top_k: float = 5, model: str | None = "", lang: str = "en", expected: str | None = ""
+) -> MaskAnswer:
     """/fill_mask: (JSON, message, filled sentence, top-k chart, words to pick from).
 
     The words are always the text's own: with a prediction, and with a refusal that asks for a [MASK] ("or pick a
-    word to mask"); none when the model cannot read the text (the `<unk>` guard) or the text is not one."""
+    word to mask"); none when the model cannot read the text (the `<unk>` guard) or the text is not one.
+    `expected` ("what did you expect?", optional): the word the student expected at the first [MASK]; the answer
+    then carries its count in the training text and where the text held it and the top guess."""
     lang = inputs.language(lang)
     try:
         cleaned, notices = _checked_text(text, lang)
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
         return _mask_refusal(str(error), MaskAnswer)
-    return _fill_mask(cleaned, notices, top_k, model, lang)
+    word, bad = _expected_text(expected, lang)
+    return _fill_mask(cleaned, notices + bad, top_k, model, lang, word)
+
+
+def _expected_text(expected: Any, lang: str) -> tuple[str, list[str]]:
+    """The "what did you expect?" box read as one word ("" when empty), and a notice when it is not one."""
+    if expected is None or (isinstance(expected, str) and not expected.strip()):
+        return "", []
+    word = expected.strip() if isinstance(expected, str) else ""
+    if not word or len(word) > MAX_EXPECTED_CHARS or re.search(r"\s|\[MASK\]", word, re.IGNORECASE):
+        return "", [t("mask.expected.bad", lang, limit=MAX_EXPECTED_CHARS)]
+    return word, []
+
+
+def _quoted(text: str) -> str:
+    """Training or typed text shown as itself in Markdown: HTML escaped, Markdown's marks backslashed."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~>])", r"\\\1", html.escape(text, quote=False))
+
+
+def _word_lines(seen: WordInTraining, lang: str) -> list[str]:
+    """Where the training text held one word: up to three contexts, the word in bold."""
+    if not seen.contexts:
+        return []
+    shown = " · ".join(f"«{_quoted(a)}**{_quoted(w)}**{_quoted(b)}»" for a, w, b in seen.contexts)
+    return [t("mask.contexts", lang, word=_quoted(seen.word)) + " " + shown]
+
+
+def expected_lines(found: Expected, tokens: int | None, lang: str) -> list[str]:
+    """The expected word beside the top guess, in the status: counts first, then the contexts of each."""
+    word, guess = found.expected, found.top_guess
+    if len(word.pieces) > 1:
+        pieces = " ".join(_quoted(p.lstrip("▁") or p) for p in word.pieces)
+        return [t("mask.expected.pieces", lang, word=_quoted(word.word), n=len(word.pieces), pieces=pieces)]
+    if word.count is None:
+        return [t("mask.expected.nocounts", lang, word=_quoted(word.word))]
+    if word.pieces == guess.pieces:
+        head = t("mask.expected.same", lang, word=_quoted(word.word), n=f"{word.count:,}")
+        return [head, *_word_lines(word, lang)]
+    head = t(
+        "mask.expected",
+        lang,
+        word=_quoted(word.word),
+        n=f"{word.count:,}",
+        guess=_quoted(guess.word),
+        m=f"{guess.count or 0:,}",
+        tokens=f"{tokens or 0:,}",
+    )
+    return [head, *_word_lines(word, lang), *_word_lines(guess, lang)]
 
 
 @guarded(MaskAnswer, error_result=_mask_refusal)
-def _fill_mask(text: str, notices: list[str], top_k: Any, model: str | None, lang: str) -> MaskAnswer:
-    """/fill_mask for a text already checked and cleaned."""
+def _fill_mask(
+    text: str,
+    notices: list[str],
+    top_k: Any,
+    model: str | None,
+    lang: str,
+    expected: str = "",
+    expected_mask: int = 0,
+) -> MaskAnswer:
+    """/fill_mask for a text already checked and cleaned; `expected`: the word expected at the `expected_mask`-th
+    [MASK] ("" for none)."""
     top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
     lm = load(model_for(model, text, lang), lang)
     inference.readable(lm, [text], lang)  # the guard first: a text the model cannot read offers no word
@@ -98,6 +170,12 @@ def _fill_mask(text: str, notices: list[str], top_k: Any, model: str | None, lan
     counts = guess_counts(result, table)
     raw = with_counts(result.as_dict(), counts)
     explained = [t("mask.counts", lang, tokens=f"{table.tokens:,}")] if table is not None else []
+    found = (
+        expected_word(lm.tokenizer, result, expected, expected_mask, table, training_contexts(lm)) if expected else None
+    )
+    if found is not None:
+        raw["expected"] = found.as_dict()
+        explained += expected_lines(found, table.tokens if table is not None else None, lang)
     return MaskAnswer(
         result=raw | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
         status=status_markdown(
@@ -113,7 +191,8 @@ def mask_word_view(
     text: str, word: float | None, top_k: float = 5, model: str | None = "", lang: str = "en"
 ) -> MaskWordAnswer:
     """/mask_word: the text with the picked word masked, then everything /fill_mask returns. The text is checked
-    and cleaned once, here; /fill_mask's work starts from the masked text."""
+    and cleaned once, here; /fill_mask's work starts from the masked text. The picked word is the expected one:
+    the answer carries its count and contexts beside the top guess."""
     if word is None:
         return MaskWordAnswer._make((gr.skip(),) * len(MaskWordAnswer._fields))
     lang = inputs.language(lang)
@@ -123,4 +202,12 @@ def mask_word_view(
         masked = inference.mask_word(cleaned, index)
     except InputError as error:
         return MaskWordAnswer(gr.skip(), *error_outputs(str(error), MaskAnswer))
-    return MaskWordAnswer(masked, *_fill_mask(masked, notices, top_k, model, lang))
+    word, before = _picked_word(cleaned, masked, index)
+    return MaskWordAnswer(masked, *_fill_mask(masked, notices, top_k, model, lang, word, before))
+
+
+def _picked_word(text: str, masked: str, index: int) -> tuple[str, int]:
+    """The `index`-th word of `text` (numbered as `inference.word_choices` numbers them) and how many [MASK]s
+    precede it in `masked` (the text with that word masked); "" when there is no such word."""
+    word = next((label.split(": ", 1)[1] for label, i in inference.word_choices(text) if i == index), "")
+    return word, os.path.commonprefix([text, masked]).count("[MASK]")

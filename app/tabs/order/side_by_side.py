@@ -34,6 +34,7 @@ from app.models import (
     ZH_MODEL,
     LoadedModel,
     language_models,
+    shipped_metrics,
     shipped_models,
 )
 from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
@@ -246,6 +247,41 @@ def table5_markdown(lang: str = "en") -> str:
                 nsp_sop=paper.TABLE5["nsp"][0].sop,
                 sop_nsp=paper.TABLE5["sop"][0].nsp,
             ),
-            t("order.lesson", lang),
+            t("order.lesson", lang, nsp=nsp_as_measured(lang)),
         ]
+    )
+
+
+def nsp_as_measured(lang: str = "en") -> str:
+    """The language's NSP arm as its metrics.json measured it: topic and order, and the same recipe's second seed
+    where one is shipped ("" when the arm is not shipped): never "NSP only tells topic" beside 56.9% on order."""
+    from app.page.framing import CHANCE, held_out, percent
+
+    name = NSP_MODELS.get(normalize_lang(lang))
+    metrics = shipped_metrics(name) if name else None
+    topic, order = (held_out(metrics, key, CHANCE[key]) for key in ("topic", "order"))
+    if topic is None or order is None:
+        return ""
+
+    def interval(h: Any) -> str:
+        return f" [{100 * h.low:.1f}, {100 * h.high:.1f}]" if h.low is not None and h.high is not None else ""
+
+    seed = ""
+    twin = held_out(shipped_metrics(f"{name}-s1"), "order", CHANCE["order"])
+    if twin is not None:
+        same = twin.verdict == order.verdict
+        seed = t(
+            "order.lesson.seed_agrees" if same else "order.lesson.seed_differs",
+            lang,
+            name=safe(f"{name}-s1"),
+            order=percent(twin.accuracy) + interval(twin),
+        )
+    return t(
+        "order.lesson.nsp",
+        lang,
+        name=safe(name),
+        topic=percent(topic.accuracy),
+        order=percent(order.accuracy) + interval(order),
+        verdict=t(f"frame.verdict.{order.verdict}", lang),
+        seed=seed,
     )

@@ -91,6 +91,9 @@ class PretrainConfig(RunConfig):
     sentence_loss_weight: float = 1.0
     """Weight of the SOP/NSP loss in the gradient (the paper adds the two losses: 1). A larger weight asks the
     shared layers for more of the sentence-pair signal; the logged `loss` stays MLM + sentence loss."""
+    probe: str = ""
+    """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
+    five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -108,6 +111,8 @@ class PretrainConfig(RunConfig):
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
         if not 0 <= self.sentence_loss_weight <= 100:
             raise ValueError(f"sentence_loss_weight must be between 0 and 100, got {self.sentence_loss_weight}.")
+        if self.probe and "[MASK]" not in self.probe:
+            raise ValueError(f"--probe needs a [MASK] in it, got {self.probe!r}.")
         if self.init_from and (self.model or self.model_overrides or self.tokenizer):
             raise ValueError(
                 "--init-from takes the model and tokenizer from that directory; drop --model, "
@@ -377,6 +382,9 @@ class PretrainingTask(Task):
                 unwrap(self.model), held_out.pairs, held_out.special, held_out.pad_id, self.cfg.data.max_seq_length - 3
             )
             row.update(order_accuracy=scores.order.rate, topic_accuracy=scores.topic.rate)
+            row.update(order_hits=scores.order.hits, topic_hits=scores.topic.hits, order_pairs=scores.order.total)
+        if self.cfg.probe:
+            row["probe"] = probe_guesses(unwrap(self.model), self.tokenizer, self.cfg.probe, self.run.device)
         self.run.metrics.write(row)
         self.last_eval = row
         logger.info(
@@ -413,6 +421,28 @@ class PretrainingTask(Task):
             self.model.save_pretrained(final, tokenizer=self.tokenizer)
             (final / "training_summary.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
             logger.info("final model saved to %s", final)
+
+
+PROBE_GUESSES = 5
+
+
+@torch.no_grad()
+def probe_guesses(
+    model: AlbertForPreTraining, tokenizer: Any, text: str, device: torch.device, k: int = PROBE_GUESSES
+) -> list[list[Any]]:
+    """The `k` most likely pieces (and their probabilities) at the first [MASK] of `text`."""
+    encoded = tokenizer(text, return_tensors="pt", truncation=True, max_length=model.config.max_position_embeddings)
+    ids = encoded["input_ids"].to(device)
+    where = (ids[0] == tokenizer.mask_token_id).nonzero()
+    if not len(where):  # the tokenizer cut it off: nothing to guess
+        return []
+    was_training = model.training
+    model.eval()
+    logits = model(ids, encoded["attention_mask"].to(device)).mlm_logits[0, int(where[0])]
+    model.train(was_training)
+    top = torch.softmax(logits.float(), -1).topk(k)
+    pieces = tokenizer.convert_ids_to_tokens(top.indices.tolist())
+    return [[piece, round(float(p), 4)] for piece, p in zip(pieces, top.values.tolist(), strict=True)]
 
 
 def run(cfg: PretrainConfig) -> RunResult:

@@ -478,3 +478,20 @@ def test_the_sentence_loss_weight_scales_the_sentence_heads_gradient_and_nothing
 def test_a_sentence_loss_weight_out_of_range_is_refused(weight: float) -> None:
     with pytest.raises(ValueError, match="sentence_loss_weight must be between 0 and 100"):
         PretrainConfig(corpus=("books.txt",), sentence_loss_weight=weight)
+
+
+def test_a_probe_sentence_logs_its_top_guesses_and_order_rows_their_counts(
+    corpus: dict[str, Path], tmp_path: Path
+) -> None:
+    run(config(corpus, tmp_path / "probe", "--max-steps", "2", "--eval-every", "2", "--probe", "the [MASK] walked ."))
+    rows = [json.loads(line) for line in (tmp_path / "probe" / "metrics.jsonl").read_text().splitlines()]
+    evaluation = [row for row in rows if row["split"] == "eval"][-1]
+    guesses = evaluation["probe"]
+    assert len(guesses) == 5 and all(isinstance(piece, str) for piece, _ in guesses)
+    chances = [p for _, p in guesses]
+    assert chances == sorted(chances, reverse=True) and 0 < sum(chances) <= 1.0001
+    assert evaluation["order_pairs"] > 0
+    assert evaluation["order_hits"] / evaluation["order_pairs"] == pytest.approx(evaluation["order_accuracy"])
+    assert evaluation["topic_hits"] / evaluation["order_pairs"] == pytest.approx(evaluation["topic_accuracy"])
+    with pytest.raises(ValueError, match=r"--probe needs a \[MASK\]"):
+        PretrainConfig(corpus=(str(corpus["train"]),), probe="no blank here")

@@ -128,8 +128,8 @@ def empty_figure(message: str = "") -> go.Figure:
     """A blank figure carrying a short message (used when there is nothing to draw)."""
     figure = go.Figure()
     figure.update_layout(**base_layout(height=200, xaxis=dict(visible=False), yaxis=dict(visible=False)))
-    if message:
-        figure.add_annotation(text=plot_text(message), showarrow=False, font=dict(size=14))
+    if message:  # on lines that fit a phone: plotly never wraps an annotation itself
+        figure.add_annotation(text="<br>".join(wrap_title(plot_text(message))), showarrow=False, font=dict(size=14))
     return figure
 
 

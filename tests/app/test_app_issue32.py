@@ -53,7 +53,7 @@ def test_fill_mask_guesses_carry_their_training_count(tmp_path: Path, monkeypatc
     ids = tokenizer.convert_tokens_to_ids([p for p in vocabulary if p.replace("▁", " ").strip() in shown])
     assert all(isinstance(g["training_count"], int) and g["training_count"] >= 1000 for g in top)
     assert {g["training_count"] for g in top} <= {1000 + i for i in ids}
-    assert "123,456" in answer.status and "what its data holds" in answer.status
+    assert "123,456" in answer.status and "Frequent words are the safe guesses" in answer.status
     bars = answer.chart.to_dict()["data"][0]["text"]
     assert all("× in training" in bar for bar in bars)
     assert f"{top[0]['training_count']:,}" in bars[-1]  # the top guess is the last bar (drawn bottom-up)
@@ -64,7 +64,7 @@ def test_fill_mask_guesses_carry_their_training_count(tmp_path: Path, monkeypatc
     # a model without a table: every count is null, no line under the chart, bars without counts
     bare = fill_mask_view("the old sailor walked along the [MASK] .", 5, "albert-lab-none", "en")
     assert all(g["training_count"] is None for g in bare.result["masks"][0]["top"])
-    assert "what its data holds" not in bare.status
+    assert "Frequent words are the safe guesses" not in bare.status
     assert not any("×" in bar for bar in bare.chart.to_dict()["data"][0]["text"])
     assert assets.models.exists()
 
@@ -165,8 +165,8 @@ def test_the_shortcut_sop_curve_is_labelled() -> None:
 
     frame = pd.DataFrame({"tokens": [1e6, 2e6], "sop_accuracy": [0.55, 0.63], "mlm_accuracy": [0.1, 0.2]})
     runs = {"albert-lab-base": frame, "albert-lab-none": frame}
-    sop = {trace.name: trace.line.dash for trace in curves_figure(runs, "sop_accuracy", "en").data}
-    assert sop == {
+    sop = {trace.name.replace("<br>", " "): trace.line.dash for trace in curves_figure(runs, "sop_accuracy", "en").data}
+    assert sop == {  # a long legend entry on lines that fit a phone (issue 42)
         "albert-lab-base: SOP curve measured with the old shortcut-prone pairs (not order)": "dot",
         "albert-lab-none": "solid",
     }

@@ -14,22 +14,31 @@ from app.i18n import t
 from app.inference import display_token
 from app.page.plots import FigureJSON, base_layout, plot_text
 
+PHONE_PLOT_PX = 320
+"""The plot's width on a 390 px phone (the page's padding and the block's border taken off)."""
 
-def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lang: str = "en") -> FigureJSON:
+
+def head_heatmaps_figure(
+    maps: np.ndarray, tokens: Sequence[str], head: int, lang: str = "en", narrow: bool = False
+) -> FigureJSON:
     """One head's attention map at every pass (same weights when shared, yet different maps), passes 1…L.
+
+    `narrow` (a phone, `app.page.client.is_phone`): the passes stacked one under another, each map as wide as the
+    phone, the colour scale a bar under the title; otherwise a grid of up to three maps a row.
 
     Every map carries its tokens on both axes (rows: the token attending, columns: the token attended to);
     the positions are the axis values, so two alike tokens ('the' twice) stay two rows. Written as plain JSON
     (`FigureJSON`) on a grid laid out once per shape (`_grid`): built through plotly's objects this chart took
     ~36 ms of the interpreter per request, most of an /attention answer, and held the lock other requests need."""
     layers, count = maps.shape[0], len(tokens)
-    cols = min(layers, 2 if layers % 3 and not layers % 2 else 3)  # a full grid when L allows it (4 → 2 × 2)
+    cols = 1 if narrow else min(layers, 2 if layers % 3 and not layers % 2 else 3)  # full grids (4 → 2 × 2)
     rows = -(-layers // cols)
     labels = [plot_text(display_token(tok)) for tok in tokens]
     font = 11 if count <= 16 else 9 if count <= 32 else 7
-    side = max(240, min(14 * count, 420))  # px per map: a readable row per token, within the page
+    side = 230 if narrow else max(240, min(14 * count, 420))  # px per map: a readable row per token, within the page
     titles = tuple(t("attention.pass", lang, i=i + 1) for i in range(layers))
-    layout = json.loads(_grid(rows, cols, titles, min(0.25, 90 / (rows * side + 90))))
+    gap = 80 if narrow else 90  # px between two rows of maps: the turned x labels and the next map's title
+    layout = json.loads(_grid(rows, cols, titles, min(0.25, gap / (rows * side + gap))))
     positions = list(range(count))
     pairs = [[f"{labels[r]} → {labels[c]}" for c in positions] for r in positions]
     data = [
@@ -48,23 +57,31 @@ def head_heatmaps_figure(maps: np.ndarray, tokens: Sequence[str], head: int, lan
     ]
     top = float(maps[:, head].max())
     grid_axes = {key: layout.pop(key) for key in ("xaxis", "yaxis")}
+    colorbar: dict = dict(title=dict(text=t("attention.axis.weight", lang)), thickness=12)
+    margin = dict(l=70, r=20, t=80, b=70)
+    if narrow:  # across the top, under the title: a bar on the right would take a fifth of a phone's width
+        margin = dict(l=64, r=12, t=130, b=60)
+        plot_px = rows * (side + gap) - gap
+        colorbar |= dict(orientation="h", x=0, xanchor="left", y=1 + 30 / plot_px, yanchor="bottom", yref="paper")
+        colorbar |= dict(len=0.7, thickness=10, title=dict(text=colorbar["title"]["text"], side="right"))
     layout.update(
         base_layout(
             title=t("attention.heatmap.title", lang, head=head + 1),
-            height=110 + rows * (side + 90),
-            coloraxis=dict(
-                colorscale=BLUES,
-                cmin=0,
-                cmax=top,
-                colorbar=dict(title=dict(text=t("attention.axis.weight", lang)), thickness=12),
-            ),
-            margin=dict(l=70, r=20, t=80, b=70),
+            height=margin["t"] + margin["b"] + rows * (side + gap) - gap,
+            coloraxis=dict(colorscale=BLUES, cmin=0, cmax=top, colorbar=colorbar),
+            margin=margin,
         )
     )
+    if narrow:  # the title in the top 50 px, the colour bar under it, then pass 1's own title
+        lines = layout["title"]["text"].count("<br>") + 1
+        above = margin["t"] - 14 - 10 * lines  # px from the first map's top up to the title's middle
+        layout["title"] = {**layout["title"], "y": 1 + above / plot_px, "yref": "paper", "yanchor": "middle"}
     axis = dict(tickmode="array", tickvals=positions, ticktext=labels, tickfont=dict(size=font), showgrid=False)
-    # Columns are narrower than rows are tall: at the 960 px a phone keeps (app/static/lab.css) one map is about
-    # 730 / cols px wide, and a turned label needs ~font + 4 px. Past that, every stride-th column is labelled.
-    stride = -(-count // max(1, int(730 / cols / (font + 4))))
+    # Columns are narrower than rows are tall: one map is about 730 / cols px wide at the 960 px a narrow desktop
+    # window keeps (app/static/lab.css), or the phone's plot width less the labels; a turned label needs ~font + 4
+    # px. Past that, every stride-th column is labelled.
+    across = PHONE_PLOT_PX - margin["l"] - margin["r"] if narrow else 730 / cols
+    stride = -(-count // max(1, int(across / (font + 4))))
     x_axis = axis | dict(tickvals=positions[::stride], ticktext=labels[::stride], tickangle=-90)
     for name, value in grid_axes.items():  # the first map's axes: the grid's place and the page's look
         layout[name] = {**value, **layout[name]}

@@ -15,6 +15,7 @@ from app.models import (
     model_for,
 )
 from app.page import framing
+from app.page.client import is_phone
 from app.page.plots import lines_figure
 from app.page.results import (
     MAX_HEAD_CHOICE,
@@ -58,7 +59,8 @@ def attention_view(
     compare_model: str | None = "",
     lang: str = "en",
 ) -> AttentionAnswer:
-    """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity)."""
+    """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity). A
+    phone gets the heatmaps stacked (`app.page.client.is_phone`)."""
     lang = inputs.language(lang)
     sentence_a, sentence_b = inputs.text(sentence_a, lang, "attention.a"), inputs.text(sentence_b, lang, "attention.b")
     head = inputs.whole(head, lang, "attention.head", 1, MAX_HEAD_CHOICE, default=1)
@@ -118,6 +120,6 @@ def attention_view(
         status=status_markdown(notices),
         head_view=bv.iframe(head_doc, bv.view_size("head", layers, heads, tokens), t("attention.head_view", lang)),
         model_view=bv.iframe(model_doc, bv.view_size("model", layers, heads, tokens), t("attention.model_view", lang)),
-        heatmaps=head_heatmaps_figure(result.attentions, labels_shown, head_index, lang),
+        heatmaps=head_heatmaps_figure(result.attentions, labels_shown, head_index, lang, narrow=is_phone()),
         similarity=similarity_plot,
     )

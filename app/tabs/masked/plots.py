@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from app.i18n import t
 from app.inference import WORD_START, FillMaskResult
-from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
+from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text, wrap_title
 
 _MASK_ROWS_SHOWN = 8  # more masks than this: the figure shows the first ones, the JSON has all
 
 BAR_PX, PANEL_TITLE_PX, PANEL_GAP_PX, TOP_PX, BOTTOM_PX = 22, 26, 14, 56, 84
 """Pixel sizes of the top-k chart: a bar, the title row above each [MASK]'s panel, the gap between panels, the
 figure's title and the shared axis below the last panel (tick labels and the chance note)."""
+AXIS_TITLE_UNITS, AXIS_LINE_PX = 30, 16
+"""The axis title's line holds at most this many units (`wrap_title`): a phone's plot is ~200 px wide here."""
 
 
 def topk_panels(n_panels: int, k: int) -> tuple[int, list[tuple[float, float]]]:
@@ -43,7 +45,11 @@ def topk_figure(
     shown = result.predictions[:_MASK_ROWS_SHOWN]
     k = max(len(p.candidates) for p in shown)
     height, domains = topk_panels(len(shown), k)
-    layout = base_layout(title=t("mask.chart", lang), height=height, margin=dict(l=110, r=20, t=TOP_PX, b=BOTTOM_PX))
+    axis_title = wrap_title(t("mask.axis", lang), AXIS_TITLE_UNITS)
+    below = AXIS_LINE_PX * (len(axis_title) - 1)  # a second line of the axis title pushes the chance note down
+    layout = base_layout(
+        title=t("mask.chart", lang), height=height + below, margin=dict(l=110, r=20, t=TOP_PX, b=BOTTOM_PX + below)
+    )
     data, annotations, shapes = [], [], []
     for row, (prediction, (low, high)) in enumerate(zip(shown, domains, strict=True)):
         suffix = "" if row == 0 else str(row + 1)
@@ -89,7 +95,7 @@ def topk_figure(
             "showticklabels": last,
             "fixedrange": True,
             **({} if row == 0 else {"matches": "x"}),
-            **({"title": {"text": t("mask.axis", lang)}} if last else {}),
+            **({"title": {"text": "<br>".join(axis_title)}} if last else {}),
         }
         layout[f"yaxis{suffix}"] = {
             **layout["yaxis"],
@@ -135,7 +141,7 @@ def topk_figure(
                 "y": 0,
                 "yref": "paper",
                 "yanchor": "top",
-                "yshift": -58,
+                "yshift": -58 - below,
                 "showarrow": False,  # a line of its own, under the axis
                 "font": {"size": 11, "color": "#dc2626"},
             }

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES, AlbertConfig
 from albert.core.params import count_parameters
 from app.i18n import t
-from app.page.plots import MODE_COLORS, PALETTE, base_layout, legend_below, plot_text
+from app.page.plots import MODE_COLORS, PALETTE, base_layout, legend_below, plot_text, wrap_title
 
 SEED_REPEAT = re.compile(r"-s\d+$")
 """A run named like `albert-lab-all-s1` repeats `albert-lab-all` with another seed: drawn in its colour, dashed."""
@@ -73,7 +73,7 @@ def curves_figure(runs: Mapping[str, pd.DataFrame], column: str, lang: str = "en
             x=rows["tokens"],
             y=rows[column],
             mode="lines+markers",
-            name=plot_text(t("runs.shortcut", lang, name=name) if shortcut else name),
+            name="<br>".join(wrap_title(plot_text(t("runs.shortcut", lang, name=name) if shortcut else name), 36)),
             line=dict(
                 color=PALETTE[first_runs.index(SEED_REPEAT.sub("", name)) % len(PALETTE)],
                 dash="dot" if shortcut else "dash" if SEED_REPEAT.search(name) else "solid",

@@ -1,0 +1,213 @@
+"""Issue 42, item 3: a phone shows whole charts and tables. Chromium as a 390 × 844 phone (a phone's User-Agent,
+touch), on every tab in English and 中文, measures in one pass per tab:
+
+- every heatmap pass and the colour scale inside the window (the passes are stacked on a phone);
+- every table's cells inside its box: no key number behind an inner scroll;
+- no Plotly toolbar on a touch screen (it covered every chart title);
+- every chart text (titles, axis titles, tick labels, bar values) inside its figure, and no two bar values over each
+  other ("1.001.00");
+- no Markdown mark (`**`) left as text, no example cell on more than two lines.
+
+Runs `python app.py` on the tiny test models (tests/app/support.py), every outside host blocked; the measurements go
+to test-artifacts/phone-whole-<lang>.json (not committed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = REPO / "test-artifacts"
+PHONE_UA = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile "
+    "Safari/537.36"
+)
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+TABS = {
+    "parameters": "#parameters-totals",
+    "sharing": "#transitions-status",
+    "masked": "#mask-status",
+    "order": "#order-verdict",
+    "attention": "#attention-status",
+    "sentiment": "#sentiment-verdict",
+}
+"""Each tab (its button is #tab-<name>-button) and the element that holds its first result."""
+FIT_CHARTS = (REPO / "app" / "static" / "fit_charts.js").read_text(encoding="utf-8")
+"""Fits a chart drawn at 700 px while its box had no width (after a language switch) to its box on a phone."""
+INJECTED: list[str] = []
+"""Scripts the page should run but did not, which the test ran itself (the test then says so: xfail)."""
+
+MEASURE_JS = r"""() => {
+  const inner = window.innerWidth;
+  const shown = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                       return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  const box = e => e.getBoundingClientRect();
+  const name = e => (e.textContent || '').trim().slice(0, 50);
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+                            Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const out = {passes: 0, heatmaps: [], tables: [], cued: [], frames: [], toolbars: [], cut: [], together: [],
+               marks: [], tall: []};
+  for (const plot of document.querySelectorAll('#attention-heatmaps .js-plotly-plot')) {
+    if (!shown(plot)) continue;
+    for (const map of plot.querySelectorAll('.draglayer .nsewdrag')) {
+      const r = box(map);
+      if (r.width < 1) continue;
+      out.passes += 1;
+      if (r.left < -1 || r.right > inner + 1) out.heatmaps.push(`a pass at ${r.left | 0}–${r.right | 0} px`);
+    }
+    for (const bar of plot.querySelectorAll('.colorbar')) {
+      const r = box(bar);
+      if (r.left < -1 || r.right > inner + 1) out.heatmaps.push(`colour scale at ${r.left | 0}–${r.right | 0} px`);
+    }
+  }
+  for (const table of document.querySelectorAll('.gradio-container table')) {
+    if (!shown(table) || table.closest('[data-testid="dataset"], .gallery, .json-holder')) continue;
+    const list = table.closest('.table-wrap') ? out.frames : out.tables;  // a gr.Dataframe: its widths are Gradio's
+    if (table.scrollWidth > table.clientWidth + 1) {  // it scrolls: acceptable with a cue and its labels kept in view
+      const first = table.querySelector('td');
+      const cued = getComputedStyle(table).backgroundImage.includes('gradient') && first &&
+                   getComputedStyle(first).position === 'sticky';
+      (cued ? out.cued : list).push(`scrolls inside: «${name(table.querySelector('th, td'))}»`);
+      continue;
+    }
+    const frame = box(table.parentElement.closest('.prose, .block') || table);
+    const right = Math.min(frame.right, inner);
+    for (const cell of table.querySelectorAll('td, th')) {
+      const r = box(cell);
+      if (r.width && (r.right > right + 1 || r.left < Math.max(frame.left, 0) - 1)) {
+        list.push(`«${name(cell)}» of «${name(table.querySelector('th, td'))}»`);
+        break;
+      }
+    }
+  }
+  for (const bar of document.querySelectorAll('.modebar-container, .modebar'))
+    if (shown(bar)) out.toolbars.push(bar.className.baseVal || bar.className);
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    if (!shown(plot)) continue;
+    const svg = plot.querySelector('svg.main-svg');
+    if (!svg) continue;
+    const frame = box(svg);
+    const texts = [...plot.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text, .xtick text, .ytick text, ' +
+                                            '.annotation-text, .bartext, .legendtext, .cbtitle text, .cbaxis text')]
+      .filter(t => t.textContent && shown(t));
+    for (const t of texts) {
+      const r = box(t);
+      const outside = r.left < frame.left - 1 || r.right > frame.right + 1 || r.top < frame.top - 1 ||
+                      r.bottom > frame.bottom + 1 || r.left < -1 || r.right > inner + 1;
+      if (outside)
+        out.cut.push(`${plot.parentElement.closest('[id]')?.id}: «${t.textContent.slice(0, 40)}»`);
+    }
+    const values = [...plot.querySelectorAll('.bartext')].filter(t => t.textContent && shown(t));
+    for (let i = 0; i < values.length; i++)
+      for (let j = i + 1; j < values.length; j++)
+        if (overlap(box(values[i]), box(values[j])))
+          out.together.push(`«${values[i].textContent}» over «${values[j].textContent}»`);
+  }
+  const walker = document.createTreeWalker(document.querySelector('.gradio-container'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (node.textContent.includes('**') && parent && shown(parent) && !parent.closest('textarea, code, pre'))
+      out.marks.push(node.textContent.trim().slice(0, 60));
+  }
+  for (const cell of document.querySelectorAll('[data-testid="dataset"] td, .gallery-item')) {
+    if (!shown(cell)) continue;
+    const lines = new Set();
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const r of range.getClientRects()) if (r.width > 0) lines.add(Math.round(r.top));
+    }
+    if (lines.size > 2) out.tall.push(name(cell));
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=90_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
+        )
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, user_agent=PHONE_UA, is_mobile=True, has_touch=True
+        )
+        outside: list[str] = []
+
+        def only_loopback(route) -> None:
+            target = urlparse(route.request.url)
+            if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        page.goto(running_app())
+        page.get_by_role("tab", name="Parameter calculator").wait_for()
+        if page.evaluate("() => typeof window.labFitCharts") != "function":  # the page does not run it yet
+            page.evaluate(FIT_CHARTS)
+            INJECTED.append("app/static/fit_charts.js")
+        yield page
+        browser.close()
+    assert outside == []
+
+
+def test_a_phone_shows_whole_charts_and_tables(phone) -> None:
+    from playwright.sync_api import expect
+
+    problems: list[str] = []
+    cued: list[str] = []  # tables wider than the phone that scroll with a shadow cue, their first column in view
+    frames: list[str] = []  # gr.Dataframe tables cut: their column widths are set in the tabs (wrap, column_widths)
+    for lang, switch, label in (("en", "English", "Parameter calculator"), ("zh", "中文", "参数计算器")):
+        phone.locator("#language label").filter(has_text=switch).click()
+        expect(phone.locator("#tab-parameters-button")).to_have_text(label)
+        measured = {}
+        for tab, result in TABS.items():
+            phone.locator(f"#tab-{tab}-button").click()
+            expect(phone.locator(result)).not_to_be_empty(timeout=90_000)
+            if lang == "zh":  # the result redrawn in 中文, not the English one still on screen
+                expect(phone.locator(result)).to_contain_text(re.compile("[\u4e00-\u9fff]"), timeout=90_000)
+            if tab == "attention":
+                phone.locator("#attention-heatmaps .js-plotly-plot .nsewdrag").first.wait_for()
+            phone.wait_for_timeout(1500)  # charts drawn, fonts settled
+            seen = measured[tab] = phone.evaluate(MEASURE_JS)
+            phone.screenshot(path=str(ARTIFACTS / f"phone-whole-{lang}-{tab}.png"), full_page=True)
+            where = f"{lang} {tab}"
+            if tab == "attention" and seen["passes"] < 2:
+                problems.append(f"{where}: {seen['passes']} heatmap passes drawn")
+            problems += [f"{where}: heatmap outside the window: {h}" for h in seen["heatmaps"]]
+            problems += [f"{where}: table cut: {c}" for c in seen["tables"]]
+            cued += [f"{where}: {c}" for c in seen["cued"]]
+            frames += [f"{where}: {c}" for c in seen["frames"]]
+            problems += [f"{where}: Plotly toolbar shown: {b}" for b in seen["toolbars"][:1]]
+            problems += [f"{where}: chart text cut: {c}" for c in seen["cut"]]
+            problems += [f"{where}: bar values run together: {c}" for c in seen["together"][:3]]
+            problems += [f"{where}: Markdown marks shown: {m}" for m in seen["marks"]]
+            problems += [f"{where}: example cell on 3+ lines: {m}" for m in seen["tall"][:3]]
+        measured["cued tables"] = cued
+        (ARTIFACTS / f"phone-whole-{lang}.json").write_text(
+            json.dumps(measured, indent=1, ensure_ascii=False), encoding="utf-8"
+        )
+    assert not problems, "\n".join(problems)
+    if frames:
+        pytest.xfail("gr.Dataframe tables wider than a phone until their tabs set wrap=True: " + "; ".join(frames))
+    if INJECTED:
+        pytest.xfail(f"passes only with {INJECTED}, which the page does not run yet (app.gradio_compat.EDITS_JS)")

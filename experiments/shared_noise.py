@@ -194,6 +194,10 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
+def _span(values: Sequence[float]) -> str:
+    return f"({100 * min(values):.1f}–{100 * max(values):.1f})" if len(values) > 1 else ""
+
+
 def _interval(bounds: Sequence[float]) -> str:
     return "—" if any(math.isnan(b) for b in bounds) else f"[{_pts(bounds[0])}, {_pts(bounds[1])}]"
 
@@ -218,7 +222,10 @@ def report(runs: list[RunScore]) -> str:
             lines.append(f"| {r.std:g} | {r.seed} | {cells[0]} | {cells[1]} | {100 * r.drop:.1f} |")
         lines += [
             "",
-            f"### {lang}: arm means and paired differences against S = 0 (points; t 95% over seeds; bootstrap 95%)",
+            f"### {lang}: arm means (lowest–highest seed) and differences against S = 0, paired by seed",
+            "",
+            "Differences in points: the mean over seeds, `t` its 95% t-interval over the seeds, `b` the 95% bootstrap",
+            "interval of the per-example difference pooled over the seeds (examples resampled).",
             "",
             "| S | seeds | clean | perturbed | drop | Δ clean | Δ perturbed | Δ drop | decision |",
             "|---|---|---|---|---|---|---|---|---|",
@@ -231,11 +238,17 @@ def report(runs: list[RunScore]) -> str:
             cells = ["", "", "", "control"]
             if difference:
                 cells = [
-                    f"{_pts(difference[m]['mean'])} {_interval(difference[m]['t95'])}; "
-                    f"{_interval(difference[m]['bootstrap95'])}"
+                    f"{_pts(difference[m]['mean'])} t {_interval(difference[m]['t95'])} "
+                    f"b {_interval(difference[m]['bootstrap95'])}"
                     for m in (*SPLITS, "drop")
                 ] + [decision(difference)]
-            row = [f"{std:g}", str(len(arm)), _pct(means[0]), _pct(means[1]), f"{100 * drop:.1f}", *cells]
+            spans = [_span([r.accuracy(s) for r in arm]) for s in SPLITS]
+            row = [
+                f"{std:g}",
+                str(len(arm)),
+                *(f"{_pct(m)} {span}".strip() for m, span in zip(means, spans, strict=True)),
+            ]
+            row += [f"{100 * drop:.1f}", *cells]
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
     return "\n".join(lines)

@@ -31,6 +31,7 @@ from app.tabs.parameters import tab as parameters_tab
 from app.tabs.sentiment import classifier as sentiment
 from app.tabs.sentiment import tab as sentiment_tab
 from app.tabs.sharing import tab as sharing_tab
+from app.tabs.training import tab as training_tab
 
 logger = logging.getLogger(__name__)
 SYSTEM_FONTS = (
@@ -60,6 +61,7 @@ TABS = (
     ("order", order_tab),
     ("attention", attention_tab),
     ("sentiment", sentiment_tab),
+    ("training", training_tab),
 )
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it (its
 `build(ctx)`) and declares its endpoints (its `ENDPOINTS`)."""

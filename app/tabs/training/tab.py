@@ -1,0 +1,88 @@
+"""The *Train it yourself* tab: pick a lesson, press Train, watch two tiny ALBERTs learn side by side for a minute.
+
+Train takes a ticket (`/train_start`); a timer then asks where it stands every `POLL_SECONDS` (`/train_poll`) until it
+ends, and stops asking after. While it waits in line the page shows the lesson's recorded run; Stop (`/train_stop`)
+ends it. Choosing another lesson shows that lesson's recorded run (`/train_recorded`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from app.page.endpoints import Endpoint
+from app.tabs import TabContext
+from app.tabs.training import views
+
+POLL_SECONDS = 1.5
+"""How often a training page asks for its progress: a light request that reads two small files."""
+
+
+def _for_page(answer: views.LessonAnswer) -> tuple[Any, ...]:
+    """The answer with its last value, whether to keep polling, as the timer's state."""
+    return (*answer[:-1], gr.Timer(active=answer.polling))
+
+
+def recorded(lesson: Any = views.DEFAULT_LESSON, lang: Any = "en") -> tuple[Any, ...]:
+    return _for_page(views.recorded_view(lesson, lang))
+
+
+def start(lesson: Any = views.DEFAULT_LESSON, previous: Any = "", lang: Any = "en") -> tuple[Any, ...]:
+    return _for_page(views.start_view(lesson, previous, lang))
+
+
+def poll(ticket: Any = "", lesson: Any = views.DEFAULT_LESSON, lang: Any = "en") -> tuple[Any, ...]:
+    return _for_page(views.poll_view(ticket, lesson, lang))
+
+
+def stop(ticket: Any = "", lesson: Any = views.DEFAULT_LESSON, lang: Any = "en") -> tuple[Any, ...]:
+    return _for_page(views.stop_view(ticket, lesson, lang))
+
+
+for _page, _view in (
+    (recorded, views.recorded_view),
+    (start, views.start_view),
+    (poll, views.poll_view),
+    (stop, views.stop_view),
+):
+    _page.__doc__ = _view.__doc__
+
+TRAIN_RECORDED = Endpoint("train_recorded", recorded, "light", takes=("lesson", "lang"))
+TRAIN_START = Endpoint("train_start", start, "light", takes=("lesson", "previous", "lang"))
+TRAIN_POLL = Endpoint("train_poll", poll, "light", takes=("ticket", "lesson", "lang"))
+TRAIN_STOP = Endpoint("train_stop", stop, "light", takes=("ticket", "lesson", "lang"))
+ENDPOINTS = (TRAIN_RECORDED, TRAIN_START, TRAIN_POLL, TRAIN_STOP)
+
+
+def build(ctx: TabContext) -> None:
+    """The training tab; its endpoints are `ENDPOINTS`."""
+    tr, lang = ctx.tr, ctx.lang
+    tr.add(gr.Markdown, text="training.explain")
+    first = views.recorded_view(views.DEFAULT_LESSON, "en")
+    lesson = tr.add(
+        gr.Radio,
+        value=views.DEFAULT_LESSON,
+        label="training.lesson",
+        choices=views.lesson_choices,
+        elem_id="training-lesson",
+    )
+    with gr.Row():
+        train = tr.add(gr.Button, text="training.button", variant="primary", elem_id="training-button")
+        halt = tr.add(gr.Button, text="training.stop", variant="stop", elem_id="training-stop")
+    status = gr.Markdown(first.status, elem_id="training-status")
+    curves = gr.Plot(first.curves, show_label=False, elem_id="training-curves")
+    table = gr.Markdown(first.table, elem_id="training-table")
+    verdict = gr.Markdown(first.verdict, elem_id="training-verdict")
+    commands = gr.Markdown(first.commands, elem_id="training-commands")
+    ticket = gr.Textbox("", visible=False, elem_id="training-ticket")
+    with tr.add(gr.Accordion, label="common.raw", open=False):
+        raw = gr.JSON(first.raw, show_label=False)
+    timer = gr.Timer(POLL_SECONDS, active=False)
+
+    outputs = [raw, status, curves, table, verdict, commands, ticket, timer]
+    tr.refresh("training", poll, [ticket, lesson, lang], outputs)
+    TRAIN_RECORDED.on(lesson.input, [lesson, lang], outputs)
+    TRAIN_START.on(train.click, [lesson, ticket, lang], outputs)
+    TRAIN_POLL.on(timer.tick, [ticket, lesson, lang], outputs, show_progress="hidden")
+    TRAIN_STOP.on(halt.click, [ticket, lesson, lang], outputs)

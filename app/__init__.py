@@ -1,6 +1,6 @@
 """ALBERT Lab's Gradio app: `build_app()` assembles the tabs, `launch_options()` says how to serve it.
 
-One module per tab (`tab_*.py`, each with `build(...)`), the pure functions they call
+One package per tab (`app/tabs/<tab>/`, its `tab.py` with `ENDPOINTS` and `build(ctx)`), the pure functions they call
 (`calculator`, `inference`, `views`, `plots`, …), and the strings in English and 中文.
 """
 

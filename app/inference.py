@@ -297,7 +297,7 @@ class SentenceOrderResult:
         return found | {"notices": self.notices, **self.unknown.as_dict()}
 
 
-def _pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def pad_batch(rows: list[Encoded], pad_id: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     import torch
 
     width = max(len(r.input_ids) for r in rows)

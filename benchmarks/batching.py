@@ -64,7 +64,7 @@ def fill_mask_batch(lm: Any, texts: list[str], top_k: int = 5) -> list[list[tupl
         clean, _ = inference.clean_text(text, "en")
         inference.readable(lm, [clean], "en")
         rows.append(inference.encode(lm, clean))
-    ids, types, mask = inference._pad_batch(rows, lm.tokenizer.pad_token_id)
+    ids, types, mask = inference.pad_batch(rows, lm.tokenizer.pad_token_id)
     labels = torch.where(ids == lm.mask_id, ids, torch.full_like(ids, -100))
     with torch.inference_mode():
         out = lm.model(ids, attention_mask=mask, token_type_ids=types, mlm_labels=labels)
@@ -100,8 +100,8 @@ def forward_pair(lm: Any, texts: list[str]) -> tuple[Callable[[], None], Callabl
     from app import inference
 
     rows = [inference.encode(lm, text) for text in texts]
-    singles = [inference._pad_batch([row], lm.tokenizer.pad_token_id) for row in rows]
-    batch = inference._pad_batch(rows, lm.tokenizer.pad_token_id)
+    singles = [inference.pad_batch([row], lm.tokenizer.pad_token_id) for row in rows]
+    batch = inference.pad_batch(rows, lm.tokenizer.pad_token_id)
 
     def one_by_one() -> None:
         with torch.inference_mode():

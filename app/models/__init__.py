@@ -435,7 +435,7 @@ def load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
 
 def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:
     """The checkpoint's tokenizer (transformers' AlbertTokenizerFast, or BertTokenizerFast for a BERT folder's
-    WordPiece files), via albert.tokenizer when present."""
+    WordPiece files), via albert.data.tokenizer when present."""
     try:
         from albert.data.tokenizer import load_tokenizer as lab_load_tokenizer  # type: ignore[attr-defined]
     except ImportError:

@@ -192,7 +192,7 @@ def read_config(directory: Path, name: str, lang: str) -> tuple[AlbertConfig, di
         raise ModelError(t("model.err.bad_json", lang, name=safe(name, 80)))
     config_data = dict(data)
     if isinstance(config_data.get("num_hidden_groups"), str) and config_data.get("sharing") in ("attention", "ffn"):
-        config_data["num_hidden_groups"] = 1  # the refusal sentence albert.checkpoint writes for transformers
+        config_data["num_hidden_groups"] = 1  # the refusal sentence albert.core.checkpoint writes for transformers
     try:
         config = AlbertConfig.from_dict(config_data, source="config.json")
     except (ConfigError, TypeError, ValueError, RecursionError) as error:

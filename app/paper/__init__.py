@@ -5,7 +5,7 @@ Tables 2–5 are ALBERT-base-scale models pretrained 125k steps on BookCorpus + 
 scored on dev sets. Their "Avg" averages SQuAD 1.1, SQuAD 2.0, MNLI, SST-2 and RACE, each SQuAD counted once as
 the mean of its F1 and EM (`Downstream.average` recomputes it; a test checks every row against its printed
 Avg, which catches a mistyped cell). Table 1 sizes and Table 2 speedups live with the parameter formulas in
-`albert.params` (PAPER_TABLE1, PAPER_TABLE2_SPEEDUP, PAPER_TABLE3/4 parameter counts) and are re-exported here.
+`albert.core.params` (PAPER_TABLE1, PAPER_TABLE2_SPEEDUP, PAPER_TABLE3/4 parameter counts) and are re-exported here.
 
 Our runs are scored on held-out books (masked words, sentence order), not on these tasks, so only directions
 can be compared with Tables 3–5, never values.
@@ -56,7 +56,8 @@ class Downstream:
 
 TABLE2: dict[str, Downstream] = {
     # Table 2, columns SQuAD1.1 F1/EM, SQuAD2.0 F1/EM, MNLI, SST-2, RACE, Avg (parameters: Table 1; Speedup:
-    # albert.params.PAPER_TABLE2_SPEEDUP). The ALBERT rows are also the "V1" rows of google-research/albert's README.
+    # albert.core.params.PAPER_TABLE2_SPEEDUP). The ALBERT rows are also the "V1" rows of google-research/albert's
+    # README.
     "bert-base": Downstream((90.4, 83.2), (80.4, 77.6), 84.5, 92.8, 68.2, 82.3),
     "bert-large": Downstream((92.2, 85.5), (85.0, 82.2), 86.6, 93.0, 73.9, 85.2),
     "albert-base": Downstream((89.3, 82.3), (80.0, 77.1), 81.6, 90.3, 64.0, 80.1),
@@ -68,7 +69,7 @@ TABLE2: dict[str, Downstream] = {
 
 TABLE3: dict[tuple[str, int], Downstream] = {
     # Table 3, ALBERT-base, rows "not-shared" (BERT-style) and "all-shared", E = 64, 128, 256, 768; parameters in
-    # albert.params.PAPER_TABLE3 (87M, 89M, 93M, 108M; 10M, 12M, 16M, 31M).
+    # albert.core.params.PAPER_TABLE3 (87M, 89M, 93M, 108M; 10M, 12M, 16M, 31M).
     ("none", 64): Downstream((89.9, 82.9), (80.1, 77.8), 82.9, 91.5, 66.7, 81.3),
     ("none", 128): Downstream((89.9, 82.8), (80.3, 77.3), 83.7, 91.5, 67.9, 81.7),
     ("none", 256): Downstream((90.2, 83.2), (80.3, 77.4), 84.1, 91.9, 67.3, 81.8),
@@ -82,7 +83,7 @@ TABLE3: dict[tuple[str, int], Downstream] = {
 
 TABLE4: dict[tuple[str, int], Downstream] = {
     # Table 4, ALBERT-base, E = 768 block: all-shared (31M), shared-attention (83M), shared-FFN (57M),
-    # not-shared (108M); parameters in albert.params.PAPER_TABLE4.
+    # not-shared (108M); parameters in albert.core.params.PAPER_TABLE4.
     ("all", 768): Downstream((88.6, 81.5), (79.2, 76.6), 82.0, 90.6, 63.3, 79.8),
     ("attention", 768): Downstream((89.9, 82.7), (80.0, 77.2), 84.0, 91.4, 67.7, 81.6),
     ("ffn", 768): Downstream((89.2, 82.1), (78.2, 75.4), 81.5, 90.8, 62.6, 79.5),

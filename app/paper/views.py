@@ -1,8 +1,8 @@
 """The paper's results as each tab shows them, with our own measurements beside them, and the common misreadings.
 
-Markdown only, in the user's language; the figures come from `app.paper` (the paper), `albert.params` /
-`albert.compute` (our exact counts), `assets/runs/summary.csv` (our ablation runs, `app.models.runs`) and the shipped
-sentiment model's metrics.json. `panel(tr, which)` puts one of them in a tab as a collapsible box that
+Markdown only, in the user's language; the figures come from `app.paper` (the paper), `albert.core.params` /
+`albert.core.compute` (our exact counts), `assets/runs/summary.csv` (our ablation runs, `app.models.runs`) and the
+shipped sentiment model's metrics.json. `panel(tr, which)` puts one of them in a tab as a collapsible box that
 follows the language switch.
 """
 

@@ -102,7 +102,7 @@ def test_file_sizes_in_the_totals_and_the_json() -> None:
 
 @pytest.mark.parametrize("sharing", ["all", "none", "attention", "ffn"])
 def test_file_sizes_match_a_quantized_model(sharing: str) -> None:
-    """The rule against `albert.quantize` itself: the same INT8 weights and rows, and torch.save's file within
+    """The rule against `albert.core.quantize` itself: the same INT8 weights and rows, and torch.save's file within
     its few kilobytes of header of the predicted bytes."""
     from torch.ao.nn.quantized.dynamic import Linear as DynamicLinear
 

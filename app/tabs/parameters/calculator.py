@@ -1,6 +1,6 @@
 """Pure functions of the parameter calculator: config from the form, exact counts, comparisons.
 
-Everything is computed from `albert.params.count_parameters` (formulas only), so any size,
+Everything is computed from `albert.core.params.count_parameters` (formulas only), so any size,
 however large, answers instantly. The form's values are validated by `AlbertConfig` itself; bad input
 becomes a `CalculatorInputError` whose message is one sentence in the user's language.
 """

@@ -1,6 +1,6 @@
 """A model's file size in fp32, fp16 and dynamic INT8, from the calculator's exact parameter count.
 
-fp32 stores 4 bytes a parameter, fp16 2. Dynamic INT8 (`albert.quantize`: PyTorch's `quantize_dynamic` on
+fp32 stores 4 bytes a parameter, fp16 2. Dynamic INT8 (`albert.core.quantize`: PyTorch's `quantize_dynamic` on
 `nn.Linear`, per-channel weights) stores each Linear layer's *weight* in 1 byte plus an fp64 scale and an int64
 zero point per output row, and leaves everything else in fp32: the Linear layers' biases, the embedding tables
 and every LayerNorm. The Linear weights are read off the count's components (each component's count is weights +
@@ -20,7 +20,7 @@ from albert.core.config import AlbertConfig
 from albert.core.params import ParameterCount
 
 SCALE_BYTES = 16
-"""Per output row of a dynamic INT8 Linear (`albert.quantize` uses per-channel weights): an fp64 scale and an
+"""Per output row of a dynamic INT8 Linear (`albert.core.quantize` uses per-channel weights): an fp64 scale and an
 int64 zero point."""
 
 

@@ -2,7 +2,7 @@
 
 Only the LoRA adapters of the deploy table are shipped (the full, student and INT8 models are not: the Space's size
 limit), and latency depends on a model's shapes, not on its weights. So the shipped adapter, merged into its shipped
-base, stands for the full model (the same shapes: the LoRA row *is* that model); `albert.quantize` of it for the
+base, stands for the full model (the same shapes: the LoRA row *is* that model); `albert.core.quantize` of it for the
 INT8 rows; `albert.core.student.make_student` of it (3 passes) for the student. Bounded: four models of at most
 7 MB, batch 1, one thread, `ROUNDS` rounds after `WARMUP`, on the interface language's first example sentence:
 well under a second of CPU.

@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -92,6 +93,54 @@ def test_a_child_that_dies_or_hangs_is_reported_not_waited_for() -> None:
     with pytest.raises(ChildProcessEnded, match="no answer within 1 s"):
         run_in_child(time.sleep, 30, timeout=1.0)
     assert time.perf_counter() - start < 15
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) processes whose parent is `pid`, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@linux_only
+@pytest.mark.slow
+def test_a_child_ends_with_the_server_that_started_it() -> None:
+    """A server killed during a measurement took its child with it (issue 43: the child computed on for minutes)."""
+    import signal
+    import subprocess
+
+    from app.hosting.child import REPO_ROOT
+
+    call = "import time; from app.hosting.child import run_in_child; run_in_child(time.sleep, 600)"
+    server = subprocess.Popen([sys.executable, "-c", call], cwd=REPO_ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        while not (children := _children(server.pid)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert children, "the child never started"
+        time.sleep(15)  # the child has imported what it needs and asked to end with its parent (a few seconds)
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in children), "the child outlived its server"
+    finally:
+        if server.poll() is None:
+            server.kill()
 
 
 # ----- /measure_speed and its child -------------------------------------------------------------------

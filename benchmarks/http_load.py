@@ -122,4 +122,46 @@ def run_users(
     return asyncio.run(everyone())
 
 
-__all__ = ["Answer", "call", "call_once", "read_event_stream", "run_users"]
+@dataclass(frozen=True)
+class Sent:
+    """One request of a burst: the POST's status and seconds to its answer, and how its event ended."""
+
+    status: int
+    seconds: float
+    ending: str
+    """"complete" for an accepted request answered in full, else the event or the refusal's first words."""
+
+
+def burst(url: str, count: int, endpoint: str, arguments: Sequence[Any]) -> list[Sent]:
+    """`count` requests to `endpoint` sent at once from one event loop, each on a connection opened beforehand (a
+    thread per request, as `benchmarks.load_heavy.burst` sends them, counts the client's own threads in each
+    answer's time: 150 of them); every accepted one is read to its end."""
+
+    async def send(http: httpx.AsyncClient, start: asyncio.Event) -> Sent:
+        api = endpoint.strip("/")
+        await start.wait()
+        began = time.perf_counter()
+        posted = await http.post(f"{url}/gradio_api/call/{api}", json={"data": list(arguments)})
+        seconds = time.perf_counter() - began
+        if posted.status_code != 200:
+            return Sent(posted.status_code, seconds, posted.text[:120])
+        streamed = await http.get(f"{url}/gradio_api/call/{api}/{posted.json()['event_id']}")
+        event, data = read_event_stream(streamed.text)
+        return Sent(200, seconds, "complete" if event == "complete" else f"{event}: {str(data)[:100]}")
+
+    async def everyone() -> list[Sent]:
+        clients = [httpx.AsyncClient(timeout=600) for _ in range(count)]
+        try:
+            await asyncio.gather(*(http.get(f"{url}/robots.txt") for http in clients))  # connections open first
+            start = asyncio.Event()
+            tasks = [asyncio.create_task(send(http, start)) for http in clients]
+            await asyncio.sleep(0.05)
+            start.set()
+            return list(await asyncio.gather(*tasks))
+        finally:
+            await asyncio.gather(*(http.aclose() for http in clients))
+
+    return asyncio.run(everyone())
+
+
+__all__ = ["Answer", "Sent", "burst", "call", "call_once", "read_event_stream", "run_users"]

@@ -55,6 +55,8 @@ class Lesson:
     probe: str = ""
     """A sentence with [MASK]: each held-out evaluation logs the arms' top guesses for it."""
     extra: tuple[str, ...] = field(default=())
+    verdict: str = "sharing"
+    """The sharing-kind verdict's wording (`training.verdict.<verdict>.*`): what the smaller first arm saves."""
 
     def argv(self, arm: Arm, output_dir: str, minutes: float = TRAIN_MINUTES) -> list[str]:
         """The arguments of `python -m albert.pretrain` for `arm`, writing to `output_dir`."""
@@ -92,12 +94,13 @@ class Lesson:
         return count_parameters(self.config(arm)).total
 
 
-BOOK_MODEL = (
-    *("--model.embedding-size", "64", "--model.hidden-size", "128", "--model.num-hidden-layers", "4"),
+BOOK_MODEL_WITHOUT_E = (
+    *("--model.hidden-size", "128", "--model.num-hidden-layers", "4"),
     *("--model.num-attention-heads", "2", "--model.intermediate-size", "256"),
     *("--model.max-position-embeddings", "64", "--data.max-seq-length", "64", "--batch-size", "16"),
     *("--optim.learning-rate", "3e-3"),
 )
+BOOK_MODEL = ("--model.embedding-size", "64", *BOOK_MODEL_WITHOUT_E)
 """A tiny ALBERT for book text: E 64, H 128, 4 passes, 2,000 pieces; ~3 steps a second on one busy core."""
 ORDINAL_MODEL = (
     *("--model.embedding-size", "32", "--model.hidden-size", "64", "--model.num-hidden-layers", "2"),
@@ -123,6 +126,18 @@ LESSONS: dict[str, Lesson] = {
             probe=PROBE,
         ),
         Lesson(
+            "embedding",
+            "sharing",
+            "books",
+            BOOK_MODEL_WITHOUT_E,
+            (Arm("e16", ("--model.embedding-size", "16")), Arm("e128", ("--model.embedding-size", "128"))),
+            steps=400,
+            eval_every=50,
+            eval_examples=64,
+            probe=PROBE,
+            verdict="embedding",
+        ),
+        Lesson(
             "order-ordinals",
             "order",
             "ordinals",
@@ -136,8 +151,9 @@ LESSONS: dict[str, Lesson] = {
         Lesson("order-books", "order", "books", BOOK_MODEL, (SOP, NSP), steps=400, eval_every=50, eval_examples=256),
     )
 }
-"""The lessons, by id: sharing all against none on book text, and SOP against NSP where the order is in the text
-(the ordinal construction of `experiments.sop_learnability`) and on book text."""
+"""The lessons, by id: sharing all against none on book text, a small E against E = H (both sharing all), and SOP
+against NSP where the order is in the text (the ordinal construction of `experiments.sop_learnability`) and on book
+text."""
 
 
 def recorded_path(lesson: Lesson, arm: Arm) -> Path:

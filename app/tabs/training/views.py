@@ -82,10 +82,8 @@ def sharing_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang:
         return t("training.verdict.pending", lang)
     a, b = ends[shared.name], ends[unshared.name]
     gap = a["mlm_loss"] - b["mlm_loss"]
-    if abs(gap) < SAME_LOSS:
-        key = "training.verdict.sharing.same"
-    else:
-        key = "training.verdict.sharing.lower" if gap < 0 else "training.verdict.sharing.within"
+    outcome = "same" if abs(gap) < SAME_LOSS else "lower" if gap < 0 else "within"
+    key = f"training.verdict.{lesson.verdict}.{outcome}"
     speeds = {arm.name: _speed(rows.get(arm.name, [])) for arm in lesson.arms}
     return t(
         key,

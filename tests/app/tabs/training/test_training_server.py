@@ -37,4 +37,4 @@ def test_recorded_start_wait_in_line_and_stop(client) -> None:
     ended, *_ = client.predict(other, "order-books", "en", api_name="/train_stop")
     assert ended["state"] == "stopped"
     refused, status, *_ = client.predict("nope", "", "en", api_name="/train_start")
-    assert refused == {"error": "Unknown lesson; the lessons are: sharing, order-ordinals, order-books."}
+    assert refused == {"error": "Unknown lesson; the lessons are: sharing, embedding, order-ordinals, order-books."}

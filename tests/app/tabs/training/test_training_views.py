@@ -99,7 +99,9 @@ def test_the_shipped_order_recording_shows_sop_learning_order_where_the_text_hol
 @pytest.mark.parametrize("lesson", [7, "nope", None, ["sharing"]])
 def test_a_bad_lesson_is_refused_with_one_sentence(lesson) -> None:
     answer = views.recorded_view(lesson, "en")
-    assert answer.status.startswith("⚠️ Unknown lesson; the lessons are: sharing, order-ordinals, order-books.")
+    assert answer.status.startswith(
+        "⚠️ Unknown lesson; the lessons are: sharing, embedding, order-ordinals, order-books."
+    )
     assert json.dumps(answer.raw) and not answer.polling
     assert views.start_view(lesson, "", "zh").status.startswith("⚠️ 没有这一课")
 
@@ -109,3 +111,15 @@ def test_a_bad_or_unknown_ticket() -> None:
     unknown = views.poll_view("0" * 32, "sharing", "en")
     assert unknown.status.startswith("ℹ️ That training is no longer known") and unknown.raw["recorded"]
     assert views.poll_view("", "sharing", "en").status == ""
+
+
+def test_the_embedding_lesson_says_what_the_small_e_saves() -> None:
+    lesson = LESSONS["embedding"]
+    assert [lesson.config(arm).embedding_size for arm in lesson.arms] == [16, 128]
+    rows = {
+        "e16": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 2.0), eval_row(10, 6.5)],
+        "e128": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 3.0), eval_row(10, 6.25)],
+    }
+    verdict = views.sharing_verdict(lesson, rows, "en")
+    assert verdict.startswith("**Verdict:** the factorized model (e16) reached a held-out masked-word loss of 6.50")
+    assert "within 0.25 of the E = H one's 6.25, with **2.3× fewer parameters**" in verdict

@@ -294,7 +294,8 @@ def poll_view(ticket: Any = "", lesson: Any = DEFAULT_LESSON, lang: Any = "en") 
         return _refusal(error, lang)
     snapshot = TRAINER.poll(ticket)
     if snapshot.state == "unknown":
-        return render(chosen, None, lang, t("training.status.unknown", lang) if ticket else "", False)
+        idle = t("training.status.idle", lang, cap=f"{WALL_SECONDS:g}")
+        return render(chosen, None, lang, t("training.status.unknown", lang) if ticket else idle, False)
     return snapshot_answer(LESSONS[snapshot.lesson], snapshot, lang)
 
 

@@ -69,8 +69,8 @@ class PassCase:
     not_shared: str
     text: str
     measure: str
-    """'transitions' (L2 and cosine of each pass's input and output) or 'attention' (attention maps of consecutive
-    passes)."""
+    """'transitions' (L2 distance and angle in degrees between each pass's input and output, as the Sharing modes
+    chart draws them) or 'attention' (attention maps of consecutive passes)."""
 
 
 @dataclass(frozen=True)
@@ -164,12 +164,15 @@ PASSES = [
     PassCase("albert-lab-all", "albert-lab-none", CAT, "attention"),
 ]
 PASS_QUOTES: dict[tuple[str, str, str], list[float | None]] = {
-    # Per pass, as the guide quotes them (two decimals; None: not quoted): L2 of each pass, cosine of each pass,
-    # attention similarity of pass i with pass i + 1. A run of values is quoted as one "a, b, c" string.
+    # Per pass, as the guide quotes them (None: not quoted): L2 of each pass (two decimals), the angle between each
+    # pass's input and output in degrees (one decimal, "26.9°": the unit the page's chart draws), attention
+    # similarity of pass i with pass i + 1 (two decimals). A run of values is quoted as one "a, b, c" string.
     (SHARED, SAILOR, "l2"): [7.69, 3.49, 2.76, 1.94, 1.65, 1.48],
     (NOT_SHARED, SAILOR, "l2"): [7.87, 7.65, 3.27, 2.22, 3.79, 6.04],
-    (SHARED, SAILOR, "cosine"): [0.89, None, None, None, None, 0.99],
-    (NOT_SHARED, SAILOR, "cosine"): [None, None, None, None, None, 0.85],
+    (SHARED, SAILOR, "degrees"): [26.9, None, None, None, None, 7.5],
+    (NOT_SHARED, SAILOR, "degrees"): [28.0, 39.7, None, None, None, 31.0],
+    ("albert-lab-all-s1", SAILOR, "l2"): [8.56, 5.11, 4.33, 3.47, 2.81, 2.19],
+    ("albert-lab-none-s1", SAILOR, "l2"): [7.84, 3.55, 3.08, 3.76, 5.15, 5.39],
     (SHARED, CAT, "attention"): [0.77, 0.88, 0.95, 0.98, 0.99],
     (NOT_SHARED, CAT, "attention"): [0.43, 0.68, 0.75, 0.65, 0.59],
 }
@@ -271,20 +274,15 @@ def reading(first: float, second: float) -> str:
 
 
 def transitions(name: str, text: str) -> tuple[list[float], list[float]]:
-    """Per pass: mean over tokens of the L2 distance and of the cosine between the pass's input and output."""
+    """Per pass: mean over tokens of the L2 distance and of the angle in degrees between the pass's input and output
+    (`albert.core.transitions.layer_transitions`, what the Sharing modes chart draws)."""
     import torch
-    import torch.nn.functional as F
+
+    from albert.core.transitions import layer_transitions
 
     model, tokenizer = pretraining(name)
-    with torch.inference_mode():
-        states = [
-            h[0].float()
-            for h in model.albert(torch.tensor([_row(tokenizer, text)]), output_hidden_states=True).hidden_states
-        ]
-    pairs = list(zip(states[:-1], states[1:], strict=True))
-    l2 = [float((out - inp).norm(dim=-1).mean()) for inp, out in pairs]
-    cosine = [float(F.cosine_similarity(inp, out, dim=-1).mean()) for inp, out in pairs]
-    return l2, cosine
+    found = layer_transitions(model, torch.tensor(_row(tokenizer, text)))
+    return found.l2, found.degrees
 
 
 def attention_similarity(name: str, text: str) -> list[float]:
@@ -421,15 +419,15 @@ def report() -> list[tuple[bool, str]]:
 def pass_check(case: PassCase) -> tuple[bool, str]:
     """Whether the shared model's passes still differ from the not-shared one's as the guide says, and the numbers.
 
-    Transitions: the shared model's L2 falls and its cosine rises at every pass (smooth), the not-shared model's
-    L2 rises and its cosine falls somewhere (it jumps). Attention: every pair of consecutive passes is more alike in
-    the shared model than any pair in the not-shared one. Numbers the guide quotes match to 0.01."""
+    Transitions: the shared model's L2 and angle fall at every pass (smooth), the not-shared model's rise somewhere
+    (it turns back up). Attention: every pair of consecutive passes is more alike in the shared model than any pair
+    in the not-shared one. Numbers the guide quotes match to their last digit."""
     if case.measure == "transitions":
-        (l2_s, cos_s), (l2_n, cos_n) = transitions(case.shared, case.text), transitions(case.not_shared, case.text)
-        ok = _falls(l2_s) and _falls([-c for c in cos_s]) and not _falls(l2_n) and not _falls([-c for c in cos_n])
-        found = {(case.shared, "l2"): l2_s, (case.shared, "cosine"): cos_s}
-        found |= {(case.not_shared, "l2"): l2_n, (case.not_shared, "cosine"): cos_n}
-        line = f"L2 {_two(l2_s)} vs {_two(l2_n)}; cosine {_two(cos_s)} vs {_two(cos_n)}"
+        (l2_s, deg_s), (l2_n, deg_n) = transitions(case.shared, case.text), transitions(case.not_shared, case.text)
+        ok = _falls(l2_s) and _falls(deg_s) and not _falls(l2_n) and not _falls(deg_n)
+        found = {(case.shared, "l2"): l2_s, (case.shared, "degrees"): deg_s}
+        found |= {(case.not_shared, "l2"): l2_n, (case.not_shared, "degrees"): deg_n}
+        line = f"L2 {_two(l2_s)} vs {_two(l2_n)}; degrees {_two(deg_s)} vs {_two(deg_n)}"
     else:
         shared, not_shared = (
             attention_similarity(case.shared, case.text),
@@ -442,17 +440,19 @@ def pass_check(case: PassCase) -> tuple[bool, str]:
         quoted = PASS_QUOTES.get((model, case.text, kind))
         if quoted is not None:
             ok = ok and len(quoted) == len(values)
-            ok = ok and all(q is None or abs(q - v) <= 0.01 for q, v in zip(quoted, values, strict=True))
+            tolerance = 0.05 if kind == "degrees" else 0.01
+            ok = ok and all(q is None or abs(q - v) <= tolerance for q, v in zip(quoted, values, strict=True))
     return ok, f"[{case.measure} {case.shared} vs {case.not_shared}] {line}"
 
 
-def quoted_runs(values: list[float | None]) -> list[str]:
-    """How the guide writes quoted values: each run of consecutive quoted values as one "a, b, c" string."""
+def quoted_runs(values: list[float | None], kind: str = "") -> list[str]:
+    """How the guide writes quoted values: each run of consecutive quoted values as one "a, b, c" string (angles
+    as "26.9°")."""
     runs, current = [], []
     for value in [*values, None]:
         if value is None:
             if current:
-                runs.append(", ".join(f"{v:.2f}" for v in current))
+                runs.append(", ".join(f"{v:.1f}°" if kind == "degrees" else f"{v:.2f}" for v in current))
             current = []
         else:
             current.append(value)

@@ -1,0 +1,183 @@
+"""Issue 42, item 2: both teacher's guides walked literally in Chromium, stop by stop, reading every figure off the
+page: English on a 1,400 × 1,000 desktop, 中文 on a 390 × 844 phone (a phone's User-Agent and touch). The stops are
+docs/teaching/stops.py, which tests/docs/test_guide_stops.py checks against the guides' text.
+
+`python app.py` on the shipped models (assets/), offline, every outside host blocked; one server for the module, one
+page per guide. Each stop's seconds go to test-artifacts/guide-walk-<lang>.json (not committed).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.app.support import ARGS, CHROMIUM, REPO, AppServer, chromium_keeping_its_nice, free_port, wait_for_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+_SPEC = importlib.util.spec_from_file_location("guide_stops", REPO / "docs" / "teaching" / "stops.py")
+assert _SPEC is not None and _SPEC.loader is not None
+stops = importlib.util.module_from_spec(_SPEC)
+sys.modules["guide_stops"] = stops
+_SPEC.loader.exec_module(stops)
+
+ARTIFACTS = REPO / "test-artifacts"
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+SCREENS = {
+    "en": {"viewport": {"width": 1400, "height": 1000}},
+    "zh": {
+        "viewport": {"width": 390, "height": 844},
+        "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/126.0.0.0 Mobile Safari/537.36",
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+WAIT_MS = 120_000
+TEXT_JS = """([id, wanted]) => {
+  const flat = s => (s || '').replace(/\\s+/g, ' ');
+  let text;
+  if (id === 'charts') {
+    const found = [];
+    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+      if (!plot.offsetParent || !plot._fullData) continue;
+      for (const trace of plot._fullData) {  // decoded: plotly's JSON may carry the values as typed arrays
+        if (!trace.y || typeof trace.y === 'string' || trace.y.length === undefined) continue;
+        const ys = Array.from(trace.y).filter(v => typeof v === 'number');
+        if (ys.length) found.push(ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', '));
+      }
+    }
+    text = found.join(' | ');
+  } else {
+    const element = document.getElementById(id);
+    text = element ? flat(element.textContent) : '';
+  }
+  return text.includes(flat(wanted));
+}"""
+
+
+@pytest.fixture(scope="module")
+def shipped_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python app.py` on the shipped models, offline, on a free loopback port."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ALBERT_LAB_")}
+    env |= {
+        "GRADIO_SERVER_NAME": "127.0.0.1",
+        "GRADIO_SERVER_PORT": str(port),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
+    log_path = tmp_path_factory.mktemp("guide-walk") / "server.log"
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 — closed by AppServer.stop
+    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = AppServer(f"http://127.0.0.1:{port}/", process, log)
+    try:
+        wait_for_page(server.url, process, 600)
+        yield server.url
+    finally:
+        server.stop()
+
+
+def _do(page, step) -> None:
+    if step.do == "tab":
+        page.locator(f"#tab-{step.target}-button").click()
+    elif step.do == "example":
+        page.get_by_text(step.text, exact=True).locator("visible=true").first.click()
+    elif step.do == "fill":
+        page.locator(f"#{step.target} textarea").first.fill(step.text)
+    elif step.do == "click":
+        page.locator(f"#{step.target}").click()
+    elif step.do == "model":
+        picker = page.locator("#model-picker input").first
+        picker.click()
+        picker.fill(step.text)
+        page.locator("[role=option]", has_text=step.text).first.click()
+    elif step.do == "see":
+        _see(page, step.target, step.text)
+    else:
+        raise ValueError(f"unknown step {step.do!r}")
+
+
+def _see(page, target: str, text: str) -> None:
+    try:
+        page.wait_for_function(TEXT_JS, arg=[target, text], timeout=WAIT_MS)
+    except Exception as error:  # the figure never came: say which, and what the element held
+        held = page.evaluate("id => (document.getElementById(id) || {}).textContent || ''", target)
+        raise AssertionError(f"#{target} never showed {text!r}; it holds {held[:400]!r}") from error
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    timings: dict[str, float] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
+        )
+        context = browser.new_context(**SCREENS[lang])
+        outside: list[str] = []
+        errors: list[str] = []
+
+        def only_loopback(route) -> None:
+            target = urlparse(route.request.url)
+            if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        failed: list[str] = []
+
+        def refused(response) -> None:
+            if response.status >= 400:
+                body = response.text()[:300] if response.request.method == "POST" else ""
+                failed.append(f"{response.status} {response.request.method} {urlparse(response.url).path} {body}")
+
+        page.on("response", refused)
+        page.set_default_timeout(WAIT_MS)
+        start = time.perf_counter()
+        page.goto(shipped_app)
+        page.locator("#tab-parameters-button").wait_for()
+        if lang == "zh":
+            page.locator("#language label").filter(has_text="中文").click()
+            page.locator("#tab-parameters-button", has_text="参数计算器").wait_for()
+        timings["page"] = round(time.perf_counter() - start, 1)
+        for stop in stops.STOPS[lang]:
+            began = time.perf_counter()
+            for step in stop.steps:
+                _do(page, step)
+            for target, text in stop.shows:
+                _see(page, target, text)
+            timings[f"stop {stop.number} ({stop.tab})"] = round(time.perf_counter() - began, 1)
+            page.screenshot(path=str(ARTIFACTS / f"guide-walk-{lang}-{stop.number}.png"))
+        timings["total"] = round(time.perf_counter() - start, 1)
+        browser.close()
+    (ARTIFACTS / f"guide-walk-{lang}.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")
+    print(f"guide walk {lang}: {timings}")
+    assert outside == [], f"requests to outside hosts: {outside[:5]}"
+    # Gradio's page asks /cancel and /reset for an event that has no id yet (event_id null → 422) when a language
+    # switch or a tab re-run cancels one that never started: said in the report of issue 42, left to the wiring.
+    cancels = [f for f in failed if f.startswith(("422 POST /gradio_api/cancel", "422 POST /gradio_api/reset"))]
+    cancels = [f for f in cancels if '"input":null' in f]
+    timings["null cancels and resets (422)"] = len(cancels)
+    (ARTIFACTS / f"guide-walk-{lang}.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")
+    assert [f for f in failed if f not in cancels] == []
+    unexplained = [e for e in errors if "favicon" not in e and "422" not in e]
+    assert len([e for e in errors if "422" in e]) <= len(cancels) and not unexplained, errors[:5]

@@ -174,8 +174,8 @@ def paired(runs: list[RunScore], lang: str, std: float) -> dict[str, Any] | None
 
 
 def decision(difference: dict[str, Any] | None) -> str:
-    """The protocol's verdict for one language and S."""
-    if difference is None or len(difference["seeds"]) < 2:
+    """The protocol's verdict for one language and S (it is made over three seeds or more)."""
+    if difference is None or len(difference["seeds"]) < 3:
         return "not enough seeds"
     low, high = difference["perturbed"]["t95"]
     clean_high = difference["clean"]["t95"][1]

@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.app.support import running_app, tiny_assets
 
@@ -172,6 +174,37 @@ def _error(stream: str) -> str:
         return ""
     data = next(line for line in stream.splitlines() if line.startswith("data:")).removeprefix("data:")
     return str(json.loads(data)["error"])
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=6,
+)
+"""Any value a JSON body decodes to: text with lone surrogates, ints of any size, NaN and ±∞ included."""
+
+
+@pytest.mark.slow
+def test_arbitrary_json_values_get_a_sentence_from_every_endpoint(url: str, endpoints: dict[str, int]) -> None:
+    """Hypothesis (issue 43): arbitrary JSON values, as many as the endpoint takes (or one fewer or more), sent to
+    every endpoint of the launched server: each is answered (a result or one sentence) and the log stays clean."""
+    log = tiny_assets().root / "server.log"
+    start = log.stat().st_size
+    names = sorted(endpoints)
+
+    @given(st.sampled_from(names), st.data())
+    @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    def answered(name: str, data: st.DataObject) -> None:
+        n = endpoints[name] + data.draw(st.sampled_from([0, 0, 0, -1, 1]))
+        values = data.draw(st.lists(JSON_VALUES, min_size=max(n, 0), max_size=max(n, 0)))
+        problem = _send(url, name, json.dumps({"data": values}))  # ASCII: a surrogate travels as its escape
+        assert not problem, problem
+
+    answered()
+    with open(log, encoding="utf-8") as handle:
+        handle.seek(start)
+        new = handle.read()
+    assert "Traceback" not in new, tracebacks(new)
 
 
 def _stream(url: str, endpoint: str, body: str) -> str:

@@ -14,6 +14,7 @@ metrics.jsonl as `fit` writes them, so what the page draws is exactly what the c
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import logging
@@ -113,6 +114,7 @@ class Trainer:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.active: Job | None = None
         self.supervisor: threading.Thread | None = None
+        atexit.register(self.close)  # no child outlives the server, no folder is left in the temporary directory
 
     # ----- what the endpoints call -------------------------------------------------------------
     def start(self, lesson_id: str) -> str:
@@ -151,6 +153,16 @@ class Trainer:
             self._end(job, "stopped", "stop")
             self._advance()
         return True
+
+    def close(self) -> None:
+        """End every waiting and running lesson and remove every lesson's folder (at the server's exit)."""
+        with self.lock:
+            for job in list(self.jobs.values()):
+                if job.state in ("waiting", "running"):
+                    self._end(job, "stopped", "closed")
+                if job.folder:
+                    shutil.rmtree(job.folder, ignore_errors=True)
+            self.jobs.clear()
 
     def waiting(self) -> int:
         with self.lock:

@@ -44,8 +44,9 @@ def trainer(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setitem(runner.LESSONS, "tiny", TINY)
     made = Trainer(wall_seconds=120.0, minutes=0.5, heartbeat=60.0, max_waiting=1, tick=0.1, nice=0)
     yield made
-    for job in list(made.jobs.values()):
-        made.stop(job.ticket)
+    folders = [job.folder for job in made.jobs.values() if job.folder]
+    made.close()
+    assert folders and not any(folder.exists() for folder in folders) and not made.jobs
 
 
 def test_a_lesson_streams_rows_queues_the_next_and_stops_on_request(trainer: Trainer) -> None:

@@ -61,7 +61,9 @@ UNREADABLE_CALL = (
 
 
 class BoundedBodies:
-    """ASGI middleware: refuse oversized bodies (413) and the upload routes (403) before the app reads anything."""
+    """ASGI middleware: refuse a body past the cap (413) whatever its framing, a pair of framing headers or an
+    unreadable length (400), the upload routes (403), and a call of an unknown name (404) or one Gradio cannot read
+    (400), each with one sentence, before the app reads anything."""
 
     def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
         self.app = app

@@ -1,6 +1,6 @@
 """Build the *Train it yourself* tab's texts and tokenizers under assets/training/ (run once; the results are shipped).
 
-    python -m scripts.lesson_texts --corpus path/to/gutenberg-valid.txt.xz
+    python -m experiments.lesson_texts --corpus path/to/gutenberg-valid.txt.xz
 
 - books-train.txt: L. Frank Baum, *The Road to Oz* (Project Gutenberg #485) and Arthur Conan Doyle, *The Poison Belt*
   (#126), cut into documents of about `DOCUMENT_CHARS` characters at paragraph ends (blank line between documents);
@@ -21,7 +21,7 @@ from pathlib import Path
 from albert.data.tokenizer import train_tokenizer
 from experiments.sop_learnability import write_corpus
 
-logger = logging.getLogger("scripts.lesson_texts")
+logger = logging.getLogger("experiments.lesson_texts")
 OUT = Path("assets/training")
 TRAIN_BOOKS = ("The Road to Oz", "Being an account of another adventure of Prof. George E. Challenger")
 VALID_BOOKS = ("With Illustrations by Marcus Waterman.", "EUGENE PICKERING by Henry James")

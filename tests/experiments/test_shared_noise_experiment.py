@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -136,3 +137,26 @@ def test_the_report_reads_the_score_files_by_name(tmp_path: Path) -> None:
     (only,) = load_scores(tmp_path)
     assert (only.lang, only.std, only.seed) == ("zh", 0.03, 2)
     assert only.accuracy("clean") == 0.75 and only.drop == pytest.approx(0.25)
+
+
+def test_the_apps_line_quotes_the_committed_result() -> None:
+    """The Sentiment tab's deploy view reports the experiment; its figures are those of the committed scores."""
+    from app.i18n import t
+    from experiments.shared_noise import load_scores
+
+    runs = load_scores(Path(__file__).resolve().parents[2] / "docs" / "results" / "shared-noise")
+
+    def quoted(lang: str, std: float, measure: str = "perturbed") -> str:
+        difference = paired(runs, lang, std)
+        assert difference is not None and difference["seeds"] == [0, 1, 2]
+        mean, (low, high) = difference[measure]["mean"], difference[measure]["t95"]
+        return " ".join(f"{100 * x:+.1f}" for x in (mean, low, high)).replace("-", "−")
+
+    en, zh = t("deploy.shared_noise", "en"), t("deploy.shared_noise", "zh")
+    for lang, text in (("en", en), ("zh", zh)):
+        for std in (0.03, 0.1):
+            mean, low, high = (re.escape(x) for x in quoted(lang, std).split())
+            assert re.search(rf"{mean}[^\[\]]{{0,12}}\[{low}, {high}\]", text), (lang, std)
+        assert decision(paired(runs, lang, 0.03)) == "no difference shown"
+    clean = paired(runs, "zh", 0.1)
+    assert clean is not None and f"{-100 * clean['clean']['mean']:.1f}" in zh  # the clean reviews' fall

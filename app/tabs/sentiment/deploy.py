@@ -124,6 +124,8 @@ def deploy_markdown(lang: str = "en", record: dict[str, Any] | None = None) -> s
             int8=megabytes(by_name["full-int8"].size_bytes),
         ),
         "",
+        t("deploy.shared_noise", lang),
+        "",
         t("deploy.machine", lang, rounds=record["tasks"][task].get("latency_rounds", 20)),
     ]
     return "\n".join(lines)

@@ -132,7 +132,33 @@ def order_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: s
         lines.append(t("training.verdict.order.better", lang, better=names[1], worse=names[0]))
     else:
         lines.append(t("training.verdict.order.tie", lang))
+    reached = {arm.name.upper(): first_step(rows[arm.name], SOON) for arm in lesson.arms}
+    done = sorted((step, name) for name, step in reached.items() if step is not None)
+    if done and (len(done) == 1 or done[0][0] < done[1][0]):
+        later = t("training.verdict.order.later", lang, step=f"{done[1][0]:,}") if len(done) > 1 else ""
+        lines[-1] += ("" if lang == "zh" else " ") + t(
+            "training.verdict.order.sooner",
+            lang,
+            first=done[0][1],
+            step=f"{done[0][0]:,}",
+            share=_percent(SOON),
+            other=next(name for name in reached if name != done[0][1]),
+            later=later or t("training.verdict.order.never", lang),
+        )
     return "\n\n".join(lines)
+
+
+SOON = 0.9
+"""The share of held-out pairs in the true order at which the order verdict says which arm got there first."""
+
+
+def first_step(rows: list[dict[str, Any]], share: float) -> int | None:
+    """The first evaluated step at which the arm preferred the true order in at least `share` of the pairs."""
+    for row in rows:
+        order = order_proportion(row) if row.get("split") == "eval" else None
+        if order is not None and order.rate >= share:
+            return int(row["step"])
+    return None
 
 
 def _speed(rows: list[dict[str, Any]]) -> float:

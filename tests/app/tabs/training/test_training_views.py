@@ -75,8 +75,11 @@ def test_the_order_verdict_reads_the_wilson_intervals() -> None:
         verdict
     )
     assert "not distinguishable from chance" in verdict and "SOP reads sentence order better than NSP" in verdict
-    rows["nsp"] = [eval_row(50, 3.0, 118, 128)]
-    assert "cannot be told apart" in views.order_verdict(lesson, rows, "en")
+    assert "SOP got there first: 90.0% of the pairs at step 50, NSP not within this run." in verdict
+    rows["nsp"] = [eval_row(50, 3.0, 66, 128), eval_row(100, 3.0, 118, 128)]
+    verdict = views.order_verdict(lesson, rows, "en")
+    assert "cannot be told apart (their intervals overlap). SOP got there first" in verdict
+    assert "90.0% of the pairs at step 50, NSP at step 100." in verdict
 
 
 def test_recorded_view_draws_the_shipped_recording_with_its_commands() -> None:
@@ -93,6 +96,9 @@ def test_the_shipped_order_recording_shows_sop_learning_order_where_the_text_hol
     ends = {arm.name: views.last(read_rows(recorded_path(lesson, arm)), "eval", "order_hits") for arm in lesson.arms}
     sop = views.order_proportion(ends["sop"])
     assert sop.total >= 100 and sop.interval()[0] > 0.5, sop.as_dict()
+    rows = {arm.name: read_rows(recorded_path(lesson, arm)) for arm in lesson.arms}
+    nsp_step = views.first_step(rows["nsp"], views.SOON)
+    assert views.first_step(rows["sop"], views.SOON) < (nsp_step or 10**9)  # SOP reads the order first
     assert "SOP" in views.recorded_view("order-ordinals", "en").verdict
 
 

@@ -11,6 +11,7 @@ from app.inference import InputError
 from app.models import (
     CHINESE_MODELS,
     ModelError,
+    defaults,
     load,
     model_for,
 )
@@ -73,11 +74,14 @@ def attention_view(
         default=inference.ATTENTION_TOKENS,
     )
     compare_model = inputs.name(compare_model, lang, "attention.compare")
-    lm = load(model_for(model, f"{sentence_a} {sentence_b}", lang), lang)
+    both = f"{sentence_a} {sentence_b}"
+    picked = defaults.pick(model, both, lang, model_for(model, both, lang))  # online: a real ALBERT once fetched
+    lm = load(picked.value, lang)
     result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)
     head_index = min(head, heads) - 1
-    notices = [model_line(lm, lang, metrics=False), framing.line(lm, "attention", lang), *result.notices]
+    notices = [model_line(lm, lang, metrics=False), *picked.line(lm.name, lang), framing.line(lm, "attention", lang)]
+    notices += result.notices
     if head > heads:
         notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
     similarity = {series(lm): inference.attention_similarity(result.attentions)}

@@ -14,6 +14,7 @@ from app import inference, inputs
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
+    defaults,
     load,
     model_for,
 )
@@ -158,7 +159,8 @@ def _fill_mask(
     """/fill_mask for a text already checked and cleaned; `expected`: the word expected at the `expected_mask`-th
     [MASK] ("" for none)."""
     top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
-    lm = load(model_for(model, text, lang), lang)
+    picked = defaults.pick(model, text, lang, model_for(model, text, lang))  # online: a real ALBERT once fetched
+    lm = load(picked.value, lang)
     inference.readable(lm, [text], lang)  # the guard first: a text the model cannot read offers no word
     words = inference.word_choices(text)
     try:
@@ -179,7 +181,8 @@ def _fill_mask(
     return MaskAnswer(
         result=raw | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
         status=status_markdown(
-            [model_line(lm, lang, metrics=False), framing.line(lm, "mask", lang), *explained, *result.notices]
+            [model_line(lm, lang, metrics=False), *picked.line(lm.name, lang), framing.line(lm, "mask", lang)]
+            + [*explained, *result.notices]
         ),
         filled=result.filled_text,
         chart=topk_figure(result, lang, lm.config.vocab_size, counts if table is not None else None),

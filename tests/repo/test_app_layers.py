@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.repo.import_cycles import find_cycle
+
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("app.i18n", "app.inputs", "app.gradio_compat", "app.paper")),
@@ -94,23 +96,8 @@ def test_a_tab_imports_no_other_tab(module: str) -> None:
 
 
 def test_the_app_has_no_import_cycle() -> None:
-    state: dict[str, int] = {}
-    path: list[str] = []
-
-    def visit(node: str) -> list[str]:
-        state[node] = 1
-        path.append(node)
-        for child in sorted(GRAPH[node]):
-            if state.get(child) == 1:
-                return path[path.index(child) :] + [child]
-            if child not in state and (found := visit(child)):
-                return found
-        path.pop()
-        state[node] = 2
-        return []
-
-    cycles = [found for node in sorted(GRAPH) if node not in state and (found := visit(node))]
-    assert not cycles, f"an import cycle: {' → '.join(cycles[0])}"
+    cycle = find_cycle(GRAPH)
+    assert not cycle, f"an import cycle: {' → '.join(cycle)}"
 
 
 def test_the_app_imports_no_command_of_the_library() -> None:

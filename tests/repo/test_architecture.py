@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.repo.import_cycles import find_cycle
+
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND_NAMES = ("albert.pretrain", "albert.finetune", "albert.tokenizer", "albert.task_text")
 """`python -m albert.pretrain` and the other three: root modules that run `albert.commands.NAME`."""
@@ -185,34 +187,11 @@ def _graph(paths: list[Path]) -> dict[str, set[str]]:
     return {module_name(p): {m for m in imported_modules(p) if m in names} - {module_name(p)} for p in paths}
 
 
-def _cycle(graph: dict[str, set[str]]) -> list[str]:
-    """One import cycle of the graph (as the list of its modules), or [] when there is none."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str]:
-        state[node] = 1
-        path.append(node)
-        for child in sorted(graph[node]):
-            if state.get(child) == 1:
-                return path[path.index(child) :] + [child]
-            if child not in state and (found := visit(child)):
-                return found
-        path.pop()
-        state[node] = 2
-        return []
-
-    for node in sorted(graph):
-        if node not in state and (found := visit(node)):
-            return found
-    return []
-
-
 def test_no_import_cycle_in_the_library_benchmarks_experiments_or_scripts() -> None:
     paths = [p for folder in ("albert", "benchmarks", "experiments", "scripts") for p in (ROOT / folder).rglob("*.py")]
     graph = _graph(paths)
-    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]  # the search finds one
-    assert not _cycle(graph)
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]  # the search finds one
+    assert not find_cycle(graph)
 
 
 @pytest.mark.parametrize("folder", ["scripts", "benchmarks"])

@@ -1,4 +1,4 @@
-"""Writes a model folder's `training_contexts.json`: a few short contexts of each word in the text it was trained on
+"""Writes a model folder's `training_contexts.json.gz`: a few short contexts of each word in the text it was trained on
 (how it is built and sampled: `albert.data.piece_contexts`). Run at packaging time, beside
 `scripts/count_training_pieces.py`, with the same corpus files that model's `training_counts.json` names:
 

@@ -82,9 +82,10 @@ def test_all_demo_models_are_shipped() -> None:
 def test_every_file_fits_a_space() -> None:
     files = [p for p in ASSETS.rglob("*") if p.is_file()]
     assert all(p.stat().st_size < 10 * 2**20 for p in files), [p for p in files if p.stat().st_size >= 10 * 2**20]
-    # 75 MiB (was 60): the Chinese sharing pair (7.4 MB) and three LoRA adapters joined 16 models. Each model folder
-    # carries its own tokenizer files (1.1 MB, 19 copies of two tokenizers): sharing them is the next saving.
-    assert sum(p.stat().st_size for p in files) < 75 * 2**20
+    # 80 MiB (was 75): four training-text context indexes joined (0.73 MB each, gzip-compressed from 1.9 MB). Each
+    # model folder carries its own tokenizer files (1.2 MB, 19 copies of two tokenizers): sharing them is the next
+    # saving. The bound keeps a Space's upload and first start small (docs/usage/space.md), not a Hub limit.
+    assert sum(p.stat().st_size for p in files) < 80 * 2**20
 
 
 @pytest.mark.parametrize("directory", PRETRAINED, ids=lambda p: p.name)

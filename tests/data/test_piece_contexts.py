@@ -1,7 +1,8 @@
-"""The training-text context index (`training_contexts.json`): where a model's training text held each word."""
+"""The training-text context index (`training_contexts.json.gz`): where a model's training text held each word."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import lzma
 from pathlib import Path
@@ -83,10 +84,13 @@ def test_saved_index_fits_its_bound_and_loads_back(corpus_and_tokenizer, tmp_pat
     path, written = save_piece_contexts(found, tmp_path)
     assert path.name == CONTEXTS_FILE and not list(tmp_path.glob("*.tmp"))
     assert written == found and load_piece_contexts(tmp_path) == found
-    size = path.stat().st_size
+    first = path.read_bytes()
+    assert save_piece_contexts(found, tmp_path)[0].read_bytes() == first  # no time stamp: the same bytes again
+    size = len(gzip.decompress(first))  # the bound is on the JSON a reader holds, the file is smaller
+    assert path.stat().st_size < size
     bound = size * 2 // 3
     path, smaller = save_piece_contexts(found, tmp_path, max_bytes=bound)
-    assert path.stat().st_size <= bound and smaller.window < found.window
+    assert len(gzip.decompress(path.read_bytes())) <= bound and smaller.window < found.window
     assert load_piece_contexts(tmp_path) == smaller
     for (before, word, after), (wide_before, _, wide_after) in zip(
         smaller.of("▁paris"), found.of("▁paris"), strict=True
@@ -99,9 +103,13 @@ def test_saved_index_fits_its_bound_and_loads_back(corpus_and_tokenizer, tmp_pat
 
 def test_unreadable_or_missing_index_is_ignored(tmp_path: Path) -> None:
     assert load_piece_contexts(tmp_path) is None
-    (tmp_path / CONTEXTS_FILE).write_text(json.dumps({"corpus": [], "contexts": {}}), encoding="utf-8")
+    path = tmp_path / CONTEXTS_FILE
+    for payload in (json.dumps({"corpus": [], "contexts": {}}), "{not json"):
+        path.write_bytes(gzip.compress(payload.encode()))
+        assert load_piece_contexts(tmp_path) is None
+    path.write_text(json.dumps({"corpus": [], "contexts": {}}), encoding="utf-8")  # not compressed
     assert load_piece_contexts(tmp_path) is None
-    (tmp_path / CONTEXTS_FILE).write_text("{not json", encoding="utf-8")
+    path.write_bytes(gzip.compress(b'{"corpus": []}')[:-9])  # cut short
     assert load_piece_contexts(tmp_path) is None
 
 

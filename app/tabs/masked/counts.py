@@ -3,7 +3,7 @@
 what its data holds: a guess it saw 6,783 times beats a word it saw 12 times.
 
 Beside the guesses, the word the student expected: its count, and a few contexts where the training text held it
-and the top guess (`training_contexts.json`, sampled when the model is packaged: `albert.data.piece_contexts`)."""
+and the top guess (`training_contexts.json.gz`, sampled when the model is packaged: `albert.data.piece_contexts`)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _cached_contexts(path: str, stamp: float) -> PieceContexts | None:
 
 
 def training_contexts(lm: LoadedModel) -> PieceContexts | None:
-    """The context index shipped beside `lm` (`training_contexts.json`), None for a hub model or a folder without."""
+    """The context index shipped beside `lm` (`training_contexts.json.gz`), None for a hub model or a folder without."""
     if lm.kind not in COUNTED_KINDS:
         return None
     path = Path(lm.directory) / CONTEXTS_FILE

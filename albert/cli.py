@@ -8,6 +8,7 @@ import ast
 import dataclasses
 import inspect
 import logging
+import shlex
 import sys
 import textwrap
 import types
@@ -185,10 +186,11 @@ def _replace_default(f: dataclasses.Field, given: dict[str, Any], parser: argpar
 
 
 def option(flag: str, value: Any) -> str:
-    """One option as `parse_config` reads it back: `--flag value`, booleans as `--flag` / `--no-flag`."""
+    """One option as `parse_config` reads it back from a shell: `--flag value` (quoted where the shell would split or
+    drop it), booleans as `--flag` / `--no-flag`."""
     if isinstance(value, bool):
         return f"--{flag}" if value else f"--no-{flag}"
-    return f"--{flag} {value}"
+    return f"--{flag} {shlex.quote(str(value))}"
 
 
 def command_for(module: str, cls: type, values: dict[str, Any]) -> str:

@@ -145,7 +145,7 @@ def command_line(run_config: dict) -> str:
             parts += [option(f"model.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif isinstance(value, list):
             parts.append(f"--{key.replace('_', '-')} " + " ".join(map(str, value)))
-        elif value is not None and defaults.get(key) != value:
+        elif value not in (None, "") and defaults.get(key) != value:
             parts.append(option(key.replace("_", "-"), value))
     return " \\\n    ".join(parts)
 

@@ -71,9 +71,12 @@ def test_isolate_puts_heavy_events_on_their_lane_once_and_leaves_the_others(monk
     hosting.isolate(demo)  # a second time: nothing is wrapped twice
     by_name = {fn.api_name: fn for fn in demo.fns.values() if fn.queue}
     for name in ("attention", "layer_transitions"):
-        fn = by_name[name].fn
-        assert fn.lane == "heavy" and getattr(fn.__wrapped__, "lane", None) is None, name
+        wrappers = by_name[name].fn.lab_wrappers
+        assert wrappers.count("lane:heavy") == 1 and wrappers[-1] == "checked-values", (name, wrappers)
+        assert getattr(by_name[name].fn, "lane", None) == "heavy", name
     for name in ("fill_mask", "sentence_order", "parameters", "measure_speed", "sentiment"):
+        wrappers = by_name[name].fn.lab_wrappers
+        assert not any(key.startswith("lane:") for key in wrappers), (name, wrappers)
         assert getattr(by_name[name].fn, "lane", None) is None, name
 
 

@@ -49,6 +49,7 @@ USED: dict[str, tuple[str, ...]] = {
         "concurrency_limit",
     ),
     "gradio.routes.App": ("get_blocks",),
+    "gradio.context.LocalContext": ("request",),
     "gradio.queueing.Queue": (
         "push",
         "event_queue_per_concurrency_id",
@@ -192,10 +193,15 @@ def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any], str | N
     return True
 
 
-def name_input_counts(demo: gr.Blocks, sentence: Callable[[str, int, int], str]) -> bool:
+def name_input_counts(
+    demo: gr.Blocks,
+    sentence: Callable[[str, int, int], str],
+    optional: Callable[[str], tuple[Any, ...]] = lambda name: (),
+) -> bool:
     """A request with fewer values than its endpoint takes is answered with `sentence(name, wanted, got)` instead of
-    Gradio's anonymous {"error": null} and a traceback in the log. False (with a warning) when Gradio checks input
-    counts its own way."""
+    Gradio's anonymous {"error": null} and a traceback in the log, unless only trailing values the endpoint calls
+    optional are missing: `optional(api_name)` gives the values of its last parameters, which fill the gap. False
+    (with a warning) when Gradio checks input counts its own way."""
     validate = getattr(demo, "validate_inputs", None)
     if validate is None:
         logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
@@ -203,9 +209,13 @@ def name_input_counts(demo: gr.Blocks, sentence: Callable[[str, int, int], str])
 
     def validate_or_say(block_fn: Any, inputs: list[Any]) -> None:
         wanted = len(getattr(block_fn, "inputs", []) or [])
+        name = getattr(block_fn, "api_name", None) or "this endpoint"
         if isinstance(inputs, list) and len(inputs) < wanted:
-            name = getattr(block_fn, "api_name", None) or "this endpoint"
-            raise gr.Error(sentence(name, wanted, len(inputs)), print_exception=False)
+            defaults = optional(name)
+            if wanted - len(inputs) <= len(defaults):
+                inputs.extend(defaults[len(defaults) - (wanted - len(inputs)) :])  # Gradio reads this same list next
+            else:
+                raise gr.Error(sentence(name, wanted, len(inputs)), print_exception=False)
         validate(block_fn, inputs)
 
     demo.validate_inputs = validate_or_say
@@ -248,6 +258,17 @@ async def drop_unread_results(queue: Any, every: float) -> None:
             logger.info("dropped the unread answers of %d abandoned request session(s)", dropped)
 
 
+def current_request() -> Any:
+    """The request of the event being answered (Gradio's `LocalContext.request`, set for every event); None outside
+    an event, or with a Gradio that keeps it elsewhere."""
+    try:
+        from gradio.context import LocalContext
+
+        return LocalContext.request.get(None)
+    except (ImportError, AttributeError, LookupError):
+        return None
+
+
 EDITS_JS = """() => {
   // Gradio 6's Textbox sends its .input event from `keypress` alone: pasting, cutting, deleting, dropping text and
   // phone keyboards change a box without one, so the result on screen stayed as if it answered the new text (and
@@ -261,3 +282,15 @@ EDITS_JS = """() => {
 }"""
 """Run once when the page loads (`app.layout.launch_options`). A typed character arrives twice (its own key press,
 then this one): clearing twice gives the same screen, and cancelling sends nothing when nothing runs."""
+
+
+def page_js(*scripts: str) -> str:
+    """One function for `Blocks.launch(js=...)`, which runs a single function when the page loads, calling each of
+    `scripts` (each a function expression, `() => {...}`) in turn; one that throws is logged in the browser's
+    console and the others still run."""
+    calls = ",\n".join(script.strip() for script in scripts)
+    return (
+        "() => {\n  for (const script of [\n"
+        + calls
+        + '\n  ]) {\n    try { script(); } catch (error) { console.error("ALBERT Lab page script:", error); }\n  }\n}'
+    )

@@ -52,8 +52,16 @@ MONO_FONTS = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "'DejaVu Sa
 THEME = gr.themes.Soft(
     primary_hue="indigo", secondary_hue="amber", neutral_hue="slate", font=SYSTEM_FONTS, font_mono=MONO_FONTS
 )
-CSS = (Path(__file__).resolve().parent / "static" / "lab.css").read_text(encoding="utf-8")
+STATIC = Path(__file__).resolve().parent / "static"
+CSS = (STATIC / "lab.css").read_text(encoding="utf-8")
 """Layout rules (narrow screens, the tab bar, wide tables): see app/static/lab.css."""
+PAGE_JS = gradio_compat.page_js(
+    gradio_compat.EDITS_JS,
+    *((STATIC / name).read_text(encoding="utf-8") for name in ("fit_charts.js", "keep_language.js")),
+)
+"""Run once when the page loads: every edit of a text box reaches Gradio (`gradio_compat.EDITS_JS`), a chart drawn
+while its tab was hidden fits its box (app/static/fit_charts.js), and the language is kept across reloads and in
+links, ?lang=zh (app/static/keep_language.js)."""
 TABS = (
     ("parameters", parameters_tab),
     ("sharing", sharing_tab),
@@ -170,7 +178,7 @@ dropped. Gradio would keep the unread answers of its last 2,000 sessions for goo
 def launch_options() -> dict[str, Any]:
     """Keyword arguments for `Blocks.launch`: address from the environment (as Spaces sets it), theme, CSS,
     the local copies of d3 / jQuery that the attention views load, the sentiment model's card, the
-    bounds on uploads and kept sessions, the page script that reports every edit of a text box, and Gradio's
+    bounds on uploads and kept sessions, the page's scripts (`PAGE_JS`), and Gradio's
     monitoring dashboard off."""
     port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
@@ -182,7 +190,7 @@ def launch_options() -> dict[str, Any]:
         "footer_links": [],
         "max_file_size": MAX_UPLOAD,
         "state_session_capacity": SESSIONS_KEPT,
-        "js": gradio_compat.EDITS_JS,
+        "js": PAGE_JS,
         "app_kwargs": door.app_kwargs(),  # request bodies capped, uploads closed (app.hosting.door)
         # Gradio's /monitoring dashboard: any visitor's GET /gradio_api/monitoring printed its URL, with the key that
         # opens it, into the server's log (issue 43). Off: the route answers 403 and nothing is printed.
@@ -211,8 +219,11 @@ def bound_queue(
     # (/gradio_api/run/predict, /gradio_api/api/<name>) open off Hugging Face Spaces, and a request sent there skipped
     # every cost group and waiting line (issue 35); the unqueued label switches still answer there.
     demo.queue(max_size=max_queued, default_concurrency_limit=2, api_open=False)
+    optional = {endpoint.name: endpoint.optional for endpoint in ENDPOINTS if endpoint.optional}
     gradio_compat.name_input_counts(
-        demo, lambda name, wanted, got: t("api.err.arity", "en", name=name, n=wanted, got=got)
+        demo,
+        lambda name, wanted, got: t("api.err.arity", "en", name=name, n=wanted, got=got),
+        lambda name: optional.get(name, ()),
     )
     gradio_compat.answer_full_queue(
         demo,

@@ -2,7 +2,8 @@
 
 exBERT answers "why did it guess that?" by searching the training corpus for the token. A shipped model here cannot
 carry its corpus (110 MB of books), so the search is done once, when the model is packaged
-(`scripts/index_training_contexts.py`), into `training_contexts.json.gz` (gzip-compressed JSON) beside `training_counts.json`:
+(`scripts/index_training_contexts.py`), into `training_contexts.json.gz` (gzip-compressed JSON) beside
+`training_counts.json`:
 
     {"corpus": ["gutenberg-train.txt.xz"], "per_piece": 3, "window": 40, "seed": 0,
      "occurrences": 3958104, "contexts": {"▁paris": [["…went up to ", "Paris", " in the spring…"], ...], ...}}

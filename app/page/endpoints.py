@@ -54,6 +54,9 @@ class Endpoint:
     cost: Cost
     takes: tuple[str, ...] = ()
     """The values a client sends, in order (a public endpoint's parameters in docs/usage/api.md)."""
+    optional: tuple[Any, ...] = ()
+    """The values of the last `len(optional)` parameters when a client leaves them out (a parameter added to a
+    public endpoint later, so that older clients keep working)."""
     public: bool = True
     """Listed in the API page ("public"), or there for the page only ("undocumented")."""
     stamp: Stamp | None = None

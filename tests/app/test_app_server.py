@@ -85,13 +85,15 @@ def test_fill_mask_and_mask_word(client) -> None:
     from app.tabs.masked.views import fill_mask_view
 
     text = "the old sailor walked along the [MASK] near the village ."
-    result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")
+    result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")  # `expected` left out
     stamp = {
-        "drawn_for": drawn_for([text, 5, "", "en"]),
-        "drawn_for_each": [drawn_for([v]) for v in (text, 5, "", "en")],
+        "drawn_for": drawn_for([text, 5, "", "en", ""]),
+        "drawn_for_each": [drawn_for([v]) for v in (text, 5, "", "en", "")],
     }
     assert result == fill_mask_view(text, 5, "", "en")[0] | stamp
     assert filled == result["filled_text"] and "[MASK]" not in filled
+    result, *_ = client.predict("The capital of France is [MASK].", 5, "", "en", "paris", api_name="/fill_mask")
+    assert result["expected"]["expected"]["word"] == "paris"
     result, *_ = client.predict("[MASK] " * 50, api_name="/fill_mask")
     assert "50 [MASK]" in result["error"]
     masked, result, *_ = client.predict("the old sailor walked", 2, 3, "", "en", api_name="/mask_word")

@@ -39,6 +39,9 @@ def test_every_internal_used_exists_on_a_built_and_queued_app(monkeypatch) -> No
         "gradio.queueing.Queue": demo._queue,
         "gradio.routes.App": App.create_app(demo),
     }
+    from gradio.context import LocalContext
+
+    instances["gradio.context.LocalContext"] = LocalContext()
     for path, attributes in gradio_compat.USED.items():
         assert isinstance(instances[path], _class(path)), path
         for attribute in attributes:
@@ -78,7 +81,7 @@ def test_event_named_and_event_configs(monkeypatch) -> None:
 
     demo = build_app()
     fn, inputs, outputs = gradio_compat.event_named(demo, "fill_mask")
-    assert callable(fn) and len(inputs) == 4 and len(outputs) >= 2
+    assert callable(fn) and len(inputs) == 5 and len(outputs) >= 2
     with pytest.raises(KeyError):
         gradio_compat.event_named(demo, "no_such_event")
     configs = gradio_compat.event_configs(demo, ["fill_mask", "attention"])
@@ -94,6 +97,23 @@ def test_a_too_short_request_gets_a_sentence_naming_the_count() -> None:
     with pytest.raises(gr.Error, match="echo takes 1, got 0"):
         demo.validate_inputs(block_fn, [])
     demo.validate_inputs(block_fn, ["ok"])
+
+
+def test_left_out_optional_values_are_filled_and_others_still_refused() -> None:
+    with gr.Blocks() as demo:
+        boxes = [gr.Textbox() for _ in range(3)]
+        boxes[0].submit(lambda a, b, c: a, inputs=boxes, outputs=boxes[0], api_name="echo")
+    assert gradio_compat.name_input_counts(
+        demo,
+        lambda name, wanted, got: f"{name} takes {wanted}, got {got}",
+        lambda name: ("b", "c") if name == "echo" else (),
+    )
+    block_fn = next(iter(demo.fns.values()))
+    for sent, filled in ((["x"], ["x", "b", "c"]), (["x", "y"], ["x", "y", "c"]), (["x", "y", "z"], ["x", "y", "z"])):
+        demo.validate_inputs(block_fn, sent)
+        assert sent == filled
+    with pytest.raises(gr.Error, match="echo takes 3, got 0"):
+        demo.validate_inputs(block_fn, [])
 
 
 def test_a_full_queue_answers_with_our_sentence() -> None:
@@ -165,5 +185,5 @@ def test_input_ids_name_each_input_of_an_event_in_order(monkeypatch) -> None:
     assert gradio_compat.input_ids(switch) == ["language"]
     (fill,) = gradio_compat.events(demo, "fill_mask")
     ids = gradio_compat.input_ids(fill)
-    assert len(ids) == 4 and ids[-1] == "language" and ids.count("language") == 1
+    assert ids == ["mask-text", None, "model-picker", "language", "mask-expected"]
     assert gradio_compat.input_ids(object()) == []

@@ -55,7 +55,8 @@ FILL_MASK = Endpoint(
     "fill_mask",
     views.fill_mask_view,
     "model",
-    takes=("text", "top_k", "model", "lang"),
+    takes=("text", "top_k", "model", "lang", "expected"),
+    optional=("",),  # `expected` came later: a client sending the first four gets no expected word
     stamp=Stamp(),
     button="mask.button",
     example_step="mask_example",
@@ -86,6 +87,15 @@ def build(ctx: TabContext) -> None:
                 info="mask.text.info",
                 elem_id="mask-text",
             )
+            expected = tr.add(
+                gr.Textbox,
+                "",
+                lines=1,
+                max_lines=1,
+                label="mask.expected.label",
+                info="mask.expected.info",
+                elem_id="mask-expected",
+            )
             with gr.Row():
                 top_k = tr.add(gr.Slider, 1, 20, value=5, step=1, label="mask.top_k")
                 button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
@@ -102,8 +112,8 @@ def build(ctx: TabContext) -> None:
 
     tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
-    inputs = [text, top_k, model, lang]
-    FILL_MASK.on([button.click, text.submit], inputs, outputs)
+    inputs = [text, top_k, model, lang, expected]
+    FILL_MASK.on([button.click, text.submit, expected.submit], inputs, outputs)
     FILL_MASK.after_examples(table, lang, inputs, outputs)  # clicking an example runs it
     FILL_MASK.after_examples(fails, lang, inputs, outputs, family="fails_example")
     # The radio's choices change with the text, and Gradio checks a radio's value against its current

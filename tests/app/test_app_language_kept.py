@@ -1,16 +1,14 @@
 """Issue 42, item 6: the language kept across a reload (app/static/keep_language.js): a 中文 reader who reloads, and
 a link with ?lang=zh, get the page in 中文. Chromium on the tiny test models' server (tests/app/support.py). The
-script is the page's to run (app.gradio_compat.EDITS_JS); while the page does not, the test runs it on each load
-itself and xfails, saying so."""
+page runs the script when it loads (app.layout.PAGE_JS)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+from tests.app.support import ARGS, CHROMIUM, chromium_keeping_its_nice, running_app
 
 pytestmark = pytest.mark.browser
-SCRIPT = (REPO / "app" / "static" / "keep_language.js").read_text(encoding="utf-8")
 
 
 def test_the_language_survives_a_reload_and_a_link(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -29,11 +27,7 @@ def test_the_language_survives_a_reload_and_a_link(tmp_path_factory: pytest.Temp
         expect.set_options(timeout=90_000)
         page.goto(url)
         page.locator("#tab-parameters-button").wait_for()
-        injected = page.evaluate("() => window.labKeepLanguage === true") is False
-        if injected:  # the page does not run it yet: run it on every load, as the page would
-            page.add_init_script(f"window.addEventListener('DOMContentLoaded', () => ({SCRIPT})())")
-            page.reload()
-            page.locator("#tab-parameters-button").wait_for()
+        page.wait_for_function("() => window.labKeepLanguage === true")  # the page ran app/static/keep_language.js
         page.locator("#language label").filter(has_text="中文").click()
         expect(page.locator("#tab-parameters-button")).to_have_text("参数计算器")
         assert "lang=zh" in page.url
@@ -42,10 +36,6 @@ def test_the_language_survives_a_reload_and_a_link(tmp_path_factory: pytest.Temp
         page.locator("#language label").filter(has_text="English").click()
         expect(page.locator("#tab-parameters-button")).to_have_text("Parameter calculator")
         fresh = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # no storage: the link alone
-        if injected:
-            fresh.add_init_script(f"window.addEventListener('DOMContentLoaded', () => ({SCRIPT})())")
         fresh.goto(url.rstrip("/") + "/?lang=zh")
         expect(fresh.locator("#tab-parameters-button")).to_have_text("参数计算器", timeout=90_000)
         browser.close()
-    if injected:
-        pytest.xfail("passes only with app/static/keep_language.js, which the page does not run yet (EDITS_JS)")

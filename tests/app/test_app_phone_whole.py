@@ -38,12 +38,9 @@ TABS = {
     "order": "#order-verdict",
     "attention": "#attention-status",
     "sentiment": "#sentiment-verdict",
+    "training": "#training-verdict",
 }
 """Each tab (its button is #tab-<name>-button) and the element that holds its first result."""
-FIT_CHARTS = (REPO / "app" / "static" / "fit_charts.js").read_text(encoding="utf-8")
-"""Fits a chart drawn at 700 px while its box had no width (after a language switch) to its box on a phone."""
-INJECTED: list[str] = []
-"""Scripts the page should run but did not, which the test ran itself (the test then says so: xfail)."""
 
 MEASURE_JS = r"""() => {
   const inner = window.innerWidth;
@@ -162,9 +159,8 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
         page.set_default_timeout(90_000)
         page.goto(running_app())
         page.get_by_role("tab", name="Parameter calculator").wait_for()
-        if page.evaluate("() => typeof window.labFitCharts") != "function":  # the page does not run it yet
-            page.evaluate(FIT_CHARTS)
-            INJECTED.append("app/static/fit_charts.js")
+        # app/static/fit_charts.js, run by the page (app.layout.PAGE_JS), fits a chart drawn while its tab was hidden
+        page.wait_for_function("() => typeof window.labFitCharts === 'function'")
         yield page
         browser.close()
     assert outside == []
@@ -209,5 +205,3 @@ def test_a_phone_shows_whole_charts_and_tables(phone) -> None:
     assert not problems, "\n".join(problems)
     if frames:
         pytest.xfail("gr.Dataframe tables wider than a phone until their tabs set wrap=True: " + "; ".join(frames))
-    if INJECTED:
-        pytest.xfail(f"passes only with {INJECTED}, which the page does not run yet (app.gradio_compat.EDITS_JS)")

@@ -58,7 +58,7 @@ def build(ctx: TabContext) -> None:
     with gr.Row():
         mlm_curves = gr.Plot(first.mlm_curves, show_label=False)
         sop_curves = gr.Plot(first.sop_curves, show_label=False)
-    table = tr.add(gr.Dataframe, first.table, label="sharing.table", interactive=False)
+    table = tr.add(gr.Dataframe, first.table, label="sharing.table", interactive=False, wrap=True)
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(first.result, show_label=False)
     paper_views.panel(tr, "sharing")  # Tables 4 and 3 beside our ablation runs

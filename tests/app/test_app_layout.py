@@ -29,6 +29,7 @@ TABS = {
     "Sentence order": "#order-verdict",
     "Attention": "#attention-status",
     "Sentiment": "#sentiment-verdict",
+    "Train it yourself": "#training-verdict",
 }
 """Each tab and the element that holds its first result."""
 LABEL_BUDGET_S = 3.0
@@ -146,8 +147,8 @@ def test_the_tab_bar_scrolls_and_keeps_every_tab(phone: Page) -> None:
     bar = phone.page.locator("#lab-tabs [role=tablist]")
     sizes = bar.evaluate("e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
     assert sizes[0] > sizes[1] and sizes[2] == "auto"  # wider than the phone: it scrolls inside itself
-    assert bar.get_by_role("tab").count() == len(TABS)  # all six in the bar, none hidden in a menu
-    phone.open("Sentiment")  # the last one: scrolled into view and opened
+    assert bar.get_by_role("tab").count() == len(TABS)  # all seven in the bar, none hidden in a menu
+    phone.open("Train it yourself")  # the last one: scrolled into view and opened
     assert bar.evaluate("e => e.scrollLeft") > 0
 
 

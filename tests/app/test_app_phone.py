@@ -29,6 +29,7 @@ TABS = {
     "order": "#order-verdict",
     "attention": "#attention-status",
     "sentiment": "#sentiment-verdict",
+    "training": "#training-verdict",
 }
 """Each tab (its button is #tab-<name>-button) and the element that holds its first result."""
 

@@ -8,16 +8,18 @@ held-out evaluation of each arm (never a canned sentence).
 from __future__ import annotations
 
 import logging
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import plotly.graph_objects as go
 
-from albert.training.order_scoring import Proportion
 from app import inputs
 from app.i18n import safe, t
 from app.page.plots import PALETTE, base_layout, empty_figure, legend_below, plot_text
 from app.tabs.training.lessons import LESSONS, WALL_SECONDS, Lesson, recorded_path
 from app.tabs.training.runner import TRAINER, LineFull, Snapshot, read_rows
+
+if TYPE_CHECKING:
+    from albert.training.order_scoring import Proportion
 
 logger = logging.getLogger(__name__)
 DEFAULT_LESSON = "sharing"
@@ -67,6 +69,8 @@ def order_proportion(row: dict[str, Any] | None, kind: str = "order") -> Proport
     """An evaluation row's order (or topic) preference as a proportion with its Wilson interval."""
     if row is None or f"{kind}_hits" not in row or not row.get("order_pairs"):
         return None
+    from albert.training.order_scoring import Proportion  # imports torch: not while the page is being built
+
     return Proportion(float(row[f"{kind}_hits"]), int(row["order_pairs"]))
 
 

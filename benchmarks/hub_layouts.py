@@ -1,7 +1,7 @@
 """Checkpoints laid out exactly as two hub repositories publish them, with random weights, in a Hugging Face cache.
 
 For measuring and testing offline what a Space does with real models (`benchmarks/space_rehearsal.py`,
-tests/app/test_hub_defaults.py): nothing is downloaded, and the files differ from the hub's only in their numbers.
+tests/app/models/test_defaults.py): nothing is downloaded, and the files differ from the hub's only in their numbers.
 
 - `albert/albert-base-v2` (Google, converted by transformers): config.json with ALBERT v1's fields
   (`down_scale_factor`, `gap_size`, `net_structure_type`, `num_memory_blocks`), architectures AlbertForMaskedLM,

@@ -5,7 +5,7 @@ Every shipped English model (V 8000) reads Chinese as `<unk>`: 我爱自然语�
 `check_readable` before predicting, and refuses text that is mostly unknown to the chosen model with
 one sentence that names a shipped model that reads it (or says none does yet).
 
-The rules (pure functions, tested in tests/app/test_app_languages.py):
+The rules (pure functions, tested in tests/app/models/test_languages.py):
 
 - **Mostly Chinese**: more than half of the text's letters (`str.isalpha`, [MASK] left out) are Han.
   **Mostly Latin** likewise for letters of the Latin script. A text of neither kind (no letters,

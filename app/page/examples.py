@@ -3,7 +3,7 @@
 Chosen from what the shipped default model actually gets right: `python -m scripts.choose_examples
 [--corpus held-out.txt.xz]` scores every candidate (and sentences of the held-out books) the way the app does
 and logs which come out right; the ones below are among them. Each tab also has one example labelled
-"where it fails", which the model gets wrong, so a class sees both. `tests/app/test_app_examples.py` checks every
+"where it fails", which the model gets wrong, so a class sees both. `tests/app/page/test_examples.py` checks every
 one against the shipped models (a retrained model that changes them fails that test: choose again with the
 script).
 

@@ -4,7 +4,7 @@ sizes, config.json, the safetensors headers) and refused within the limits befor
 Offline, with a fake hub: `FakeHub` stands in for `huggingface_hub.HfApi` (model_info with file sizes, config.json,
 get_safetensors_metadata) and records every call, and `huggingface_hub.snapshot_download` (the weights' download in
 `albert.core.checkpoint.resolve_directory`) is replaced by a recorder, so a test sees what was asked and what would
-have been downloaded. The Hugging Face cache is an empty folder, as tests/app/test_hub_in_app.py sets it."""
+have been downloaded. The Hugging Face cache is an empty folder, as tests/app/models/test_hub_in_app.py sets it."""
 
 from __future__ import annotations
 

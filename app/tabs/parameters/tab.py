@@ -105,7 +105,7 @@ def build(ctx: TabContext) -> None:
     # One listener per field trigger, the rest chained with .then: Gradio re-sends a deferred ("always_last")
     # listener by re-dispatching its trigger, which also re-sends every other listener of that trigger; two or
     # more of them still running defer each other for ever (three here sent 69 requests in 2 minutes after four
-    # keystrokes, tests/app/test_app_fresh_browser.py).
+    # keystrokes, tests/app/page/test_freshness_browser.py).
     edited = PARAMETERS.on(
         [button.click, *(f.input for f in fields), *(f.submit for f in fields if hasattr(f, "submit"))],
         [*fields, lang],

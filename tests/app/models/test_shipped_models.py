@@ -14,7 +14,7 @@ import torch
 from albert import AlbertForPreTraining
 from albert.data.tokenizer import load_tokenizer
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+ASSETS = Path(__file__).resolve().parents[3] / "assets"
 
 
 def ablation_results() -> str:

@@ -18,7 +18,7 @@ from app.page import examples
 from app.page.examples import MaskExample, OrderExample, SentimentExample
 from app.page.numbers import count_words
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+ASSETS = Path(__file__).resolve().parents[3] / "assets"
 SHIPPED = sorted(
     p.parent.name
     for p in (ASSETS / "models").glob("*/config.json")

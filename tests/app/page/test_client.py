@@ -1,5 +1,5 @@
 """Issue 42, item 3, without a browser: a phone's request gets the per-pass heatmaps stacked, each as wide as the
-phone, the colour scale across the top; any other request keeps the grid. (tests/app/test_app_phone_whole.py
+phone, the colour scale across the top; any other request keeps the grid. (tests/app/test_layout_phone_whole.py
 measures the drawn page at 390 px.)"""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import pytest
 from tests.app.support import REPO, chromium_keeping_its_nice, running_app, tiny_assets
 
 pytestmark = pytest.mark.browser
-from tests.app.test_app_browser import ARGS, CHROMIUM, LOOPBACK  # noqa: E402 — same Chromium, same network rule
+from tests.app.test_layout_browser import ARGS, CHROMIUM, LOOPBACK  # noqa: E402 — same Chromium, same network rule
 
 ARTIFACTS = REPO / "test-artifacts"
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1400, "height": 1000}
@@ -223,7 +223,7 @@ def test_bertviz_views_fit_their_frames(which: str, request) -> None:
 def test_clicking_an_example_runs_it_and_typing_clears_the_result(desktop: Page) -> None:
     from playwright.sync_api import expect
 
-    from tests.app.test_app_browser import _expected_fill
+    from tests.app.test_layout_browser import _expected_fill
 
     page = desktop.page
     desktop.open("Masked words")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.support import REPO, chromium_keeping_its_nice, running_app
-from tests.app.test_app_browser import ARGS, CHROMIUM
+from tests.app.test_layout_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 TABS = {

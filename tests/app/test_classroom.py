@@ -1,4 +1,4 @@
-"""Issue 32 (classroom, second pass): the Chinese path whole, fair comparisons by default, failures that teach.
+"""The classroom path (second pass): the Chinese path whole, fair comparisons by default, failures that teach.
 
 Tiny random models only (app_support); each test builds the models folder it needs, so the comparison rules are
 checked against the shipped names without the shipped weights.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.app.order_support import OTHERS, PAIRS, tiny_order_assets
+from tests.app.tabs.order.support import OTHERS, PAIRS, tiny_order_assets
 from tests.app.support import use_tiny_assets
 
 MISSING_ZH_EN = "No Chinese NSP model is shipped (it would be assets/models/albert-lab-zh-nsp)"

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.app.support import ARGS, CHROMIUM, QueueTraffic, chromium_keeping_its_nice, running_app
-from tests.app.test_app_chinese_ui import WORD, leftover_english
+from tests.app.test_layout_chinese import WORD, leftover_english
 
 pytestmark = pytest.mark.browser
 WAIT = 90_000

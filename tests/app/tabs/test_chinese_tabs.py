@@ -33,7 +33,7 @@ from tests.app.support import (
     tiny_chinese_assets,
     use_tiny_assets,
 )
-from tests.app.test_app_chinese_ui import WORD, leftover_english
+from tests.app.test_layout_chinese import WORD, leftover_english
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000

@@ -15,7 +15,7 @@ from app.tabs.parameters import calculator
 from app.tabs.parameters.file_sizes import SCALE_BYTES, file_sizes
 from app.tabs.sentiment import deploy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 RECORD = json.loads((ROOT / "assets" / "finetuning" / "deploy.json").read_text(encoding="utf-8"))
 
 

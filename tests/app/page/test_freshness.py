@@ -1,6 +1,6 @@
 """Readable charts, bertviz numbered like the rest, results that are never stale (issue 17, items 2, 4, 5).
 
-Pure functions on tiny models; the browser checks of the same things are in tests/app/test_app_layout.py.
+Pure functions on tiny models; the browser checks of the same things are in tests/app/test_layout_pages.py.
 """
 
 from __future__ import annotations

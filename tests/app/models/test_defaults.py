@@ -24,7 +24,7 @@ from benchmarks.hub_layouts import GOOGLE_ID, TINY, UER_ID, write_google_albert,
 from tests.app.support import use_tiny_assets
 from tests.factories import max_abs_diff
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "models"
+ASSETS = Path(__file__).resolve().parents[3] / "assets" / "models"
 EN_TEXT = "the old sailor walked along the [MASK] ."
 ZH_TEXT = "北京是中国的[MASK]都。"
 

@@ -195,13 +195,13 @@ def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any], str | N
 
 def name_input_counts(
     demo: gr.Blocks,
-    sentence: Callable[[str, int, int], str],
+    sentence: Callable[[str, int, int, int], str],
     optional: Callable[[str], tuple[Any, ...]] = lambda name: (),
 ) -> bool:
-    """A request with fewer values than its endpoint takes is answered with `sentence(name, wanted, got)` instead of
-    Gradio's anonymous {"error": null} and a traceback in the log, unless only trailing values the endpoint calls
-    optional are missing: `optional(api_name)` gives the values of its last parameters, which fill the gap. False
-    (with a warning) when Gradio checks input counts its own way."""
+    """A request with fewer values than its endpoint takes is answered with `sentence(name, fewest, most, got)`
+    instead of Gradio's anonymous {"error": null} and a traceback in the log, unless only trailing values the
+    endpoint calls optional are missing: `optional(api_name)` gives the values of its last parameters, which fill
+    the gap. False (with a warning) when Gradio checks input counts its own way."""
     validate = getattr(demo, "validate_inputs", None)
     if validate is None:
         logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
@@ -215,7 +215,7 @@ def name_input_counts(
             if wanted - len(inputs) <= len(defaults):
                 inputs.extend(defaults[len(defaults) - (wanted - len(inputs)) :])  # Gradio reads this same list next
             else:
-                raise gr.Error(sentence(name, wanted, len(inputs)), print_exception=False)
+                raise gr.Error(sentence(name, wanted - len(defaults), wanted, len(inputs)), print_exception=False)
         validate(block_fn, inputs)
 
     demo.validate_inputs = validate_or_say

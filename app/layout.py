@@ -222,7 +222,9 @@ def bound_queue(
     optional = {endpoint.name: endpoint.optional for endpoint in ENDPOINTS if endpoint.optional}
     gradio_compat.name_input_counts(
         demo,
-        lambda name, wanted, got: t("api.err.arity", "en", name=name, n=wanted, got=got),
+        lambda name, fewest, most, got: t(
+            "api.err.arity", "en", name=name, n=most if fewest == most else f"{fewest} or {most}", got=got
+        ),
         lambda name: optional.get(name, ()),
     )
     gradio_compat.answer_full_queue(

@@ -92,7 +92,7 @@ def test_a_too_short_request_gets_a_sentence_naming_the_count() -> None:
     with gr.Blocks() as demo:
         box = gr.Textbox()
         box.submit(lambda text: text, inputs=box, outputs=box, api_name="echo")
-    assert gradio_compat.name_input_counts(demo, lambda name, wanted, got: f"{name} takes {wanted}, got {got}")
+    assert gradio_compat.name_input_counts(demo, lambda name, fewest, most, got: f"{name} takes {most}, got {got}")
     block_fn = next(iter(demo.fns.values()))
     with pytest.raises(gr.Error, match="echo takes 1, got 0"):
         demo.validate_inputs(block_fn, [])
@@ -105,14 +105,14 @@ def test_left_out_optional_values_are_filled_and_others_still_refused() -> None:
         boxes[0].submit(lambda a, b, c: a, inputs=boxes, outputs=boxes[0], api_name="echo")
     assert gradio_compat.name_input_counts(
         demo,
-        lambda name, wanted, got: f"{name} takes {wanted}, got {got}",
+        lambda name, fewest, most, got: f"{name} takes {fewest} to {most}, got {got}",
         lambda name: ("b", "c") if name == "echo" else (),
     )
     block_fn = next(iter(demo.fns.values()))
     for sent, filled in ((["x"], ["x", "b", "c"]), (["x", "y"], ["x", "y", "c"]), (["x", "y", "z"], ["x", "y", "z"])):
         demo.validate_inputs(block_fn, sent)
         assert sent == filled
-    with pytest.raises(gr.Error, match="echo takes 3, got 0"):
+    with pytest.raises(gr.Error, match="echo takes 1 to 3, got 0"):
         demo.validate_inputs(block_fn, [])
 
 

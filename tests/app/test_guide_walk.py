@@ -96,7 +96,7 @@ def _do(page, step) -> None:
     elif step.do == "example":
         page.get_by_text(step.text, exact=True).locator("visible=true").first.click()
     elif step.do == "fill":
-        page.locator(f"#{step.target} textarea").first.fill(step.text)
+        page.locator(f"#{step.target}").locator("textarea, input").first.fill(step.text)
     elif step.do == "click":
         page.locator(f"#{step.target}").click()
     elif step.do == "model":

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.app.tabs.order.support import OTHERS, PAIRS, tiny_order_assets
 from tests.app.support import use_tiny_assets
+from tests.app.tabs.order.support import OTHERS, PAIRS, tiny_order_assets
 
 MISSING_ZH_EN = "No Chinese NSP model is shipped (it would be assets/models/albert-lab-zh-nsp)"
 MISSING_ZH_ZH = "没有随附的中文 NSP 模型（应在 assets/models/albert-lab-zh-nsp）"

@@ -1,9 +1,9 @@
 """The *Sentence order* tab's side-by-side in Chromium on a 390 px phone, in English and in 中文 (issue 30, item 4).
 
-`python app.py` serves tests/app/tabs/order/support.py's tiny world: SOP and NSP models in both languages and a small list
-of other-book segments. Pressing 🎲 puts a segment of another book in the third box, and both models' answers (the
-numbers this process computes for the same text) appear side by side, beside the paper's Table 5; the page never
-scrolls sideways. Every outside host is blocked.
+`python app.py` serves tests/app/tabs/order/support.py's tiny world: SOP and NSP models in both languages and a
+small list of other-book segments. Pressing 🎲 puts a segment of another book in the third box, and both models'
+answers (the numbers this process computes for the same text) appear side by side, beside the paper's Table 5; the
+page never scrolls sideways. Every outside host is blocked.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.tabs.order.support import OTHERS, tiny_order_assets
 from tests.app.support import ARGS, CHROMIUM, REPO, QueueTraffic, chromium_keeping_its_nice, start_app, use_tiny_assets
+from tests.app.tabs.order.support import OTHERS, tiny_order_assets
 
 pytestmark = pytest.mark.browser
 WAIT = 90_000

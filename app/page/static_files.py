@@ -4,9 +4,10 @@ Gradio serves `gradio_api/file=<path>`; a path relative to the working directory
 there, so `app.py` runs from the repository root and the files the page needs (d3, jQuery, the
 require stand-in, the sentiment model's card) are copied once into `cache/app-static/` (ignored
 by git) and linked as `gradio_api/file=cache/app-static/<name>`: the page and `/config` never
-show where Python, the packages or the models live. A Markdown file (a model card) is served with every absolute
-path in it made relative (`portable_text`): a card's build commands named the `--output-dir` of the machine that
-trained it (issue 43).
+show where Python, the packages or the models live. Files are copied byte for byte (`publish`); a page made here
+(a model card rendered as HTML, `app.page.cards`) is written with `publish_text`. `portable_text` makes every
+absolute path in a text relative: a card's build commands named the `--output-dir` of the machine that trained it
+(issue 43).
 """
 
 from __future__ import annotations
@@ -25,24 +26,46 @@ SERVED_DIR = Path("cache") / "app-static"
 
 
 def publish(source: Path, name: str | None = None) -> str:
-    """Copy `source` into the served folder (once; again when it changed) and return its relative URL. A Markdown
-    file is copied without the absolute paths it names (`portable_text`)."""
+    """Copy `source` byte for byte into the served folder (once; again when it changed) and return its relative
+    URL."""
     target_name = name or source.name
-    target = REPO_ROOT / SERVED_DIR / target_name
     try:
-        content = source.read_bytes()
-        if source.suffix.lower() == ".md":
-            content = portable_text(content.decode("utf-8", "replace")).encode("utf-8")
-        if not target.is_file() or target.stat().st_size != len(content) or target.read_bytes() != content:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(content)
-            os.replace(temp, target)  # atomic: a second process never serves half a file
+        _write(source.read_bytes(), target_name)
     except OSError as error:
         logger.warning("cannot copy %s into %s (%s); serving it from where it is", source.name, SERVED_DIR, error)
         return "gradio_api/file=" + str(source.resolve())
-    return f"gradio_api/file={SERVED_DIR.as_posix()}/{target_name}"
+    return served_url(target_name)
+
+
+def publish_text(text: str, name: str) -> str | None:
+    """Write `text` (UTF-8) into the served folder as `name` (once; again when it changed) and return its relative
+    URL; None, logged, when the folder cannot be written (there is no original to serve in its place)."""
+    try:
+        _write(text.encode("utf-8"), name)
+    except OSError as error:
+        logger.warning("cannot write %s into %s (%s)", name, SERVED_DIR, error)
+        return None
+    return served_url(name)
+
+
+def served_url(name: str) -> str:
+    """The URL, relative to the page, of the published file `name`."""
+    return f"gradio_api/file={SERVED_DIR.as_posix()}/{name}"
+
+
+def _write(content: bytes, name: str) -> None:
+    target = REPO_ROOT / SERVED_DIR / name
+    if target.is_file() and target.stat().st_size == len(content) and target.read_bytes() == content:
+        return  # unchanged: not written again
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+        os.replace(temp, target)  # atomic: a second process never serves half a file
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~-])(?:[A-Za-z]:\\|/)(?:[\w.+@-]+[/\\])+[\w.+@-]*")

@@ -117,8 +117,30 @@ def save_tiny_classifier(directory: Path, tokenizer, **changes) -> Path:
     (directory / "eval_results.json").write_text(
         json.dumps({"task": "classification", "best": {"accuracy": 0.875, "loss": 0.3}}), encoding="utf-8"
     )
-    (directory / "README.md").write_text("# tiny sentiment model\n\nDev accuracy 87.5%.\n", encoding="utf-8")
+    (directory / "README.md").write_text(TINY_CARD.format(folder=directory.resolve().as_posix()), encoding="utf-8")
     return directory
+
+
+TINY_CARD = """---
+language: en
+license: apache-2.0
+tags: [albert, text-classification, sentiment]
+---
+# tiny sentiment model
+
+Dev accuracy 87.5%.
+
+| model | accuracy |
+|---|---|
+| this model | 87.50% |
+
+    python -m scripts.ship_sentiment_model {folder}/run {folder}
+
+<script>document.title = "card script ran"</script>
+"""
+"""A card laid out as the shipped ones are (front matter, a table, a build command naming the folder it was built
+in), with a script that must never run: the served card page is checked against it (tests/app/test_server.py,
+tests/hostile/test_hostile_app_server.py)."""
 
 
 @lru_cache(maxsize=1)

@@ -146,8 +146,13 @@ def test_sentiment_and_its_card(client, url: str) -> None:
         "drawn_for": drawn_for(["   ", "zh"]),
         "drawn_for_each": [drawn_for(["   "]), drawn_for(["zh"])],
     }
-    with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to
-        assert b"tiny sentiment model" in response.read()
+    assert card_url().endswith(".html")
+    with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to: a page
+        assert response.headers["content-type"] == "text/html; charset=utf-8"
+        assert response.headers.get("content-disposition", "inline").startswith("inline")  # shown, not downloaded
+        card = response.read().decode("utf-8")
+    assert "<h1>tiny sentiment model</h1>" in card and "<td>87.50%</td>" in card
+    assert "license" not in card and "<script" not in card  # no front matter; the card's script is text
 
 
 def test_language_switch_and_bad_model(client) -> None:

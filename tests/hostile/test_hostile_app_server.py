@@ -284,19 +284,25 @@ def test_page_and_config_name_no_folder_of_the_machine(http, url: str) -> None:
 @pytest.mark.slow
 def test_no_file_the_page_links_to_names_a_folder_of_the_machine(http, url: str) -> None:
     """Everything the static routes serve for the page (the sentiment card, d3, jQuery, the page's scripts), read
-    through the server (issue 43)."""
+    through the server (issue 43). The card is a page (issue 42): HTML, shown inline, without its front matter."""
     import re
     import tempfile
 
     texts = [http.get(f"{url}/config").text, http.get(f"{url}/").text]
     links = sorted({m for text in texts for m in re.findall(r"gradio_api/file=[^\s\"')\\]+", text)})
-    assert any("README-" in link for link in links), links  # the sentiment tab's card is among them
+    cards = [link for link in links if "README-" in link]
+    assert cards and all(link.endswith(".html") for link in cards), links  # the sentiment tab's card is among them
     folders = {str(tiny_assets().root), str(REPO), sys.prefix, str(Path.home()) + "/", tempfile.gettempdir() + "/"}
     for link in links:
         response = http.get(f"{url}/{link}")
         assert response.status_code == 200, link
         for folder in folders:
             assert folder not in response.text, (link, folder)
+        if link in cards:
+            assert response.headers["content-type"] == "text/html; charset=utf-8", response.headers
+            assert response.headers["content-disposition"].startswith("inline"), response.headers
+            assert "<table>" in response.text and "<script" not in response.text
+            assert "license:" not in response.text and "\n---" not in response.text  # no front matter
 
 
 @pytest.mark.slow

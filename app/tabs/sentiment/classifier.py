@@ -30,7 +30,7 @@ from app.models.classifiers import (
     zh_sentiment_dir,
 )
 from app.models.languages import Unknowns, check_readable, unknown_notice
-from app.page.static_files import publish, served_path, unique_name
+from app.page.cards import publish_card, served_card_path
 
 logger = logging.getLogger(__name__)
 CLASSIFIER = "AlbertForSequenceClassification"
@@ -45,19 +45,20 @@ def card_path(directory: Path | None = None) -> Path | None:
 
 
 def card_url(directory: Path | None = None) -> str | None:
-    """The card as this server serves it: a copy (see `app.page.static_files`), so the link names no folder here."""
+    """The card as this server serves it: an HTML page rendered from it (see `app.page.cards`), under a URL that
+    names no folder here; None when there is no card (or it cannot be rendered)."""
     path = card_path(directory)
-    return publish(path, unique_name(path, ".md")) if path is not None else None
+    return publish_card(path) if path is not None else None
 
 
 def allowed_paths() -> list[str]:
-    """The card, for `launch(allowed_paths=…)`: the server serves that one file (and its copy), not the weights."""
+    """The cards' pages, for `launch(allowed_paths=…)`: the server serves those files, not the weights nor the
+    Markdown they were rendered from."""
     paths = []
     for directory in (sentiment_dir(), zh_sentiment_dir()):
         path = card_path(directory)
-        if path is not None:
-            card_url(directory)
-            paths += [str(path.resolve()), served_path(unique_name(path, ".md"))]
+        if path is not None and card_url(directory) is not None:
+            paths.append(served_card_path(path))
     return paths
 
 

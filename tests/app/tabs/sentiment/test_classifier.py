@@ -217,8 +217,11 @@ def test_classifiers_stay_out_of_the_pretraining_picker(monkeypatch: pytest.Monk
 
 def test_app_has_the_tab_with_and_without_the_model(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from app import build_app, launch_options
+    from app.page.cards import served_card_path
 
-    assert str((tiny_assets().sentiment / "README.md").resolve()) in launch_options()["allowed_paths"]
+    allowed = launch_options()["allowed_paths"]
+    card = tiny_assets().sentiment / "README.md"
+    assert served_card_path(card) in allowed and str(card.resolve()) not in allowed  # its page, not its Markdown
     monkeypatch.setenv("ALBERT_LAB_SENTIMENT", str(tmp_path))
     demo = build_app()
     assert "sentiment" in {d.api_name for d in demo.fns.values()}

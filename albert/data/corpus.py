@@ -1,7 +1,8 @@
 """Corpus reading and the tokenized, memory-mapped corpus cache.
 
 Text format (the one BERT's and ALBERT's data scripts read): UTF-8 text, plain or compressed
-with xz or gzip; one document per blank-line-separated block; one paragraph per line.
+with xz or gzip; one document per blank-line-separated block; one paragraph per line (at most
+`MAX_LINE_CHARS` characters: a longer line is refused once that many are read, never read whole or tokenized).
 Paragraphs are split into sentences (`albert.data.sentences`), because SOP and NSP build their segments from
 sentences. Tokenizing a large corpus takes minutes, so it is done once and cached as flat
 numpy arrays that later runs memory-map in well under a second.
@@ -38,6 +39,10 @@ logger = logging.getLogger(__name__)
 
 DATASET_PREFIX = "hf:"
 """A source written `hf:NAME` or `hf:NAME:CONFIG` is a Hugging Face dataset (its `text` column)."""
+MAX_LINE_CHARS = 1_000_000
+"""The longest line a text file may hold: a corpus paragraph here, a line (or CSV field) of a task file in
+`albert.data.tasks`. Far above any paragraph or document an ALBERT reads (512 tokens), low enough that a runaway
+line (a file without line breaks) is refused at once instead of being read whole and tokenized for minutes."""
 
 # Bump when the splitter or the cache layout changes, so old caches are not silently reused.
 # Kept at 1 through Chinese sentence splitting: English splitting is unchanged (checked byte for byte on
@@ -50,14 +55,27 @@ CACHE_FORMAT_VERSION = 1
 # --------------------------------------------------------------------------- reading
 
 
-def open_text(path: str | os.PathLike) -> TextIO:
-    """Open a text file for reading as UTF-8, decompressing `.xz` and `.gz` on the fly."""
-    path = Path(path)
+def corpus_file(source: str | os.PathLike) -> Path:
+    """`source` as the path of a file, or one sentence saying what it is instead: a folder (ValueError) or
+    nothing (FileNotFoundError)."""
+    path = Path(source)
+    if path.is_dir():
+        raise ValueError(
+            f"Corpus path {path} is a folder, not a file: give the text files in it (e.g. {path / '*.txt'} in a "
+            f"shell), each UTF-8 text, plain or compressed (.xz, .gz), or '{DATASET_PREFIX}NAME' for a Hugging Face "
+            "dataset."
+        )
     if not path.is_file():
         raise FileNotFoundError(
             f"Corpus file {path} does not exist (expected a text file, .txt.xz or .txt.gz, "
             f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset)."
         )
+    return path
+
+
+def open_text(path: str | os.PathLike) -> TextIO:
+    """Open a text file for reading as UTF-8, decompressing `.xz` and `.gz` on the fly."""
+    path = corpus_file(path)
     if path.suffix == ".xz":
         return lzma.open(path, "rt", encoding="utf-8")
     if path.suffix == ".gz":
@@ -76,6 +94,20 @@ def _documents_from_lines(lines: Iterator[str]) -> Iterator[list[str]]:
             paragraphs = []
     if paragraphs:
         yield paragraphs
+
+
+def _bounded_lines(stream: TextIO, source: str | os.PathLike) -> Iterator[str]:
+    """The lines of a corpus file, each read with a bound: a line over `MAX_LINE_CHARS` characters is refused with
+    its number as soon as its first `MAX_LINE_CHARS` are read."""
+    number = 0
+    while line := stream.readline(MAX_LINE_CHARS + 2):  # + room for "\r\n"
+        number += 1
+        if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+            raise ValueError(
+                f"{source}, line {number}: the line is longer than {MAX_LINE_CHARS:,} characters, the most one "
+                "paragraph may hold; a corpus holds one paragraph a line and a blank line between documents."
+            )
+        yield line
 
 
 def _documents_from_dataset(source: str) -> Iterator[list[str]]:
@@ -109,7 +141,7 @@ def read_documents(paths: Sequence[str | os.PathLike]) -> Iterator[list[str]]:
             continue
         with open_text(source) as stream:
             try:
-                yield from _documents_from_lines(stream)
+                yield from _documents_from_lines(_bounded_lines(stream, source))
             except (lzma.LZMAError, gzip.BadGzipFile, EOFError, UnicodeDecodeError) as error:
                 raise ValueError(
                     f"Could not read {source}: {error} (expected UTF-8 text, plain, .xz or .gz)."
@@ -133,12 +165,7 @@ def tokenizer_fingerprint(tokenizer: Any) -> str:
 def _source_key(source: str | os.PathLike) -> list[Any]:
     if isinstance(source, str) and source.startswith(DATASET_PREFIX) and not Path(source).exists():
         return [source]
-    path = Path(source).resolve()
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"Corpus file {source} does not exist (expected a text file, .txt.xz or .txt.gz, "
-            f"or '{DATASET_PREFIX}NAME' for a Hugging Face dataset)."
-        )
+    path = corpus_file(source).resolve()
     # The bytes, not the path or modification time: a corpus copied or re-downloaded unchanged
     # reuses its cache (hashing is ~1 s per GB; tokenizing takes minutes).
     with open(path, "rb") as stream:

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 
 from albert.core.config import IGNORE_INDEX
-from albert.data.corpus import DATASET_PREFIX
+from albert.data.corpus import DATASET_PREFIX, MAX_LINE_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -47,9 +47,6 @@ KNOWN_TEXT_COLUMNS: tuple[tuple[str, str | None], ...] = (
     ("text", None),
 )
 KNOWN_LABEL_COLUMNS = ("label", "labels", "score", "Quality", "gold_label")
-MAX_LINE_CHARS = 1_000_000
-"""The longest line (and CSV field) a task file may hold: far above any sentence or document an
-ALBERT reads (512 tokens), low enough that a runaway line is refused before it fills memory."""
 
 
 class DataError(ValueError):

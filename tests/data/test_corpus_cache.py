@@ -1,4 +1,5 @@
-"""The tokenized corpus cache: build, reuse, invalidation, atomic writes, corruption, whole-word corpora."""
+"""Reading corpus files (what a path that is no text file, or a runaway line, gets) and the tokenized corpus cache:
+build, reuse, invalidation, atomic writes, corruption, whole-word corpora."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import lzma
 import os
 import pickle
 import random
+import re
 import shutil
 import time
 from pathlib import Path
@@ -15,7 +17,8 @@ import numpy as np
 import pytest
 import torch
 
-from albert.data.corpus import TokenizedCorpus, read_documents
+from albert.data import corpus as corpus_module
+from albert.data.corpus import MAX_LINE_CHARS, TokenizedCorpus, read_documents
 from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.data.sentences import split_sentences
 
@@ -134,3 +137,52 @@ def _compressed_corpus(tmp_path: Path) -> bytes:
     path = tmp_path / "source.txt.xz"
     _write_corpus(path)
     return path.read_bytes()
+
+
+def test_a_folder_named_as_a_corpus_file_is_called_a_folder(tokenizer, tmp_path: Path) -> None:
+    folder = tmp_path / "books"
+    folder.mkdir()
+    expected = rf"^Corpus path {re.escape(str(folder))} is a folder, not a file: give the text files in it .*\.xz, \.gz"
+    with pytest.raises(ValueError, match=expected):
+        list(read_documents([folder]))
+    with pytest.raises(ValueError, match=expected):  # the cache key, read before anything is tokenized
+        TokenizedCorpus.build([folder], tokenizer, tmp_path / "cache", progress=False)
+    with pytest.raises(FileNotFoundError, match="does not exist"):  # a missing path is still called missing
+        list(read_documents([tmp_path / "missing.txt"]))
+
+
+class _CountingStream:
+    """A text stream that counts the characters handed out (a runaway line must not be read whole)."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.characters = stream, 0
+
+    def readline(self, size: int = -1) -> str:
+        line = self.stream.readline(size)
+        self.characters += len(line)
+        return line
+
+    def __enter__(self) -> _CountingStream:
+        return self
+
+    def __exit__(self, *exception) -> None:
+        self.stream.close()
+
+
+def test_a_line_is_read_with_a_bound_and_refused_past_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at_bound = tmp_path / "at-bound.txt"
+    at_bound.write_text("First one.\n\n" + "a" * MAX_LINE_CHARS + "\n", encoding="utf-8")
+    assert [len(p) for document in read_documents([at_bound]) for p in document] == [10, MAX_LINE_CHARS]
+    runaway = tmp_path / "runaway.txt.xz"  # three times the bound on line 3, compressed to a few kB
+    runaway.write_bytes(lzma.compress(("First one.\n\n" + "a" * 3 * MAX_LINE_CHARS + "\n").encode("utf-8")))
+    opened: list[_CountingStream] = []
+    real_open = corpus_module.open_text
+
+    def counted(path: Path) -> _CountingStream:
+        opened.append(_CountingStream(real_open(path)))
+        return opened[-1]
+
+    monkeypatch.setattr(corpus_module, "open_text", counted)
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(runaway))}, line 3: the line is longer than 1,000,000 "):
+        list(read_documents([runaway]))
+    assert opened[0].characters <= len("First one.\n\n") + MAX_LINE_CHARS + 2  # refused at the bound, not at the end

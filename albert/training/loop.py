@@ -38,6 +38,7 @@ from albert.training.optim import OptimizerConfig, build_optimizer, build_schedu
 from albert.training.shared_noise import SharedNoise
 from albert.training.state import (
     MetricsLog,
+    check_output_folder,
     claim_output_dir,
     replace_earlier_work,
     resume_training_state,
@@ -111,6 +112,7 @@ class RunConfig:
             raise ValueError(
                 f"shared_noise_std must be between 0 and 1 (a fraction of each RMS), got {self.shared_noise_std}."
             )
+        check_output_folder(self.output_dir)  # a file there: refused with the other argument errors, before any work
 
 
 @dataclass

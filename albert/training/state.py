@@ -10,7 +10,8 @@ A crash between the two renames of `replace_directory` leaves `checkpoint.old` a
 OSError while writing) removes the partial `.tmp` and keeps the previous checkpoint current.
 
 `claim_output_dir` decides, before a run writes anything, whether it resumes, starts, or is refused
-because its output folder holds an earlier run's work (`earlier_work`).
+because its output folder holds an earlier run's work (`earlier_work`) or metrics files that a new run's rows
+would be mixed into; `check_output_folder` refuses, when the command line is read, a path where no folder can be.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import errno
 import hashlib
 import json
 import logging
+import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -46,6 +48,8 @@ class TrainingStateError(ValueError):
 class MetricsLog:
     """Appends metric rows to `metrics.jsonl` and `metrics.csv` (rank 0 only)."""
 
+    FILES = ("metrics.jsonl", "metrics.csv")
+    """A new run starts them afresh (`claim_output_dir`); a resumed run keeps their rows up to its checkpoint."""
     COLUMNS = (
         "step",
         "tokens",
@@ -72,7 +76,7 @@ class MetricsLog:
         truncate_after_step: int | None = None,
         columns: Sequence[str] = COLUMNS,
     ):
-        self.jsonl, self.csv = directory / "metrics.jsonl", directory / "metrics.csv"
+        self.jsonl, self.csv = (directory / name for name in self.FILES)
         self.enabled, self.columns = enabled, tuple(columns)
         if enabled and truncate_after_step is not None:
             self._truncate(truncate_after_step)
@@ -103,7 +107,7 @@ class MetricsLog:
             self._append_csv(row)
 
     def _append_csv(self, row: dict[str, Any]) -> None:
-        new = not self.csv.exists()
+        new = not self.csv.exists() or self.csv.stat().st_size == 0  # an empty file gets its header too
         with self.csv.open("a", newline="") as stream:
             writer = csv.DictWriter(stream, fieldnames=self.columns, extrasaction="ignore")
             if new:
@@ -326,6 +330,19 @@ RUN_PRODUCTS = ("checkpoint", "final", "best")
 final model and fine-tuning's best one."""
 
 
+def check_output_folder(path: str | os.PathLike, flag: str = "--output-dir") -> None:
+    """Refuse, with one sentence (ValueError), a folder path where no folder can be made: it names an existing file,
+    or lies under one. A missing folder is fine (the run makes it)."""
+    path = Path(path)
+    for candidate in (path, *path.parents):
+        if candidate.is_dir():
+            return
+        if candidate.exists() or candidate.is_symlink():  # a file, a device, a broken link: no folder there
+            what = "a file" if candidate.is_file() else "not a folder"
+            where = f"{path} is {what}" if candidate == path else f"{path} lies under {candidate}, which is {what}"
+            raise ValueError(f"{flag} {where}; give the path of a folder (a missing one is made).")
+
+
 def _leftovers(checkpoint: Path) -> tuple[Path, Path]:
     return checkpoint.with_name(checkpoint.name + ".old"), checkpoint.with_name(checkpoint.name + ".tmp")
 
@@ -381,11 +398,15 @@ def claim_output_dir(out: Path, resume: bool, resume_or_start: bool, overwrite: 
 
     A folder holding an earlier run's checkpoint or final/best model is refused (`TrainingStateError`, one
     sentence) unless the run resumes it or `overwrite` replaces it; `resume` with no complete checkpoint is
-    refused too, naming `--resume-or-start`, which resumes when a checkpoint is there and starts when none is."""
+    refused too, naming `--resume-or-start`, which resumes when a checkpoint is there and starts when none is.
+    A new run in a folder that holds metrics files but no checkpoint (a run stopped before its first one, or
+    another program's `metrics.csv`) is refused as well: its rows would be appended to rows it did not write.
+    What a new run replaces (with `overwrite`, or `resume_or_start` finding no checkpoint) includes those files."""
     checkpoint = out / "checkpoint"
     earlier = earlier_work(out)
+    metrics = [out / name for name in MetricsLog.FILES if (out / name).exists()]
     if overwrite:
-        return False, earlier
+        return False, earlier + metrics
     if resume or resume_or_start:
         recover_checkpoint(checkpoint)  # a crash between the renames: the checkpoint is moved back first
         if checkpoint_found(checkpoint):
@@ -403,11 +424,17 @@ def claim_output_dir(out: Path, resume: bool, resume_or_start: bool, overwrite: 
                 f"--resume: {out} holds {why}, so there is nothing to resume; run with --resume-or-start to "
                 "start a new run there (it resumes instead whenever a complete checkpoint is there)."
             )
-        return False, earlier
+        return False, earlier + metrics
     if checkpoint_found(checkpoint) or any(p.name in ("final", "best") for p in earlier):
         raise TrainingStateError(
             f"{out} already holds an earlier run's {_describe(out, earlier)}; continue it with --resume, "
             "replace it with --overwrite, or choose another --output-dir."
+        )
+    if metrics:
+        names, them = " and ".join(p.name for p in metrics), "it" if len(metrics) == 1 else "them"
+        raise TrainingStateError(
+            f"{out} already holds {names} but no checkpoint to continue, so this run's rows would be mixed with "
+            f"rows it did not write; move {them} away, replace {them} with --overwrite, or choose another --output-dir."
         )
     return False, []  # at most a checkpoint write cut short, which the first checkpoint replaces
 

@@ -136,15 +136,19 @@ def command_line(run_config: dict) -> str:
     left out, because it does not change what is computed."""
     parts = ["python -m albert.pretrain"]
     defaults = {"compile": False}
+    # Runs recorded before --vocab-size became optional hold 16000 beside --tokenizer, which ignored it; the
+    # command refuses the pair now.
+    brought = run_config.get("tokenizer") or run_config.get("init_from")
     for key, value in portable_paths(run_config).items():
-        if key in SCHEDULING_OPTIONS:
+        if key in SCHEDULING_OPTIONS or (key == "vocab_size" and brought):
             continue
         if key in ("data", "optim"):
             parts += [option(f"{key}.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif key == "model_overrides":
             parts += [option(f"model.{k.replace('_', '-')}", v) for k, v in value.items()]
         elif isinstance(value, list):
-            parts.append(f"--{key.replace('_', '-')} " + " ".join(map(str, value)))
+            if value:  # an empty list is the default (no --valid-corpus); the flag alone would not parse
+                parts.append(f"--{key.replace('_', '-')} " + " ".join(map(str, value)))
         elif value not in (None, "") and defaults.get(key) != value:
             parts.append(option(key.replace("_", "-"), value))
     return " \\\n    ".join(parts)

@@ -34,8 +34,10 @@ from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
 from albert.training.pretraining_evaluation import evaluate, pair_counts
+from albert.training.state import check_output_folder
 
 logger = logging.getLogger("albert.pretrain")
+DEFAULT_VOCAB_SIZE = 16000  # pieces of the tokenizer trained on the corpus when --vocab-size is not given
 
 
 @dataclass(kw_only=True)
@@ -68,8 +70,9 @@ class PretrainConfig(RunConfig):
     schedule; --model, --model.* and --tokenizer come from it and cannot be given."""
     tokenizer: str | None = None
     """Directory of an existing tokenizer; default: train a SentencePiece model on the corpus."""
-    vocab_size: int = 16000
-    """Vocabulary of the tokenizer trained when --tokenizer is not given."""
+    vocab_size: int | None = None
+    """Vocabulary of the tokenizer trained on the corpus (default 16000); not with --tokenizer or --init-from,
+    whose tokenizer brings its own."""
     cache_dir: str | None = None
     """Where tokenized corpora are cached (memory-mapped); default output_dir/cache. Share it between runs."""
     data: PretrainingDataConfig = field(default_factory=PretrainingDataConfig)
@@ -118,6 +121,14 @@ class PretrainConfig(RunConfig):
                 "--init-from takes the model and tokenizer from that directory; drop --model, "
                 "--model.* and --tokenizer."
             )
+        if self.vocab_size is not None and (self.tokenizer or self.init_from):
+            raise ValueError(
+                "--vocab-size sizes the tokenizer trained on the corpus, but "
+                f"{'--tokenizer' if self.tokenizer else '--init-from'} brings a tokenizer with its own vocabulary "
+                "(the model takes its size); drop --vocab-size."
+            )
+        if self.cache_dir:
+            check_output_folder(self.cache_dir, "--cache-dir")
         if isinstance(self.data, dict):
             self.data = PretrainingDataConfig(**self.data)
         if isinstance(self.optim, dict):
@@ -161,9 +172,10 @@ def _load_or_train_tokenizer(cfg: PretrainConfig, out: Path, dist: Distributed):
     if cfg.tokenizer:
         return load_tokenizer(cfg.tokenizer)
     directory = out / "tokenizer"
+    vocab_size = DEFAULT_VOCAB_SIZE if cfg.vocab_size is None else cfg.vocab_size
     if dist.is_main and not (directory / "spiece.model").exists():
-        logger.info("training a %d-piece SentencePiece tokenizer on %s", cfg.vocab_size, ", ".join(cfg.corpus))
-        train_tokenizer(list(cfg.corpus), directory, vocab_size=cfg.vocab_size, seed=cfg.seed)
+        logger.info("training a %d-piece SentencePiece tokenizer on %s", vocab_size, ", ".join(cfg.corpus))
+        train_tokenizer(list(cfg.corpus), directory, vocab_size=vocab_size, seed=cfg.seed)
     dist.barrier()
     return load_tokenizer(directory)
 
@@ -475,10 +487,9 @@ def main(argv: list[str] | None = None) -> None:
         for name, key in (("MLM", "mlm_accuracy"), ("order", "order_accuracy"), ("topic", "topic_accuracy"))
         if key in held_out
     )
-    print(
-        f"done: {summary['steps']} steps, {summary['tokens']:,} tokens in {summary['wall_seconds']:.0f}s; "
-        f"held-out {scores or 'not evaluated (no --valid-corpus)'}"
-    )
+    tokens, seconds = f"{summary['tokens']:,}", summary["wall_seconds"]
+    held = scores or "not evaluated (no --valid-corpus)"
+    logger.info("done: %d steps, %s tokens in %.0fs; held-out %s", summary["steps"], tokens, seconds, held)
 
 
 if __name__ == "__main__":

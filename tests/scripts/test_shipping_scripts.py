@@ -45,6 +45,18 @@ def test_reproduce_command_parses_back_to_the_same_config() -> None:
     )
 
 
+def test_a_recorded_vocab_size_beside_a_tokenizer_is_left_out_of_the_command() -> None:
+    """Runs recorded before --vocab-size became optional hold its old default, 16000, beside --tokenizer (which
+    ignored it); the command refuses the pair now, so the card leaves it out. A trained tokenizer's size stays, and a
+    run without --valid-corpus gets no bare `--valid-corpus` (it would not parse)."""
+    config = PretrainConfig(corpus=("books.txt.xz",), output_dir="runs/x", tokenizer="runs/tokenizer-8k")
+    recorded = {**jsonable(dataclasses.asdict(config)), "vocab_size": 16000}
+    argv = shlex.split(command_line(recorded).replace("\\\n", " "))[3:]
+    assert "--vocab-size" not in argv and parse_config(PretrainConfig, argv) == config
+    trained = PretrainConfig(corpus=("books.txt.xz",), output_dir="runs/x", vocab_size=8000)
+    assert "--vocab-size 8000" in command_line(jsonable(dataclasses.asdict(trained)))
+
+
 def _results(pretrained: float, scratch: float | None) -> dict:
     results = {"pretrained": {"accuracy": pretrained}}
     if scratch is not None:

@@ -28,21 +28,13 @@ from typing import Any, Literal
 import torch
 
 from albert.cli import run_command
+from albert.commands.finetune_setup import build_model, load_data, model_class, task_of_config
 from albert.commands.practices import PracticeOptions, run_lora
 from albert.core.checkpoint import CheckpointError, load_config, resolve_directory
-from albert.core.config import AlbertConfig, ConfigError
-from albert.core.heads import AlbertForSequenceClassification, AlbertForTokenClassification
-from albert.data.labels import check_labels
-from albert.data.tasks import DataError, collate, encode, label_vocabulary, read_records, subsample
+from albert.core.config import ConfigError
+from albert.data.tasks import DataError, collate
 from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
-from albert.training.finetune_evaluation import (
-    DEFAULT_METRIC,
-    METRICS,
-    evaluate,
-    format_report,
-    is_better,
-    quantization_report,
-)
+from albert.training.finetune_evaluation import METRICS, evaluate, format_report, is_better, quantization_report
 from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
@@ -169,93 +161,6 @@ def _default_optim() -> OptimizerConfig:
     return FinetuneConfig.__dataclass_fields__["optim"].default_factory()  # type: ignore[misc]
 
 
-def model_class(task: str) -> type:
-    return AlbertForTokenClassification if task == "token" else AlbertForSequenceClassification
-
-
-def task_of_config(config: AlbertConfig) -> str:
-    """The task a fine-tuned checkpoint was trained for, from its config.json."""
-    architecture = (config.extra.get("architectures") or [""])[0]
-    if architecture == "AlbertForTokenClassification":
-        return "token"
-    return "regression" if config.num_labels == 1 else "classification"
-
-
-def _label_maps(config: AlbertConfig) -> tuple[list[str], dict[str, int]]:
-    """Label names of a checkpoint and the file values they stand for (label2id, plus values renamed
-    with --label-names, which are kept as `task_label_values`)."""
-    names = [str(config.extra.get("id2label", {}).get(str(i), i)) for i in range(config.num_labels)]
-    values = config.extra.get("task_label_values") or names
-    return names, {**{str(v): i for i, v in enumerate(values)}, **{n: i for i, n in enumerate(names)}}
-
-
-def _load_data(cfg: FinetuneConfig, tokenizer: Any, known: AlbertConfig | None) -> dict[str, Any]:
-    """Read, check and encode train/dev data; labels come from the training data (or `known`'s config)."""
-    dev_split = "validation"
-    train = (
-        read_records(cfg.train_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column)
-        if cfg.train_file
-        else None
-    )
-    dev = (
-        read_records(cfg.dev_file, cfg.task, cfg.text_column, cfg.text_pair_column, cfg.label_column, split=dev_split)
-        if cfg.dev_file
-        else None
-    )
-    if known is not None:
-        task = cfg.task if cfg.task != "auto" else task_of_config(known)
-    else:  # labels of one kind, no NaN, no stray class (albert.data.labels)
-        task = check_labels(train or dev, cfg.task, cfg.label_names)
-    names: list[str] = []
-    values: list[str] = []
-    label2id: dict[str, int] = {}
-    if known is not None and task != "regression":
-        names, label2id = _label_maps(known)
-    elif known is None and task != "regression":
-        values = label_vocabulary(train)
-        if cfg.label_names and len(cfg.label_names) != len(values):
-            raise DataError(
-                f"--label-names gives {len(cfg.label_names)} names, but {cfg.train_file} has "
-                f"{len(values)} labels ({', '.join(values)})."
-            )
-        names, label2id = list(cfg.label_names) or values, {v: i for i, v in enumerate(values)}
-    metric = cfg.metric if cfg.metric != "auto" else DEFAULT_METRIC[task]
-    if metric not in METRICS[task]:
-        raise ValueError(f"metric {metric!r} does not apply to {task}; use one of {', '.join(METRICS[task])}.")
-    train = subsample(train, cfg.max_train_examples, cfg.seed) if train else None
-    dev = subsample(dev, cfg.max_dev_examples, cfg.seed + 1) if dev else None
-    encoded = {
-        name: encode(records, tokenizer, task, cfg.max_seq_length, label2id) if records else None
-        for name, records in (("train", train), ("dev", dev))
-    }
-    return {"task": task, "label_names": names, "label_values": values, "metric": metric, **encoded}
-
-
-def _build_model(cfg: FinetuneConfig, directory: Path, data: dict[str, Any]) -> torch.nn.Module:
-    base = load_config(directory)
-    names = data["label_names"]
-    extra = {k: v for k, v in base.extra.items() if k not in ("architectures", "task_label_values")}
-    extra.update(
-        id2label={str(i): n for i, n in enumerate(names or ["score"])},
-        label2id={n: i for i, n in enumerate(names or ["score"])},
-        problem_type="regression" if data["task"] == "regression" else "single_label_classification",
-    )
-    if names and data["label_values"] != names:
-        extra["task_label_values"] = data["label_values"]  # file values, when renamed by --label-names
-    changes: dict[str, Any] = {"num_labels": max(1, len(names)), "extra": extra}
-    if cfg.classifier_dropout is not None:
-        changes["classifier_dropout_prob"] = cfg.classifier_dropout
-    config = base.replace(**changes)
-    if cfg.max_seq_length > config.max_position_embeddings:
-        raise ConfigError(
-            f"--max-seq-length {cfg.max_seq_length} exceeds the model's max_position_embeddings "
-            f"({config.max_position_embeddings})."
-        )
-    torch.manual_seed(cfg.seed)  # the new head's initialisation
-    cls = model_class(data["task"])
-    return cls(config) if cfg.from_scratch else cls.from_pretrained(directory, **changes)
-
-
 class FineTuningTask(Task):
     """Sequence classification, regression or token tagging on a labelled task: what `fit` needs from fine-tuning."""
 
@@ -263,10 +168,10 @@ class FineTuningTask(Task):
     metrics_columns = COLUMNS
 
     def __init__(self, cfg: FinetuneConfig, run: Run, directory: Path, tokenizer: Any) -> None:
-        data = _load_data(cfg, tokenizer, None)
+        data = load_data(cfg, tokenizer, None)
         self.task, self.label_names, self.metric = data["task"], data["label_names"], data["metric"]
         self.train, self.dev = data["train"], data["dev"]
-        model = _build_model(cfg, directory, data).to(run.device)
+        model = build_model(cfg, directory, data).to(run.device)
         logger.info(
             "%s: %d training and %d dev examples, %s labels, %s parameters%s",
             self.task,
@@ -451,9 +356,9 @@ def _run_practice(cfg: FinetuneConfig) -> RunResult:
     from albert.commands.multitask import run_multitask
 
     if cfg.practice == "multitask":
-        return run_multitask(cfg, _load_data)
+        return run_multitask(cfg, load_data)
     lora = cfg.practice == "lora"
-    return run_lora(cfg, _load_data, _build_model) if lora else run_distillation(cfg, _load_data, task_of_config)
+    return run_lora(cfg, load_data, build_model) if lora else run_distillation(cfg, load_data, task_of_config)
 
 
 def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Path) -> RunResult:
@@ -461,7 +366,7 @@ def _evaluate_only(cfg: FinetuneConfig, directory: Path, tokenizer: Any, out: Pa
     task = cfg.task if cfg.task != "auto" else task_of_config(config)
     if cfg.task != "auto" and cfg.task != task_of_config(config):
         raise ConfigError(f"{directory} holds a {task_of_config(config)} model, not {cfg.task}.")
-    data = _load_data(cfg, tokenizer, config)
+    data = load_data(cfg, tokenizer, config)
     model = model_class(task).from_pretrained(directory)
     device = torch.device("cpu") if cfg.quantize else setup_distributed(cfg.device).device
     started = time.time()
@@ -510,7 +415,8 @@ def main(argv: list[str] | None = None) -> None:
     errors = (ConfigError, CheckpointError, DataError, ValueError, FileNotFoundError)
     summary = run_command("albert.finetune", FinetuneConfig, run, errors, argv, description=__doc__).summary
     if int(os.environ.get("RANK", "0")) == 0:  # one report, not one per torchrun process
-        print(summary.get("report") or format_report(summary))
+        for line in (summary.get("report") or format_report(summary)).splitlines():
+            logger.info("%s", line)
 
 
 if __name__ == "__main__":

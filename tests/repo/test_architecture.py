@@ -74,6 +74,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "commands": (
         "albert.commands",
         "albert.commands.pretrain",
+        "albert.commands.finetune_setup",
         "albert.commands.practices",
         "albert.commands.multitask",
         "albert.commands.distill",

@@ -4,6 +4,7 @@ bad files, evaluation with quantization and the SST-2 benchmark — on tiny data
 from __future__ import annotations
 
 import json
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -136,26 +137,15 @@ def test_best_checkpoint_loads_with_labels_in_ours_and_transformers(sentiment_ru
 
 
 def test_eval_only_with_quantization(
-    sentiment_run: dict[str, Any], lab: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    sentiment_run: dict[str, Any], lab: dict[str, Path], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    main(
-        [
-            "--eval-only",
-            "--model",
-            str(sentiment_run["out"] / "best"),
-            "--dev-file",
-            str(lab["dev"]),
-            "--output-dir",
-            str(tmp_path),
-            "--quantize",
-            "--latency-rounds",
-            "2",
-            "--threads",
-            "1",
-        ]
-    )
-    report = capsys.readouterr().out
-    assert "INT8 dynamic" in report and "latency, batch 1" in report
+    argv = ["--eval-only", "--model", str(sentiment_run["out"] / "best"), "--dev-file", str(lab["dev"])]
+    argv += ["--output-dir", str(tmp_path), "--quantize", "--latency-rounds", "2", "--threads", "1"]
+    with caplog.at_level(logging.INFO, logger="albert.finetune"):
+        main(argv)
+    report = [r.getMessage() for r in caplog.records if r.name == "albert.finetune"]  # the final report: logged
+    assert any(line.startswith("classification: dev accuracy") for line in report)
+    assert any(line.startswith("INT8 dynamic") for line in report) and any("latency, batch 1" in r for r in report)
     summary = json.loads((tmp_path / "eval_results.json").read_text())
     assert summary["best"]["accuracy"] == pytest.approx(sentiment_run["summary"]["best"]["accuracy"])
     quantized = summary["quantized"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections import Counter
 from pathlib import Path
@@ -94,20 +95,23 @@ def test_task_specs_are_checked() -> None:
             parse_task_spec(bad)
 
 
-def test_the_command_line_takes_several_tasks(multitask_run: dict, tmp_path: Path, capsys) -> None:
+def test_the_command_line_takes_several_tasks(
+    multitask_run: dict, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from albert.commands.finetune import main
 
     root = multitask_run["root"]
-    main(
-        [
-            "--model", str(multitask_run["base"]), "--output-dir", str(tmp_path / "cli"), "--threads", "1",
-            "--multitask", f"sentiment={root / 'train.tsv'},{root / 'dev.tsv'}",
-            f"words={root / 'tags-train.conll'},{root / 'tags-dev.conll'}",
-            "--epochs", "1", "--batch-size", "32", "--max-seq-length", "32",
-        ]
-    )  # fmt: skip
-    printed = capsys.readouterr().out
-    assert "sentiment: dev accuracy" in printed and "words: dev accuracy" in printed
+    with caplog.at_level(logging.INFO, logger="albert.finetune"):
+        main(
+            [
+                "--model", str(multitask_run["base"]), "--output-dir", str(tmp_path / "cli"), "--threads", "1",
+                "--multitask", f"sentiment={root / 'train.tsv'},{root / 'dev.tsv'}",
+                f"words={root / 'tags-train.conll'},{root / 'tags-dev.conll'}",
+                "--epochs", "1", "--batch-size", "32", "--max-seq-length", "32",
+            ]
+        )  # fmt: skip
+    report = [r.getMessage() for r in caplog.records if r.name == "albert.finetune"]  # the final report: logged
+    assert any("sentiment: dev accuracy" in line for line in report) and any("words: dev accuracy" in r for r in report)
     assert set(MultiTaskModel.from_pretrained(tmp_path / "cli" / "best").heads) == {"sentiment", "words"}
 
 

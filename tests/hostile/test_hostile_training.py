@@ -279,3 +279,115 @@ def test_held_out_pretraining_evaluation_refuses_non_finite_outputs() -> None:
         model.albert.projection.weight.fill_(3e38)
     with pytest.raises(NonFiniteOutputError, match="on held-out batch 1 of 1, so no metrics were computed"):
         evaluate(model, [batch], torch.device("cpu"), "fp32")
+
+
+# ----- command lines that name the wrong thing (issue 43) -----------------------------------------
+def usage_error(command, argv: list[str], capsys: pytest.CaptureFixture) -> str:
+    """The sentence of an argument error: exit code 2 (argparse's, as for every bad flag), before any work."""
+    with pytest.raises(SystemExit) as error:
+        command(argv)
+    assert error.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1].split(" error: ", 1)[1]
+
+
+@pytest.mark.parametrize("command", ["pretrain", "finetune"])
+def test_an_output_dir_that_is_a_file_is_an_argument_error(
+    models: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture, command: str
+) -> None:
+    from albert.commands.pretrain import main as pretrain
+
+    run, argv = (pretrain, pretrain_argv) if command == "pretrain" else (main, finetune_argv)
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n")
+    assert usage_error(run, argv(models, taken), capsys) == (
+        f"--output-dir {taken} is a file; give the path of a folder (a missing one is made)."
+    )
+    assert usage_error(run, argv(models, taken / "run"), capsys) == (
+        f"--output-dir {taken / 'run'} lies under {taken}, which is a file; give the path of a folder (a missing one "
+        "is made)."
+    )
+    if command == "pretrain":
+        cached_in_a_file = pretrain_argv(models, tmp_path / "out", "--cache-dir", str(taken))
+        assert usage_error(run, cached_in_a_file, capsys).startswith(f"--cache-dir {taken} is a file;")
+    assert list(tmp_path.iterdir()) == [taken] and taken.read_text() == "mine\n"  # nothing made, nothing changed
+
+
+def test_a_new_run_never_appends_to_metrics_it_did_not_write(
+    models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder with a metrics.csv but no run in it (another program's, a run stopped before its first checkpoint)
+    is refused; --overwrite replaces those files, and the new metrics.csv starts with its header."""
+    from albert.commands.pretrain import main as pretrain
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "metrics.csv").write_text("epoch,score\n1,0.5\n")
+    before = snapshot(theirs)
+    assert refusal(pretrain, pretrain_argv(models, theirs)) == (
+        f"albert.pretrain: {theirs} already holds metrics.csv but no checkpoint to continue, so this run's rows "
+        "would be mixed with rows it did not write; move it away, replace it with --overwrite, or choose another "
+        "--output-dir."
+    )
+    assert snapshot(theirs) == before
+    with caplog.at_level(logging.WARNING, logger="albert.training"):
+        pretrain(pretrain_argv(models, theirs, "--overwrite", "--log-every", "2"))
+    assert f"--overwrite: removing the earlier run's metrics.csv from {theirs}" in caplog.text
+    lines = (theirs / "metrics.csv").read_text().splitlines()
+    assert lines[0].startswith("step,tokens,split,loss,") and len(lines) == 3  # the header, then steps 2 and 4
+    assert [json.loads(line)["step"] for line in (theirs / "metrics.jsonl").read_text().splitlines()] == [2, 4]
+
+    stopped = tmp_path / "stopped"  # a run of ours, killed while writing its first checkpoint: its rows stay
+    killed_during_the_first_checkpoint(pretrain, pretrain_argv(models, stopped, "--log-every", "2"), monkeypatch)
+    before = snapshot(stopped)
+    assert "metrics.jsonl" in before and "checkpoint/training_state.pt" not in before
+    message = refusal(pretrain, pretrain_argv(models, stopped))
+    assert "already holds metrics.jsonl and metrics.csv but no checkpoint" in message and "move them away" in message
+    assert snapshot(stopped) == before
+
+
+def test_vocab_size_beside_a_tokenizer_is_an_argument_error(
+    models: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Refused whatever the size, even the tokenizer's own (40 here): the flag only sizes a tokenizer being trained."""
+    from albert.commands.pretrain import PretrainConfig
+    from albert.commands.pretrain import main as pretrain
+
+    assert usage_error(pretrain, pretrain_argv(models, tmp_path / "out", "--vocab-size", "40"), capsys) == (
+        "--vocab-size sizes the tokenizer trained on the corpus, but --tokenizer brings a tokenizer with its own "
+        "vocabulary (the model takes its size); drop --vocab-size."
+    )
+    continued = pretrain_argv(models, tmp_path / "out", "--vocab-size", "8000", init_from=models["narrow"])
+    assert "but --init-from brings a tokenizer with its own vocabulary" in usage_error(pretrain, continued, capsys)
+    assert not (tmp_path / "out").exists()
+    assert PretrainConfig(corpus=("books.txt",), vocab_size=8000).vocab_size == 8000  # no tokenizer: trained so
+    assert PretrainConfig(corpus=("books.txt",)).vocab_size is None  # the default, 16000, when one is trained
+
+
+@pytest.mark.parametrize("kind", ["folder", "runaway line"])
+def test_a_corpus_folder_or_runaway_line_is_one_sentence_before_anything_is_tokenized(
+    models: dict[str, Path], tmp_path: Path, kind: str
+) -> None:
+    from albert.commands.pretrain import main as pretrain
+    from albert.data.corpus import MAX_LINE_CHARS
+
+    if kind == "folder":
+        corpus = tmp_path / "books"
+        corpus.mkdir()
+        (corpus / "one.txt").write_text("One book.\n")
+        expected = (
+            f"Corpus path {corpus} is a folder, not a file: give the text files in it (e.g. {corpus / '*.txt'} in a "
+            "shell), each UTF-8 text, plain or compressed (.xz, .gz), or 'hf:NAME' for a Hugging Face dataset."
+        )
+    else:
+        corpus = tmp_path / "one-line.txt"
+        corpus.write_text("word " * (MAX_LINE_CHARS // 5) + "s\n")  # one line, one character past the bound
+        expected = (
+            f"{corpus}, line 1: the line is longer than 1,000,000 characters, the most one paragraph may hold; a "
+            "corpus holds one paragraph a line and a blank line between documents."
+        )
+    argv = pretrain_argv(models, tmp_path / "out", "--cache-dir", str(tmp_path / "cache"))
+    argv[argv.index("--corpus") + 1] = str(corpus)
+    assert refusal(pretrain, argv) == f"albert.pretrain: {expected}"
+    assert not [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]  # no tokenized corpus, whole or partial

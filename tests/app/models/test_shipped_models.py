@@ -235,3 +235,22 @@ def test_each_model_is_compared_with_its_like_for_like_sharing_twin(monkeypatch:
     assert comparison_model("albert-lab-none") == "albert-lab-all"
     assert comparison_model("albert-lab-e128-continued") == comparison_model("albert-lab-all") == "albert-lab-none"
     assert comparison_model() == comparison_model(DEFAULT_MODEL)
+
+
+def test_every_cards_reproduce_command_parses() -> None:
+    """A reader copies the card's command: every `python -m albert.pretrain` block of a shipped card parses into a
+    config (an option the command now refuses, such as --vocab-size beside --tokenizer, fails here)."""
+    import re
+    import shlex
+
+    from albert.cli import parse_config
+    from albert.commands.pretrain import PretrainConfig
+
+    commands = [
+        (card.parent.name, shlex.split(found.group(1).replace("\\\n", " ")))
+        for card in sorted((ASSETS / "models").glob("*/README.md"))
+        for found in re.finditer(r"python -m albert\.pretrain \\\n(.*?)(?:\n\n|```)", card.read_text(), re.S)
+    ]
+    assert len(commands) >= 16
+    for name, argv in commands:
+        assert parse_config(PretrainConfig, argv).output_dir, name

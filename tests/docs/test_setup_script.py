@@ -75,7 +75,7 @@ def test_a_fresh_debian_as_root_installs_python_and_chromium_without_sudo(tmp_pa
         f".venv/bin/python {INSTALL_TEST}",
         ".venv/bin/python -m ruff check .",
         ".venv/bin/python -m ruff format --check .",
-        ".venv/bin/python -m pytest",
+        ".venv/bin/python -m pytest -n 3 --dist loadfile",
     ]
 
 
@@ -87,7 +87,7 @@ def test_a_user_with_sudo_on_debian_12_gets_a_virtual_environment(tmp_path: Path
         "sudo apt-get install -y -qq --no-install-recommends python3-venv chromium",
         "python3 -m venv .venv",
     ]
-    assert found[-1] == ".venv/bin/python -m pytest -m not slow"  # the arguments go to pytest
+    assert found[-1] == ".venv/bin/python -m pytest -n 3 --dist loadfile -m not slow"  # the arguments go to pytest
 
 
 def test_a_user_without_sudo_is_told_what_to_do_in_one_sentence(tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ def test_on_ci_and_in_a_virtual_environment_nothing_is_installed_from_apt(tmp_pa
         f"python3 {INSTALL_TEST}",
         "python3 -m ruff check .",
         "python3 -m ruff format --check .",
-        "python3 -m pytest",
+        "python3 -m pytest -n 3 --dist loadfile",
     ]
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)

@@ -328,59 +328,6 @@ def test_uploads_are_closed_and_nothing_is_written(held_app: HeldApp) -> None:
     assert _files(held_app.upload_dir) == before
 
 
-def _through(middleware_app: Any, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[int, bytes, bytes]:
-    """Run one request through `BoundedBodies` around an app that echoes the body it read: (status, answer, body the
-    app read)."""
-    import asyncio
-
-    from app.hosting.door import BoundedBodies
-
-    read: list[bytes] = []
-
-    async def echo(scope: dict, receive: Callable, send: Callable) -> None:
-        while True:
-            message = await receive()
-            read.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"".join(read)})
-
-    messages = [
-        {"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1} for i, chunk in enumerate(chunks)
-    ]
-    sent: list[dict] = []
-
-    async def receive() -> dict:
-        return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    scope = {"type": "http", "method": "POST", "path": "/gradio_api/call/fill_mask", "headers": headers}
-    asyncio.run(BoundedBodies(middleware_app or echo, max_bytes=10)(scope, receive, send))
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return sent[0]["status"], body, b"".join(read)
-
-
-@pytest.mark.parametrize(
-    "headers, chunks, status, reaches_app",
-    [
-        ([(b"content-length", b"5")], [b"12345"], 200, b"12345"),
-        ([(b"content-length", b"11")], [b"12345678901"], 413, b""),
-        ([(b"content-length", b"ten")], [b"12345"], 400, b""),
-        ([(b"transfer-encoding", b"chunked")], [b"1234", b"5678", b"90"], 200, b"1234567890"),
-        ([(b"Transfer-Encoding", b"Chunked")], [b"1234", b"5678", b"901"], 413, b""),
-        ([], [b""], 200, b""),
-    ],
-)
-def test_the_door_counts_announced_and_streamed_bytes(headers, chunks, status, reaches_app) -> None:
-    got, answer, read = _through(None, headers, chunks)
-    assert got == status and read == reaches_app, (got, answer)
-    if status != 200:
-        assert json.loads(answer)["detail"].endswith(".")
-
-
 def test_example_clicks_take_a_rows_number_and_refuse_anything_else(demo) -> None:
     import gradio as gr
 

@@ -96,7 +96,18 @@ def build(ctx: TabContext) -> None:
     with gr.Row():
         variants_plot = gr.Plot(first.variants, show_label=False)
         sweep_plot = gr.Plot(first.sweep, show_label=False)
-    table = tr.add(gr.Dataframe, first.table, label="calc.table", interactive=False, wrap=True)
+    # Widths as shares of the table (Gradio sizes a column by its unwrapped text otherwise): the three columns fit a
+    # 390 px phone, a component's name wraps, a number never does (app/static/lab.css keeps a phone's font small); tall
+    # enough for all eleven rows, the total included, without an inner scroll.
+    table = tr.add(
+        gr.Dataframe,
+        first.table,
+        label="calc.table",
+        interactive=False,
+        wrap=True,
+        column_widths=["40%", "35%", "25%"],
+        max_height=720,
+    )
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(first.raw, show_label=False)
 

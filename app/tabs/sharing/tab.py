@@ -58,7 +58,19 @@ def build(ctx: TabContext) -> None:
     with gr.Row():
         mlm_curves = gr.Plot(first.mlm_curves, show_label=False)
         sop_curves = gr.Plot(first.sop_curves, show_label=False)
-    table = tr.add(gr.Dataframe, first.table, label="sharing.table", interactive=False, wrap=True)
+    # Widths in pixels, one per column of app.models.runs.summary_table (Gradio sizes a column by its unwrapped text
+    # otherwise: ~2,300 px in all); wider than a phone, the table scrolls sideways with its run column kept in view and
+    # a shadow at the edge that hides columns (app/static/lab.css); tall enough for the 13 recorded runs (~770 px on
+    # a phone, two or three lines a row) without an inner scroll.
+    table = tr.add(
+        gr.Dataframe,
+        first.table,
+        label="sharing.table",
+        interactive=False,
+        wrap=True,
+        column_widths=[140, 96, 104, 56, 104, 80, 128, 128, 128, 128, 280],
+        max_height=1000,
+    )
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(first.result, show_label=False)
     paper_views.panel(tr, "sharing")  # Tables 4 and 3 beside our ablation runs

@@ -129,3 +129,19 @@ def test_the_embedding_lesson_says_what_the_small_e_saves() -> None:
     verdict = views.sharing_verdict(lesson, rows, "en")
     assert verdict.startswith("**Verdict:** the factorized model (e16) reached a held-out masked-word loss of 6.50")
     assert "within 0.25 of the E = H one's 6.25, with **2.3× fewer parameters**" in verdict
+
+
+def test_the_page_asks_every_half_second_until_each_arm_has_logged_two_rows() -> None:
+    from app.tabs.training import tab
+
+    recorded = views.recorded_view("sharing", "en")
+    running = recorded._replace(
+        raw={**recorded.raw, "state": "running", "rows": {"all": [train_row(5, 7.0, 1.0)], "none": []}}, polling=True
+    )
+    timer = tab._for_page(running)[-1]
+    assert (timer.value, timer.active) == (tab.FIRST_POLL_SECONDS, True) and tab.FIRST_POLL_SECONDS == 0.5
+    lines = {name: [train_row(5, 7.0, 1.0), train_row(10, 6.5, 2.0)] for name in ("all", "none")}
+    assert tab.poll_interval(running._replace(raw={**running.raw, "rows": lines})) == tab.POLL_SECONDS == 1.5
+    waiting = running._replace(raw={**running.raw, "state": "waiting"})  # in line, the recorded run is shown
+    assert tab.poll_interval(waiting) == tab.POLL_SECONDS
+    assert tab._for_page(recorded)[-1].active is False

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app import bound_queue, build_app, launch_options
 from app.models import warm_up
+from app.tabs.training.runner import TRAINER
 
 logger = logging.getLogger("app")
 
@@ -45,6 +46,7 @@ def main() -> None:
     demo = bound_queue(build_app())  # without torch: the page is served about 2.5 s sooner
     demo.launch(prevent_thread_lock=True, **launch_options())
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+    TRAINER.warm()  # Train it yourself: two arm processes start ahead (nice 19) and import the pretraining command
     demo.block_thread()
 
 

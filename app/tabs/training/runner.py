@@ -1,8 +1,10 @@
 """One lesson's training at a time, in child processes: a line of tickets, hard caps, Stop, and the page's heartbeat.
 
+    warm()        → None            keep a lesson's worth of arm processes started ahead (the server calls it at start)
     start(lesson) → ticket          the ticket waits in line (at most `max_waiting`) or starts at once
     poll(ticket)  → Snapshot        where it stands: its place in line, or its arms' metrics rows so far
     stop(ticket)                    leaves the line, or kills the running arms
+    close()                         ends every lesson and every arm process (at the server's exit)
 
 Each arm is `python -m albert.pretrain …` (`Lesson.argv`, the command the page prints) in a process of its own at
 nice 19 with one thread: it computes on the cores the server leaves idle and never holds the server's interpreter
@@ -10,6 +12,21 @@ lock, as /measure_speed's child does (`app.hosting.child`). A supervisor thread 
 hard wall-clock cap (`WALL_SECONDS` from their start), when its page stopped asking for ~`heartbeat` seconds (the
 page closed), or on Stop; it drops a waiting ticket whose page went the same way. The arms' rows are read from their
 metrics.jsonl as `fit` writes them, so what the page draws is exactly what the command line logs.
+
+Warm arms (issue 44: two live curves within 5 s of Train). Measured on this machine (an arm of the sharing lesson at
+nice 0, load ~2.5; `app/tabs/training/child.py`), an arm started cold spent ~5.3 s of CPU before its first logged row:
+1.7 s starting Python and importing torch and the command, 1.25 s importing transformers' tokenizer classes (when it
+loads its tokenizer), 0.5 s tokenizing the two texts, 1.3 s importing torch's compiler frontend (torch.optim does
+when the command builds its AdamW), 0.45 s on its first 5 steps; at nice 19 beside a busy server each second
+stretches. The imports (~4.2 s) do not depend on the lesson, so they are done ahead: each arm process is `child.py`,
+which imports what the command imports, then waits on stdin for the command's arguments (a JSON list) and runs
+`albert.pretrain` as `__main__` with them, as `python -m` does (same `main`, same arguments; the suite compares the
+rows of both). A warm arm logs its first row after ~1.3 s of CPU. `warm()` starts two at server start and, after each
+lesson, two more once no lesson runs (warming never slows a running lesson); a lesson takes them whatever their state
+(one still importing is ahead of a new one) and starts new ones only when none wait (lessons back to back). They are
+ended as the cold ones were (Stop, the cap, the heartbeat, `close` at exit, which also ends the idle ones), and each
+ends by itself when the server ends: it watches its stdin, whose other end only the server holds. An idle one holds
+~330 MB. The page then asks every 0.5 s until each arm has logged two rows (`app.tabs.training.tab`).
 """
 
 from __future__ import annotations
@@ -42,6 +59,10 @@ MAX_WAITING = 8
 KEPT = 16
 """Ended lessons kept (their rows, for a page's last polls and a late redraw); their folders are removed after."""
 CHILD_NICE = 19
+CHILD = Path(__file__).with_name("child.py")
+"""An arm's process: imports the command, then runs it with the arguments it reads from stdin."""
+WARM = 2
+"""Arm processes kept started ahead: one lesson's two arms."""
 
 
 class LineFull(RuntimeError):
@@ -61,6 +82,7 @@ class Job:
     ended: float | None = None
     folder: Path | None = None
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
+    """Each arm's process (`child.py`; its stdin stays open until it is reaped: closing it ends the process)."""
     reason: str = ""
     """Why it ended: "", "wall" (hard cap), "stop", "closed" (no heartbeat), "failed"."""
 
@@ -79,6 +101,25 @@ class Snapshot:
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """Each arm's metrics rows so far (training and held-out rows, as metrics.jsonl holds them)."""
     reason: str = ""
+
+
+@dataclass
+class Child:
+    """An arm process started ahead, waiting for its arguments, and the file its output goes to."""
+
+    process: subprocess.Popen
+    log: Path
+
+
+def child_environment() -> dict[str, str]:
+    """The arms' environment: the repository importable, one thread, no progress bars in their logs."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "TQDM_DISABLE": "1",
+    }
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -114,9 +155,19 @@ class Trainer:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.active: Job | None = None
         self.supervisor: threading.Thread | None = None
+        self.keep_warm = False
+        self.warm_children: list[Child] = []
+        self.children_folder: Path | None = None
+        """Where the warm children's output goes until a lesson takes them (its file moves to the lesson's folder)."""
         atexit.register(self.close)  # no child outlives the server, no folder is left in the temporary directory
 
-    # ----- what the endpoints call -------------------------------------------------------------
+    # ----- what the server and the endpoints call --------------------------------------------------
+    def warm(self) -> None:
+        """From now until `close`, keep `WARM` arm processes started ahead whenever no lesson runs (now included)."""
+        with self.lock:
+            self.keep_warm = True
+            self._advance()
+
     def start(self, lesson_id: str) -> str:
         """A new ticket for `lesson_id`, in line or started; `LineFull` when the line is full."""
         lesson = LESSONS[lesson_id]
@@ -155,14 +206,21 @@ class Trainer:
         return True
 
     def close(self) -> None:
-        """End every waiting and running lesson and remove every lesson's folder (at the server's exit)."""
+        """End every waiting and running lesson and every warm arm process, and remove every lesson's folder (at the
+        server's exit)."""
         with self.lock:
+            self.keep_warm = False
             for job in list(self.jobs.values()):
                 if job.state in ("waiting", "running"):
                     self._end(job, "stopped", "closed")
                 if job.folder:
                     shutil.rmtree(job.folder, ignore_errors=True)
             self.jobs.clear()
+            _reap([child.process for child in self.warm_children])
+            self.warm_children.clear()
+            if self.children_folder:
+                shutil.rmtree(self.children_folder, ignore_errors=True)
+                self.children_folder = None
 
     def waiting(self) -> int:
         with self.lock:
@@ -173,60 +231,76 @@ class Trainer:
         return [job for job in self.jobs.values() if job.state == "waiting"]
 
     def _advance(self) -> None:
-        """Start the first waiting lesson when none runs; forget the oldest ended ones."""
+        """Start the first waiting lesson when none runs, or else warm arm processes; forget the oldest ended ones."""
         if self.active is None:
             waiting = self._waiting()
             if waiting:
                 self._launch(waiting[0])
+            elif self.keep_warm:
+                self._refill()
         ended = [job for job in self.jobs.values() if job.state not in ("waiting", "running")]
         for job in ended[: max(0, len(ended) - KEPT)]:
             del self.jobs[job.ticket]
             if job.folder:
                 shutil.rmtree(job.folder, ignore_errors=True)
 
+    def _spawn(self) -> Child:
+        """A new arm process (`child.py` at `nice`), importing the command, then waiting for its arguments."""
+        if self.children_folder is None:
+            self.children_folder = Path(tempfile.mkdtemp(prefix="albert-lesson-children-"))
+        path = self.children_folder / f"{uuid.uuid4().hex}.log"
+        with path.open("wb") as log:
+            process = subprocess.Popen(  # noqa: S603 — our own interpreter, our own script
+                [sys.executable, str(CHILD)],
+                cwd=REPO_ROOT,
+                env=child_environment(),
+                stdin=subprocess.PIPE,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=functools.partial(os.nice, self.nice),  # noqa: PLW1509 — only os.nice
+                start_new_session=True,
+            )
+        return Child(process, path)
+
+    def _refill(self) -> None:
+        """Start warm arm processes until `WARM` wait (one that ended by itself is replaced)."""
+        alive = [child for child in self.warm_children if child.process.poll() is None]
+        _reap([child.process for child in self.warm_children if child not in alive])
+        self.warm_children = alive
+        try:
+            while len(self.warm_children) < WARM:
+                self.warm_children.append(self._spawn())
+                logger.info("lesson arm process %d started ahead", self.warm_children[-1].process.pid)
+        except OSError as error:
+            logger.warning("no arm process could be started ahead: %s", error)
+
+    def _take(self) -> Child:
+        """A warm arm process (whatever its state: one still importing is ahead of a new one), or a new one."""
+        while self.warm_children:
+            child = self.warm_children.pop(0)
+            if child.process.poll() is None:
+                return child
+            _reap([child.process])
+        return self._spawn()
+
     def _launch(self, job: Job) -> None:
         job.folder = Path(tempfile.mkdtemp(prefix=f"albert-lesson-{job.lesson.id}-"))
-        environment = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
-            "OMP_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1",
-            "TQDM_DISABLE": "1",
-        }
         try:
             for arm in job.lesson.arms:
-                log = (job.folder / f"{arm.name}.log").open("wb")
-                job.processes[arm.name] = subprocess.Popen(  # noqa: S603 — our own interpreter, our own arguments
-                    [
-                        sys.executable,
-                        "-m",
-                        "albert.pretrain",
-                        *job.lesson.argv(arm, str(job.folder / arm.name), self.minutes),
-                    ],
-                    cwd=REPO_ROOT,
-                    env=environment,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    preexec_fn=functools.partial(os.nice, self.nice),  # noqa: PLW1509 — only os.nice
-                    start_new_session=True,
-                )
-                log.close()
-        except OSError as error:
+                child = self._take()
+                job.processes[arm.name] = child.process
+                os.replace(child.log, job.folder / f"{arm.name}.log")  # its open file moves with it
+                argv = job.lesson.argv(arm, str(job.folder / arm.name), self.minutes)
+                child.process.stdin.write(json.dumps(argv).encode("utf-8") + b"\n")
+                child.process.stdin.flush()
+        except OSError as error:  # no process could start, or one died before it read its arguments
             logger.warning("lesson %s could not start: %s", job.lesson.id, error)
             self._end(job, "failed", "failed")
             return
         job.state, job.started, self.active = "running", time.monotonic(), job
 
     def _end(self, job: Job, state: State, reason: str) -> None:
-        for process in job.processes.values():
-            if process.poll() is None:
-                process.kill()
-        for process in job.processes.values():
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                logger.warning("a lesson's process did not end within 5 s of being killed")
+        _reap(list(job.processes.values()))
         job.state, job.reason, job.ended = state, reason, time.monotonic()
         if self.active is job:
             self.active = None
@@ -267,6 +341,23 @@ class Trainer:
                 if self.active is None and not self._waiting():
                     self.supervisor = None
                     return
+
+
+def _reap(processes: list[subprocess.Popen]) -> None:
+    """Kill `processes` (those still running), wait for them, and close the server's end of their stdin."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+    for process in processes:
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            logger.warning("a lesson's process did not end within 5 s of being killed")
+        if process.stdin:
+            try:
+                process.stdin.close()
+            except OSError:  # a write that had failed on a dead process leaves a broken pipe to close
+                pass
 
 
 TRAINER = Trainer()

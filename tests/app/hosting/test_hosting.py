@@ -119,6 +119,16 @@ def _held(view: Callable, gate: threading.Event, entered: threading.Semaphore) -
     return held
 
 
+def _measured_at_once(*args: Any) -> tuple:
+    """/measure_speed's answer without its timing: these tests are about the group's line and gates, and the real
+    timing (a child at nice 19, tests/app/hosting/test_lanes.py) took minutes beside a busy suite."""
+    from app.tabs.parameters.costs import MeasureAnswer
+
+    seq_len = args[10]
+    modes = [{"sharing": mode, "seconds": 0.001} for mode in ("all", "attention", "ffn", "none")]
+    return MeasureAnswer({"tokens": seq_len, "modes": modes}, "", "", None)
+
+
 @pytest.fixture
 def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldApp]:
     """The app on a free loopback port, /attention and /measure_speed held at their gates until the test opens
@@ -135,7 +145,10 @@ def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldAp
         monkeypatch, attention_tab, "ATTENTION", lambda view: _held(view, gates["attention"], entered["attention"])
     )
     replace_view(
-        monkeypatch, parameters_tab, "MEASURE_SPEED", lambda view: _held(view, gates["measure"], entered["measure"])
+        monkeypatch,
+        parameters_tab,
+        "MEASURE_SPEED",
+        lambda view: _held(_measured_at_once, gates["measure"], entered["measure"]),
     )
     demo = bound_queue(build_app())
     port = free_port()

@@ -4,6 +4,8 @@ before a first download."""
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from app.i18n import t
 from app.models import hub
@@ -11,12 +13,25 @@ from app.models import hub
 logger = logging.getLogger(__name__)
 
 
+ANNOUNCE_EVERY_SECONDS = 60.0
+"""One notice per model in this time: the tabs that read the picker all load it at once (five identical notices
+covered the page before)."""
+_announced: dict[str, float] = {}
+_announced_lock = threading.Lock()
+
+
 def announce_download(hub_id: str, lang: str = "en") -> str | None:
     """Before a catalogue model that is not cached downloads: say so on the page (a Gradio notice on the request
-    that waits for it) and in the log; returns the sentence, None when nothing downloads."""
+    that waits for it) and in the log, once a minute per model; returns the sentence, None when nothing is said:
+    it is cached, it was just announced, or the hub does not answer (nothing will download: the load says why)."""
     model = hub.hub_model(hub_id)
-    if model is None or hub.is_cached(model.hub_id):
+    if model is None or hub.is_cached(model.hub_id) or not hub.hub_reachable():
         return None
+    with _announced_lock:
+        now = time.monotonic()
+        if now - _announced.get(model.hub_id, -ANNOUNCE_EVERY_SECONDS) < ANNOUNCE_EVERY_SECONDS:
+            return None
+        _announced[model.hub_id] = now
     message = t("model.hub.downloading", lang, id=model.hub_id, mb=f"{model.download_bytes / 1e6:,.0f}")
     logger.info(message)
     try:

@@ -182,12 +182,18 @@ def test_a_catalogue_model_neither_cached_nor_reachable_is_refused_in_one_senten
     assert message.count(".") <= 2 and "Traceback" not in message
 
 
-def test_a_download_is_announced_only_when_the_model_is_not_cached(cached: Path) -> None:
-    from app.models import announce_download
+def test_a_download_is_announced_once_only_when_the_model_is_not_cached_and_the_hub_answers(
+    cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.models import announce_download, hub, hub_picker
 
+    monkeypatch.setattr(hub_picker, "_announced", {})
+    assert announce_download("google-bert/bert-base-chinese", "en") is None  # offline: nothing will download
+    monkeypatch.setattr(hub, "hub_reachable", lambda probe=None: True)
     assert announce_download(ALBERTS[0]) is None
     message = announce_download("google-bert/bert-base-chinese", "en")
     assert message is not None and "bert-base-chinese" in message and "409 MB" in message
+    assert announce_download("google-bert/bert-base-chinese", "en") is None  # every tab loads it: one notice
     assert announce_download("someone/not-in-the-catalogue") is None
 
 

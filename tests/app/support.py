@@ -388,3 +388,23 @@ def replace_view(monkeypatch: Any, module: Any, endpoint: str, wrap: Any) -> Non
 
     declared = getattr(module, endpoint)
     monkeypatch.setattr(module, endpoint, replace(declared, view=wrap(declared.view)))
+
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+"""The hosts a browser test's page may reach: the page needs nothing outside this machine."""
+
+
+def keep_to_loopback(context: Any, outside: list[str]) -> None:
+    """Route every request of the Playwright `context`: loopback hosts and data:, blob:, about: URLs go through; any
+    other is refused and its URL appended to `outside` (the network is cut, as a classroom's may be)."""
+    from urllib.parse import urlparse
+
+    def only_loopback(route: Any) -> None:
+        target = urlparse(route.request.url)
+        if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_loopback)

@@ -19,7 +19,16 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, AppServer, chromium_keeping_its_nice, free_port, wait_for_page
+from tests.app.support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    AppServer,
+    chromium_keeping_its_nice,
+    free_port,
+    keep_to_loopback,
+    wait_for_page,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,7 +39,6 @@ sys.modules["guide_stops"] = stops
 _SPEC.loader.exec_module(stops)
 
 ARTIFACTS = REPO / "test-artifacts"
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 SCREENS = {
     "en": {"viewport": {"width": 1400, "height": 1000}},
     "zh": {
@@ -132,15 +140,7 @@ def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_facto
         outside: list[str] = []
         errors: list[str] = []
 
-        def only_loopback(route) -> None:
-            target = urlparse(route.request.url)
-            if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", only_loopback)
+        keep_to_loopback(context, outside)
         page = context.new_page()
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         failed: list[str] = []

@@ -7,15 +7,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app, tiny_assets
+from tests.app.support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    chromium_keeping_its_nice,
+    keep_to_loopback,
+    running_app,
+    tiny_assets,
+)
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 FIRST_RESULT = {
     "Sharing modes": "#transitions-status",
     "Masked words": "#mask-status",
@@ -68,15 +74,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         page = context.new_page()
         state = Session(page, url)
 
-        def only_loopback(route) -> None:  # the network is cut: anything not on this machine is refused
-            request_url = route.request.url
-            if urlparse(request_url).scheme in ("data", "blob", "about") or urlparse(request_url).hostname in LOOPBACK:
-                route.continue_()
-            else:
-                state.outside.append(request_url)
-                route.abort()
-
-        context.route("**/*", only_loopback)
+        keep_to_loopback(context, state.outside)  # the network is cut: anything not on this machine is refused
         page.on("dialog", lambda dialog: (state.dialogs.append(dialog.message), dialog.dismiss()))
         page.set_default_timeout(90_000)
         page.goto(url)

@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import REPO, chromium_keeping_its_nice, running_app, tiny_assets
+from tests.app.support import REPO, chromium_keeping_its_nice, keep_to_loopback, running_app, tiny_assets
 
 pytestmark = pytest.mark.browser
-from tests.app.test_layout_browser import ARGS, CHROMIUM, LOOPBACK  # noqa: E402 — same Chromium, same network rule
+from tests.app.test_layout_browser import ARGS, CHROMIUM  # noqa: E402 — same Chromium, same network rule
 
 ARTIFACTS = REPO / "test-artifacts"
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1400, "height": 1000}
@@ -63,15 +62,7 @@ def _open_page(browser, url: str, viewport: dict[str, int]) -> Page:
     page = context.new_page()
     state = Page(page, viewport)
 
-    def only_loopback(route) -> None:
-        target = urlparse(route.request.url)
-        if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
-            route.continue_()
-        else:
-            state.outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_loopback)
+    keep_to_loopback(context, state.outside)
     page.set_default_timeout(60_000)
     page.goto(url)
     page.get_by_role("tab", name="Parameter calculator").wait_for()

@@ -11,17 +11,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, keep_to_loopback, running_app
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = REPO / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TABS = {
     "parameters": "#parameters-totals",
     "sharing": "#transitions-status",
@@ -126,15 +124,7 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
         context = browser.new_context(viewport=PHONE)
         outside: list[str] = []
 
-        def only_loopback(route) -> None:
-            target = urlparse(route.request.url)
-            if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", only_loopback)
+        keep_to_loopback(context, outside)
         page = context.new_page()
         page.set_default_timeout(90_000)
         page.goto(running_app())

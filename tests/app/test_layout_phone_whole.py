@@ -20,11 +20,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, keep_to_loopback, running_app
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +32,6 @@ PHONE_UA = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile "
     "Safari/537.36"
 )
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TABS = {
     "parameters": "#parameters-totals",
     "sharing": "#transitions-status",
@@ -189,15 +187,7 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
         )
         outside: list[str] = []
 
-        def only_loopback(route) -> None:
-            target = urlparse(route.request.url)
-            if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", only_loopback)
+        keep_to_loopback(context, outside)
         page = context.new_page()
         page.set_default_timeout(90_000)
         page.goto(running_app())

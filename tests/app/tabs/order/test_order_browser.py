@@ -11,17 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, QueueTraffic, chromium_keeping_its_nice, start_app, use_tiny_assets
+from tests.app.support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    QueueTraffic,
+    chromium_keeping_its_nice,
+    keep_to_loopback,
+    start_app,
+    use_tiny_assets,
+)
 from tests.app.tabs.order.support import OTHERS, tiny_order_assets
 
 pytestmark = pytest.mark.browser
 WAIT = 90_000
 """Milliseconds to wait for one element's text: a busy 2-core machine draws slowly."""
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -48,15 +55,7 @@ def page(world: tuple, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
             browser = playwright.chromium.launch(executable_path=str(chromium_keeping_its_nice(directory)), args=ARGS)
             context = browser.new_context(viewport=PHONE)
 
-            def only_loopback(route) -> None:
-                target = urlparse(route.request.url)
-                if target.scheme in ("data", "blob", "about") or target.hostname in LOOPBACK:
-                    route.continue_()
-                else:
-                    outside.append(route.request.url)
-                    route.abort()
-
-            context.route("**/*", only_loopback)
+            keep_to_loopback(context, outside)
             view = context.new_page()
             view.set_default_timeout(WAIT)
             expect.set_options(timeout=WAIT)

@@ -1,6 +1,7 @@
 """A lesson arm's process, started ahead of the lesson: run by path, never imported by the server.
 
-    python app/tabs/training/child.py      cwd: the repository root; stdin: a pipe from the server's `Trainer`
+    python app/tabs/training/child.py LOG  cwd: the repository root; stdin: a pipe from the server's `Trainer`;
+                                           stdout and stderr: the file LOG, until the server moves it
 
 It imports what `python -m albert.pretrain` imports (`preload`: ~4 of the ~5.3 s of CPU a cold arm spent before its
 first logged row, see `app.tabs.training.runner`), says so in its log's first line, then waits on stdin for one line,
@@ -12,8 +13,9 @@ folder).
 
 It never outlives the server: a thread reads the line and then waits for the end of stdin, whose other end only the
 server holds; at the end of stdin it ends the process at once, importing or running the command (the server closed
-the pipe, or ended without killing it: SIGTERM and SIGKILL run no `atexit`). Before the line it imports nothing of
-the app (`app/__init__.py` would import Gradio), only the standard library and what the command imports.
+the pipe, or ended without killing it: SIGTERM and SIGKILL run no `atexit`); one that never got its line removes its
+LOG first, and their folder once it is empty. Before the line it imports nothing of the app (`app/__init__.py` would
+import Gradio), only the standard library and what the command imports.
 """
 
 from __future__ import annotations
@@ -53,22 +55,31 @@ def preload() -> None:
     runpy.run_module(COMMAND, run_name="preloaded")
 
 
-def _listen(arrived: threading.Event, lines: list[bytes]) -> None:
+def _listen(arrived: threading.Event, lines: list[bytes], log: str) -> None:
     """Read the server's line, then wait for the end of stdin; at the end of stdin, exit at once, whatever the main
-    thread is doing (importing, or running the command): the server closed the pipe, or ended."""
+    thread is doing (importing, or running the command): the server closed the pipe, or ended. Without a line, the
+    output file `log` is still the server's waiting file (nothing ran): it goes, and its folder once empty."""
     line = sys.stdin.buffer.readline()
     if line:
         lines.append(line)
         arrived.set()
         while os.read(0, 4096):  # the server holds the other end until it kills this process or ends
             pass
-    os._exit(ORPHANED if line else 0)
+        os._exit(ORPHANED)
+    if log:
+        try:
+            os.unlink(log)
+            os.rmdir(os.path.dirname(log))  # the last waiting child's file gone, the folder goes too
+        except OSError:  # other children's files are still there
+            pass
+    os._exit(0)
 
 
 def main() -> None:
+    log = sys.argv[1] if len(sys.argv) > 1 else ""
     sys.path[0] = os.getcwd()  # as `python -m` sets it: the working directory, not this file's folder
     arrived, lines = threading.Event(), []
-    threading.Thread(target=_listen, args=(arrived, lines), name="listen-to-server", daemon=True).start()
+    threading.Thread(target=_listen, args=(arrived, lines, log), name="listen-to-server", daemon=True).start()
     preload()
     sys.stderr.write(f"{COMMAND}: {READY} in {time.process_time():.1f} s of CPU; waiting for its arguments\n")
     sys.stderr.flush()

@@ -251,7 +251,7 @@ class Trainer:
         path = self.children_folder / f"{uuid.uuid4().hex}.log"
         with path.open("wb") as log:
             process = subprocess.Popen(  # noqa: S603 — our own interpreter, our own script
-                [sys.executable, str(CHILD)],
+                [sys.executable, str(CHILD), str(path)],
                 cwd=REPO_ROOT,
                 env=child_environment(),
                 stdin=subprocess.PIPE,
@@ -264,9 +264,7 @@ class Trainer:
 
     def _refill(self) -> None:
         """Start warm arm processes until `WARM` wait (one that ended by itself is replaced)."""
-        alive = [child for child in self.warm_children if child.process.poll() is None]
-        _reap([child.process for child in self.warm_children if child not in alive])
-        self.warm_children = alive
+        self.warm_children = [child for child in self.warm_children if _alive(child)]
         try:
             while len(self.warm_children) < WARM:
                 self.warm_children.append(self._spawn())
@@ -278,9 +276,8 @@ class Trainer:
         """A warm arm process (whatever its state: one still importing is ahead of a new one), or a new one."""
         while self.warm_children:
             child = self.warm_children.pop(0)
-            if child.process.poll() is None:
+            if _alive(child):
                 return child
-            _reap([child.process])
         return self._spawn()
 
     def _launch(self, job: Job) -> None:
@@ -297,7 +294,19 @@ class Trainer:
             logger.warning("lesson %s could not start: %s", job.lesson.id, error)
             self._end(job, "failed", "failed")
             return
+        finally:
+            self._drop_children_folder()
         job.state, job.started, self.active = "running", time.monotonic(), job
+
+    def _drop_children_folder(self) -> None:
+        """Remove the waiting children's folder once none waits (a lesson took their files): a server that ends
+        without `close` (SIGTERM, SIGKILL) leaves no empty folder behind."""
+        if self.children_folder is not None and not self.warm_children:
+            try:
+                self.children_folder.rmdir()
+            except OSError:  # a file of a child that ended on its own is still there: close removes it
+                return
+            self.children_folder = None
 
     def _end(self, job: Job, state: State, reason: str) -> None:
         _reap(list(job.processes.values()))
@@ -341,6 +350,16 @@ class Trainer:
                 if self.active is None and not self._waiting():
                     self.supervisor = None
                     return
+
+
+def _alive(child: Child) -> bool:
+    """Whether a waiting arm process still waits; one that ended by itself is reaped, its output left for a reader."""
+    if child.process.poll() is None:
+        return True
+    code, log = child.process.returncode, child.log
+    logger.warning("an arm process started ahead ended by itself (exit %s); its output: %s", code, log)
+    _reap([child.process])
+    return False
 
 
 def _reap(processes: list[subprocess.Popen]) -> None:

@@ -132,10 +132,11 @@ ticket = running.start("tiny")
 while not all(running.poll(ticket).rows.values()):
     time.sleep(0.1)
 pids = [p.pid for p in running.jobs[ticket].processes.values()] + [c.process.pid for c in idle.warm_children]
-print(json.dumps(pids), flush=True)
+print(json.dumps([pids, running.children_folder, str(idle.children_folder)]), flush=True)
 time.sleep(600)
 """
-"""A server stand-in: one lesson running (its arms have logged), two warm children idle; then it waits to be killed."""
+"""A server stand-in: one lesson running (its arms have logged), two warm children idle; it prints their process ids
+and the folders of the waiting children's files, then waits to be killed."""
 
 
 def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
@@ -147,8 +148,9 @@ def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
         text=True,
     )
     try:
-        pids = json.loads(server.stdout.readline())
+        pids, taken, waiting = json.loads(server.stdout.readline())
         assert len(pids) == 4 and set(arm_processes(server.pid)) == set(pids)
+        assert taken is None and Path(waiting).is_dir()  # the lesson took its arms' files: their folder is gone
     finally:
         server.send_signal(signal.SIGKILL)  # no atexit, no Trainer.close
         server.wait()
@@ -164,7 +166,8 @@ def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
                 alive.append(pid)
         return not alive
 
-    wait_for(all_ended, 120.0)  # the idle ones may still be importing: they read the end of their input after
+    wait_for(all_ended, 120.0)  # the idle ones end at the end of their input, importing or not
+    assert not Path(waiting).exists()  # they took their files and their folder with them
 
 
 @pytest.mark.parametrize("line", ['{"argv": []}', '["--corpus", 7]', '"--corpus"'])

@@ -85,13 +85,14 @@ def held_out_metrics(
     examples: int = EVAL_EXAMPLES,
     pairs: int = ORDER_PAIRS,
     mlm_max_ngram: int | None = None,
+    device: str = "cpu",
 ) -> dict[str, Any]:
     """Held-out MLM (at [MASK]), order and topic of the shipped folder, with Wilson 95% intervals:
     `experiments/score_models.py`, the bar that re-checks every card.
     `mlm_max_ngram` (recorded with the figures when given) sets the MLM spans: 1 scores single pieces."""
     from albert.training.pretraining_evaluation import score_model
 
-    scores = score_model(directory, valid, examples, pairs, cache_dir, max_ngram=mlm_max_ngram)
+    scores = score_model(directory, valid, examples, pairs, cache_dir, max_ngram=mlm_max_ngram, device=device)
     result: dict[str, Any] = {} if mlm_max_ngram is None else {"mlm_max_ngram": mlm_max_ngram}
     for name, score in scores.items():
         result[f"{name}_accuracy"] = round(score.rate, 4)
@@ -210,16 +211,16 @@ def write_card(
     prior: dict[str, Any] | None = None,
 ) -> None:
     config = summary["config"]
+    machine = "a 2-core CPU" if str(summary.get("device", "cpu")).startswith("cpu") else f"one {summary['hardware']}"
     if prior:
         origin = (
             f"An ALBERT continued by ALBERT Lab's own pipeline (`python -m albert.pretrain --init-from`) from\n"
-            f"`{prior['init_from']}` ({prior['tokens']:,} tokens before this run) on a 2-core CPU."
+            f"`{prior['init_from']}` ({prior['tokens']:,} tokens before this run) on {machine}."
         )
         tokens = f"{metrics['tokens']:,} in all (non-padding): {prior['tokens']:,} before, {summary['tokens']:,} here"
     else:
         origin = (
-            "An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.pretrain`) on a\n"
-            "2-core CPU."
+            f"An ALBERT trained from scratch by ALBERT Lab's own pipeline (`python -m albert.pretrain`) on\n{machine}."
         )
         tokens = f"{summary['tokens']:,} (non-padding)"
     corpus, held_out = _corpus_lines(config)

@@ -104,7 +104,12 @@ def mlm_max_ngram(directory: Path) -> int:
 
 
 def score_mlm(
-    directory: Path, valid: list[str], examples: int, cache_dir: Path, max_ngram: int = DEFAULT_MLM_MAX_NGRAM
+    directory: Path,
+    valid: list[str],
+    examples: int,
+    cache_dir: Path,
+    max_ngram: int = DEFAULT_MLM_MAX_NGRAM,
+    device: str = "cpu",
 ) -> Proportion:
     """Held-out MLM (spans of up to `max_ngram` pieces, each 100% `[MASK]`) on the pipeline's held-out examples in
     the model's own format: pairs for a model with a sentence head, one segment for an MLM-only model."""
@@ -115,7 +120,7 @@ def score_mlm(
     objective = "sop" if model.config.sentence_objective != "none" else "none"
     data = PretrainingDataConfig(max_seq_length=length, objective=objective, seed=1, max_ngram=max_ngram)
     batches = make_eval_batches(corpus, data, tokenizer.pad_token_id, examples, batch_size=64)
-    result = evaluate(model, batches, torch.device("cpu"), "fp32")
+    result = evaluate(model.to(device), batches, torch.device(device), "fp32")
     return Proportion(round(result["mlm_accuracy"] * result["masked_positions"]), result["masked_positions"])
 
 
@@ -130,15 +135,17 @@ def score_model(
     max_ngram: int | None = None,
     pair_seed: int = PAIR_SEED,
     avoid_seeds: tuple[int, ...] = (),
+    device: str = "cpu",
 ) -> dict[str, Proportion]:
     """Every measure of one folder: held-out MLM and, with a sentence head, `order` and `topic` on the held-out
     pairs, built once per tokenizer when `pairs_cache` is given. A and B of a pair hold `max_tokens` pieces together
     (default: the positions less the three special tokens). MLM spans hold up to `max_ngram` pieces (default: what
     the folder's metrics.json recorded, see `mlm_max_ngram`). `pair_seed` and `avoid_seeds` choose the pairs
-    (`held_out_pairs`)."""
+    (`held_out_pairs`). `device` runs the passes there (fp32 throughout: the figures do not depend on it beyond
+    rounding)."""
     max_ngram = mlm_max_ngram(directory) if max_ngram is None else max_ngram
-    scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram)}
-    model = AlbertForPreTraining.from_pretrained(directory).eval()
+    scores = {"mlm": score_mlm(directory, valid, examples, cache_dir, max_ngram, device)}
+    model = AlbertForPreTraining.from_pretrained(directory).to(device).eval()
     if model.config.sentence_objective == "none":
         return scores
     if max_tokens is None:

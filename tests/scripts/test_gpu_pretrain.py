@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from albert import AlbertForPreTraining
-from scripts.gpu_pretrain import main, plan_steps
+from scripts.gpu_pretrain import main, parse_args, plan_steps, pretrain_args
 from tests.factories import WORDS, write_corpus
 from tests.training.test_pretrain import TINY_MODEL
 
@@ -31,6 +31,23 @@ def dry_run(tmp_path: Path, train: Path, valid: Path, out: Path, *extra: str) ->
 def test_plan_steps_fills_the_budget_less_the_reserve() -> None:
     assert plan_steps(calibration_seconds=10.0, calibration_steps=40, minutes=8, reserve_seconds=45) == 1740
     assert plan_steps(calibration_seconds=100.0, calibration_steps=1, minutes=0.1, reserve_seconds=45) == 1
+
+
+def test_a_continued_run_takes_the_models_shape_and_tokenizer(tmp_path: Path) -> None:
+    """`--init-from` (how the lent H200 continued the English default): the pretrain command names the folder and
+    neither the script's model flags nor a tokenizer, which `albert.pretrain` would refuse beside it."""
+    from albert.cli import parse_config
+    from albert.commands.pretrain import PretrainConfig
+
+    args = parse_args(["--corpus", "train.txt", "--out", str(tmp_path), "--init-from", "assets/models/some-model"])
+    assert args.tokenizer == Path("assets/models/some-model")  # held-out scoring loads the folder's tokenizer
+    command = pretrain_args(args, tmp_path / "run", 10, [])
+    assert command[command.index("--init-from") + 1] == "assets/models/some-model"
+    assert "--tokenizer" not in command and not any(flag.startswith("--model") for flag in command)
+    config = parse_config(PretrainConfig, command)
+    assert config.init_from == "assets/models/some-model" and config.max_steps == 10
+    fresh = pretrain_args(parse_args(["--corpus", "train.txt", "--out", str(tmp_path)]), tmp_path / "run", 10, [])
+    assert "--tokenizer" in fresh and "--init-from" not in fresh and "--model.hidden-size" in fresh
 
 
 @pytest.mark.slow

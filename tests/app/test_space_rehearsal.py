@@ -24,10 +24,10 @@ def test_the_copied_space_answers_offline_and_with_the_real_albert_layouts(tmp_p
     for run in (offline, cached):
         assert run["page_s"] > 0
         assert all(answer["error"] is None for answer in run["answers"].values()), run["answers"]
-        assert run["answers"]["sentence_order"]["model"] == "albert-lab-e128-continued"  # a trained head, ours
+        assert run["answers"]["sentence_order"]["model"] == "albert-lab-e128-gpu"  # a trained head, ours
         assert run["answers"]["sentence_order"]["automatic_line"] == ""
     # (a) "online" by SYSTEM=spaces, but nothing to fetch: ours answer, and say why
-    assert offline["answers"]["fill_mask"]["model"] == "albert-lab-e128-continued"
+    assert offline["answers"]["fill_mask"]["model"] == "albert-lab-e128-gpu"
     assert offline["answers"]["fill_mask_zh"]["model"] == "albert-lab-zh"
     assert "could not be fetched at start" in offline["answers"]["attention"]["automatic_line"]
     # (b) the real ALBERTs answer Masked words and Attention once loaded, each saying so

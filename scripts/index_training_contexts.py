@@ -3,6 +3,7 @@
 `scripts/count_training_pieces.py`, with the same corpus files that model's `training_counts.json` names:
 
     python -m scripts.index_training_contexts assets/models/albert-lab-base assets/models/albert-lab-e128-continued \
+        assets/models/albert-lab-e128-gpu assets/models/albert-lab-none-s1 \
         --corpus ../shared/corpus/gutenberg-train.txt.xz
     python -m scripts.index_training_contexts assets/models/albert-lab-zh \
         --corpus ../shared/corpus/zh/peoples-daily-199801-train.txt.xz

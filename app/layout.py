@@ -219,6 +219,7 @@ def bound_queue(
     # (/gradio_api/run/predict, /gradio_api/api/<name>) open off Hugging Face Spaces, and a request sent there skipped
     # every cost group and waiting line (issue 35); the unqueued label switches still answer there.
     demo.queue(max_size=max_queued, default_concurrency_limit=2, api_open=False)
+    gradio_compat.cache_component_signatures()  # a new session's state costs ~half
     optional = {endpoint.name: endpoint.optional for endpoint in ENDPOINTS if endpoint.optional}
     gradio_compat.name_input_counts(
         demo,

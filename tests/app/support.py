@@ -256,9 +256,13 @@ def use_tiny_assets(monkeypatch, assets: TinyAssets | None = None) -> TinyAssets
     return assets
 
 
-def app_env(assets: TinyAssets, port: int, chinese: ChineseAssets | None = None) -> dict[str, str]:
+def app_env(
+    assets: TinyAssets, port: int, chinese: ChineseAssets | None = None, warm_training: bool = False
+) -> dict[str, str]:
     """Environment for `python app.py` serving the tiny models on loopback, offline; with `chinese`, the models
-    folder that holds albert-lab-zh and the Chinese sentiment model too."""
+    folder that holds albert-lab-zh and the Chinese sentiment model too. Without `warm_training` no training arm
+    process waits started ahead (`ALBERT_LAB_WARM_TRAINING=0`): two interpreters importing torch, ~10 s of CPU per
+    server, that only the training tests use."""
     extra = {"ALBERT_LAB_SENTIMENT_ZH": str(NO_CHINESE_SENTIMENT if chinese is None else chinese.sentiment)}
     return {
         **os.environ,
@@ -272,6 +276,7 @@ def app_env(assets: TinyAssets, port: int, chinese: ChineseAssets | None = None)
         "TRANSFORMERS_OFFLINE": "1",
         "GRADIO_ANALYTICS_ENABLED": "False",
         "TOKENIZERS_PARALLELISM": "false",
+        "ALBERT_LAB_WARM_TRAINING": "1" if warm_training else "0",
     }
 
 
@@ -309,16 +314,18 @@ class AppServer:
         self.log.close()
 
 
-def start_app(log_path: Path, chinese: ChineseAssets | None = None, timeout: float = 600.0) -> AppServer:
+def start_app(
+    log_path: Path, chinese: ChineseAssets | None = None, timeout: float = 600.0, warm_training: bool = False
+) -> AppServer:
     """`python app.py` on the tiny models (and `chinese`'s, when given) on a free loopback port, once it serves
     (within `timeout` seconds: on a loaded 2-core machine, at nice 19, importing torch and Gradio alone takes
-    minutes)."""
+    minutes); `warm_training`: see `app_env`."""
     port = free_port()
     log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 — closed by AppServer.stop
     process = subprocess.Popen(
         [sys.executable, "app.py"],
         cwd=REPO,
-        env=app_env(tiny_assets(), port, chinese),
+        env=app_env(tiny_assets(), port, chinese, warm_training),
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -333,8 +340,9 @@ def start_app(log_path: Path, chinese: ChineseAssets | None = None, timeout: flo
 
 @lru_cache(maxsize=1)
 def running_app() -> str:
-    """`python app.py` started once for the test session on a free loopback port; its URL."""
-    server = start_app(tiny_assets().root / "server.log")
+    """`python app.py` started once for the test session on a free loopback port, as a user finds it (its training
+    arms started ahead); its URL."""
+    server = start_app(tiny_assets().root / "server.log", warm_training=True)
     atexit.register(server.stop)
     return server.url
 

@@ -187,3 +187,26 @@ def test_input_ids_name_each_input_of_an_event_in_order(monkeypatch) -> None:
     ids = gradio_compat.input_ids(fill)
     assert ids == ["mask-text", None, "model-picker", "language", "mask-expected"]
     assert gradio_compat.input_ids(object()) == []
+
+
+def test_a_new_session_reads_each_component_signature_once_with_the_same_config(monkeypatch) -> None:
+    """`cache_component_signatures`: Gradio still reads the signature through `gradio.blocks.inspect` while building a
+    session; with the remembered signatures a session's config is the same and a second session computes none."""
+    import gradio.blocks as blocks
+    from gradio.state_holder import SessionState
+
+    assert "inspect.signature(cls.__init__)" in inspect.getsource(blocks.Block.get_config)
+    use_tiny_assets(monkeypatch)
+    from app.layout import build_app
+
+    demo = build_app()
+    monkeypatch.setattr(blocks, "inspect", inspect)  # as Gradio ships it
+    plain = SessionState(demo).config_values
+    assert gradio_compat.cache_component_signatures() and gradio_compat.cache_component_signatures()
+    remembered = blocks.inspect.remembered
+    assert SessionState(demo).config_values == plain
+    computed = remembered.cache_info().misses
+    assert computed > 10  # one per component class on the page
+    SessionState(demo)
+    assert remembered.cache_info().misses == computed and remembered.cache_info().hits > 200
+    assert blocks.inspect.isfunction is inspect.isfunction  # everything else is inspect's own

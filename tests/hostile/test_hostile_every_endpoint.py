@@ -12,6 +12,7 @@ with a reason) and the server's log must hold no traceback."""
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -124,11 +125,28 @@ def _client() -> Any:
     return _CLIENTS.http
 
 
-def _send(url: str, endpoint: str, body: str) -> str:
-    """One raw call; '' when it was answered acceptably, else what was wrong."""
+def _session() -> str:
+    """This thread's session hash, as a page keeps one: without one Gradio builds a new session's state (every
+    component's config, ~230 here) for each of the thousands of calls, which is most of the server's work here
+    and no part of what is tested (`test_a_call_without_a_session_is_answered_too` covers calls without one)."""
+    if not hasattr(_CLIENTS, "session"):
+        _CLIENTS.session = secrets.token_hex(8)
+    return _CLIENTS.session
+
+
+def _with_session(body: str) -> str:
+    """`body` (a JSON object's text) with this thread's session hash as its last member."""
+    return body[: body.rindex("}")] + f', "session_hash": "{_session()}"}}'
+
+
+def _send(url: str, endpoint: str, body: str, session: bool = True) -> str:
+    """One raw call (`session`: in this thread's session); '' when it was answered acceptably, else what was
+    wrong."""
     http = _client()
     response = http.post(
-        f"{url}/gradio_api/call/{endpoint}", content=body, headers={"content-type": "application/json"}
+        f"{url}/gradio_api/call/{endpoint}",
+        content=_with_session(body) if session and body.rstrip().endswith("}") else body,
+        headers={"content-type": "application/json"},
     )
     if response.status_code != 200:
         if response.status_code >= 500 and response.status_code != 503:
@@ -181,6 +199,20 @@ def test_a_refusal_never_echoes_a_surrogate_and_measure_speed_checks_its_languag
     assert "401 digits" in _error(_stream(url, "fill_mask", json.dumps({"data": ["the [MASK]", BIG, "", "en"]})))
     with httpx.Client(timeout=60) as http:
         assert http.get(f"{url}/config").status_code == 200
+
+
+@pytest.mark.slow
+def test_a_call_without_a_session_is_answered_too(url: str, endpoints: dict[str, int]) -> None:
+    """The batches above travel in one session per thread; a hostile call without any (a bare API client) gets its
+    answer the same way."""
+    calls = [(name, body) for name, n in sorted(endpoints.items()) for body in hostile_bodies(n)[:2]]
+    log = tiny_assets().root / "server.log"
+    start = log.stat().st_size
+    problems = [p for p in (_send(url, name, body, session=False) for name, body in calls) if p]
+    assert not problems, "\n".join(problems[:20])
+    with open(log, encoding="utf-8") as handle:
+        handle.seek(start)
+        assert "Traceback" not in handle.read()
 
 
 def _error(stream: str) -> str:

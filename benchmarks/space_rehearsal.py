@@ -177,7 +177,9 @@ def serve(name: str, python: str, space: Path, env: dict[str, str], port: int, l
     return run
 
 
-def rehearse(work: Path, python: str | None, tiny: bool, port: int) -> dict[str, Any]:
+def rehearse(work: Path, python: str | None, tiny: bool, port: int, warm_training: bool = True) -> dict[str, Any]:
+    """Copy the Space into `work`, serve it twice (empty cache, hub-layout cache) and report; `warm_training=False`
+    starts no training arm ahead (`ALBERT_LAB_WARM_TRAINING=0`: the suite's cheap rehearsal, which trains nothing)."""
     space = work / "space"
     space.mkdir(parents=True, exist_ok=True)
     copied = copy_space(space)
@@ -186,6 +188,7 @@ def rehearse(work: Path, python: str | None, tiny: bool, port: int) -> dict[str,
         python, install_s = fresh_venv(work / "venv", space)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "ALBERT_LAB_", "GRADIO_", "PYTHON"))}
     env |= SPACE_ENV | {"GRADIO_SERVER_PORT": str(port), "HF_HOME": str(work / "hf-empty")}
+    env |= {} if warm_training else {"ALBERT_LAB_WARM_TRAINING": "0"}
     offline = serve("a: empty cache", python, space, env, port, work / "a.log", hub=False)
     cache = work / "hf-cache"
     sizes = TINY if tiny else FULL

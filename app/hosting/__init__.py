@@ -17,7 +17,7 @@ Groups, cheapest first:
 - `language`: the page's labels in the other language (/set_language), one switch at a time, 100 waiting: each
   switch is ~50 ms of Gradio building components, and 96 unqueued at once held the interpreter for 4.7 s;
 - `measure`: /measure_speed builds and times four models of the form's size (up to 150M parameters,
-  `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.hosting.child`), which
+  `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.child`), which
   uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,
   then a busy answer.
 

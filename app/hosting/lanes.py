@@ -4,7 +4,7 @@ Cost groups (`app.hosting.GROUPS`) keep a light request out of a heavy one's wai
 share two cores as equals. A group with `nice` above 0 therefore runs its events on its own threads, made that much
 nicer (Linux thread niceness, as `nice -n` does for a process): the kernel gives them a core after the light and
 model requests. The heavy group (/attention, /layer_transitions) runs at nice 5. Threads still share the
-interpreter lock, so work that computes for seconds goes to a process instead (`app.hosting.child`, /measure_speed).
+interpreter lock, so work that computes for seconds goes to a process instead (`app.child`, /measure_speed).
 
 Lowering one's own priority needs no privilege; where the system offers no per-thread niceness (not Linux), the
 lane still runs the group on its own threads, at the server's priority.

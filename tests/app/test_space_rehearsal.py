@@ -18,7 +18,7 @@ from tests.app.support import free_port
 
 @pytest.mark.slow
 def test_the_copied_space_answers_offline_and_with_the_real_albert_layouts(tmp_path: Path) -> None:
-    report = rehearse(tmp_path, sys.executable, tiny=True, port=free_port())
+    report = rehearse(tmp_path, sys.executable, tiny=True, port=free_port(), warm_training=False)
     assert report["files"] > 300 and report["sizes"] == "tiny"
     offline, cached = report["runs"]
     for run in (offline, cached):

@@ -88,6 +88,18 @@ def test_warm_up_loads_the_shipped_model_once(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.slow
+def test_a_measurement_process_imports_neither_gradio_nor_torch_before_its_call() -> None:
+    """/measure_speed's child process (`app.child`) unpickles `app.tabs.parameters.costs.measure`: importing both
+    took 4.4 s of CPU when `import app` imported the page (Gradio) for every app module; now it is the call's own
+    torch alone."""
+    script = (
+        "import json, sys; import app.child, app.tabs.parameters.costs; "
+        "print(json.dumps(sorted(m for m in ('gradio', 'torch', 'transformers', 'app.layout') if m in sys.modules)))"
+    )
+    assert _run_in_a_fresh_process(script) == []
+
+
+@pytest.mark.slow
 def test_the_served_app_loads_its_model_after_serving_and_before_any_request(tmp_path) -> None:
     log_path = tmp_path / "server.log"
     server = start_app(log_path)

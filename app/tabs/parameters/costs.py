@@ -17,7 +17,7 @@ from albert.core import compute
 from albert.core.config import PRESETS, SHARING_MODES, AlbertConfig
 from albert.core.params import PAPER_TABLE2_SPEEDUP, count_parameters, without_sharing
 from app import inputs
-from app.hosting.child import ChildProcessEnded, run_in_child
+from app.child import ChildProcessEnded, run_in_child
 from app.i18n import t
 from app.inputs import InputError
 from app.page.numbers import millions
@@ -411,7 +411,7 @@ def measure_view(
     """/measure_speed: the JSON result, a message, the results and a chart of parameters and time relative to no
     sharing.
 
-    The timing runs in a process of its own at the lowest priority (`app.hosting.child`): it uses
+    The timing runs in a process of its own at the lowest priority (`app.child`): it uses
     a core the server leaves idle and never holds the interpreter lock that masked words and sentence order need."""
     from app.page.plots import empty_figure
 

@@ -8,7 +8,7 @@
 
 Each arm is `python -m albert.pretrain …` (`Lesson.argv`, the command the page prints) in a process of its own at
 nice 19 with one thread: it computes on the cores the server leaves idle and never holds the server's interpreter
-lock, as /measure_speed's child does (`app.hosting.child`). A supervisor thread kills a lesson's processes at the
+lock, as /measure_speed's child does (`app.child`). A supervisor thread kills a lesson's processes at the
 hard wall-clock cap (`WALL_SECONDS` from their start), when its page stopped asking for ~`heartbeat` seconds (the
 page closed), or on Stop; it drops a waiting ticket whose page went the same way. The arms' rows are read from their
 metrics.jsonl as `fit` writes them, so what the page draws is exactly what the command line logs.

@@ -1,4 +1,4 @@
-"""app/hosting/lanes.py and app/hosting/child.py (issue 35): heavy events on threads of their own at a lower CPU
+"""app/hosting/lanes.py and app/child.py (issue 35): heavy events on threads of their own at a lower CPU
 priority, /measure_speed in a child process at nice 19, and what the app does when that child dies."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from app import hosting
+from app.child import ChildProcessEnded, run_in_child
 from app.hosting import lanes
-from app.hosting.child import ChildProcessEnded, run_in_child
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is Linux's")
 
@@ -125,9 +125,9 @@ def test_a_child_ends_with_the_server_that_started_it() -> None:
     import signal
     import subprocess
 
-    from app.hosting.child import REPO_ROOT
+    from app.child import REPO_ROOT
 
-    call = "import time; from app.hosting.child import run_in_child; run_in_child(time.sleep, 600)"
+    call = "import time; from app.child import run_in_child; run_in_child(time.sleep, 600)"
     server = subprocess.Popen([sys.executable, "-c", call], cwd=REPO_ROOT)
     try:
         deadline = time.monotonic() + 120

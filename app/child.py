@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 logger = logging.getLogger(__name__)
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 PARENT_ENV = "ALBERT_LAB_CHILD_PARENT"
 """The server's process id, handed to the child so that it can tell whether the server is still there."""
 PR_SET_PDEATHSIG = 1
@@ -51,7 +51,7 @@ def run_in_child(fn: Callable[..., Any], *args: Any, nice: int = 19, timeout: fl
     }
     try:
         finished = subprocess.run(
-            [sys.executable, "-c", "from app.hosting.child import main; main()"],
+            [sys.executable, "-c", "from app.child import main; main()"],
             input=pickle.dumps((nice, fn, args)),
             stdout=subprocess.PIPE,
             cwd=REPO_ROOT,

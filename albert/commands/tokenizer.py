@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from albert.cli import run_command
 from albert.data import tokenizer as tokenizer_data
 from albert.data.tokenizer import train_tokenizer
+from albert.training.state import check_output_folder
 
 logger = logging.getLogger("albert.tokenizer")
 
@@ -35,6 +36,9 @@ class TokenizerConfig:
     """SentencePiece trains on a random sample of this many sentences when the text has more."""
     seed: int = 0
     """Seed of that sample and of SentencePiece."""
+
+    def __post_init__(self) -> None:
+        check_output_folder(self.output_dir)  # a file there: an argument error with one sentence, before training
 
 
 def main(argv: Sequence[str] | None = None) -> None:

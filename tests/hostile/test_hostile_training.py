@@ -314,6 +314,22 @@ def test_an_output_dir_that_is_a_file_is_an_argument_error(
     assert list(tmp_path.iterdir()) == [taken] and taken.read_text() == "mine\n"  # nothing made, nothing changed
 
 
+def test_a_tokenizer_output_dir_that_is_a_file_is_an_argument_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """`python -m albert.tokenizer --output-dir <a file>` ended in Python's "[Errno 17] File exists" after training."""
+    from albert.commands.tokenizer import main as tokenizer
+
+    text = tmp_path / "text.txt"
+    text.write_text("One sentence here.\n\nAnother one there.\n")
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n")
+    assert usage_error(tokenizer, ["--files", str(text), "--output-dir", str(taken)], capsys) == (
+        f"--output-dir {taken} is a file; give the path of a folder (a missing one is made)."
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "text.txt"] and taken.read_text() == "mine\n"
+
+
 def test_a_new_run_never_appends_to_metrics_it_did_not_write(
     models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -416,3 +416,19 @@ def keep_to_loopback(context: Any, outside: list[str]) -> None:
             route.abort()
 
     context.route("**/*", only_loopback)
+
+
+def arm_processes(parent: int) -> dict[int, str]:
+    """The arm processes (`child.py`) whose parent is `parent`, read from /proc: {pid: state}, zombies included."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = dict(line.split(":\t", 1) for line in (entry / "status").read_text().splitlines() if ":\t" in line)
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # it ended while being read
+            continue
+        if int(status["PPid"]) == parent and any(part.endswith(b"training/child.py") for part in command):
+            found[int(entry.name)] = status["State"].split()[0]
+    return found

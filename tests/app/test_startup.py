@@ -6,12 +6,11 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from app import models
-from tests.app.support import REPO, app_env, free_port, start_app, tiny_assets, use_tiny_assets
+from tests.app.support import REPO, app_env, arm_processes, free_port, start_app, tiny_assets, use_tiny_assets
 
 BUILD_AND_LIST_IMPORTS = """
 import json, sys
@@ -108,27 +107,9 @@ def test_the_served_app_loads_its_model_after_serving_and_before_any_request(tmp
         while "loaded shipped model" not in log_path.read_text(encoding="utf-8") and time.monotonic() < deadline:
             time.sleep(0.5)
         log = log_path.read_text(encoding="utf-8")
-        arms = [  # started without warm training (`start_app`'s default): no arm process waits under it
-            entry.name
-            for entry in Path("/proc").glob("[0-9]*")
-            if _parent(entry) == server.process.pid and b"training/child.py" in _cmdline(entry)
-        ]
+        arms = arm_processes(server.process.pid)  # started without warm training (`start_app`'s default): none
     finally:
         server.stop()
     assert "ALBERT_LAB_WARM_TRAINING=0: no arm process waits" in log and not arms, arms
     assert "loaded shipped model" in log, log[-2000:]
     assert log.index("Running on local URL") < log.index("torch uses 1 thread(s)") < log.index("loaded shipped model")
-
-
-def _parent(process: Path) -> int | None:
-    try:
-        return int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):  # it ended while being read
-        return None
-
-
-def _cmdline(process: Path) -> bytes:
-    try:
-        return (process / "cmdline").read_bytes()
-    except OSError:
-        return b""

@@ -21,6 +21,7 @@ import pytest
 from app.tabs.training import child, runner
 from app.tabs.training.lessons import REPO_ROOT
 from app.tabs.training.runner import WARM, Trainer, read_rows
+from tests.app.support import arm_processes
 from tests.app.tabs.training.test_training_runner import TINY
 
 pytestmark = pytest.mark.slow  # each test starts arm processes that import torch
@@ -36,22 +37,6 @@ def wait_for(condition: Callable[[], bool], seconds: float = 120.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "waited too long"
         time.sleep(0.1)
-
-
-def arm_processes(parent: int) -> dict[int, str]:
-    """The arm processes (`child.py`) whose parent is `parent`, read from /proc: {pid: state}, zombies included."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = dict(line.split(":\t", 1) for line in (entry / "status").read_text().splitlines() if ":\t" in line)
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:  # it ended while being read
-            continue
-        if int(status["PPid"]) == parent and any(part.endswith(b"training/child.py") for part in command):
-            found[int(entry.name)] = status["State"].split()[0]
-    return found
 
 
 def untimed(rows: list[dict]) -> list[dict]:
@@ -124,6 +109,7 @@ def test_stop_and_close_end_the_arms_and_the_warm_children(trainer: Trainer) -> 
 SERVER = """
 import json, sys, time
 from app.tabs.training import runner
+from tests.app.support import arm_processes
 from tests.app.tabs.training.test_training_runner import TINY
 runner.LESSONS["tiny"] = TINY
 running, idle = runner.Trainer(nice=0, heartbeat=600.0), runner.Trainer(nice=0)

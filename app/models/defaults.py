@@ -5,8 +5,8 @@
 masked-word accuracy (`metrics.json`'s `mlm_accuracy`); a tie goes to the first name in alphabetical order. Order
 figures are not read: every shipped model's order verdict is a coin toss (docs/results/sentence-order.md: all but
 one interval holds 50%, and that one's second draw falls back to 49.4%), and noise must not choose a class's first
-model. On the shipped models this gives `albert-lab-e128-gpu` (22.8% held-out masked words): the former default
-`albert-lab-e128-continued` (21.7%) continued for 31.8M more tokens on an H200.
+model. On the shipped models this gives `albert-lab-e128-gpu` (25.9% held-out masked words): the former default
+`albert-lab-e128-continued` (21.7%) continued for 262.7M more tokens on an H200, in three runs over two leases.
 
 **Online** (on a Space, or when the hub answers: `app.models.hub.online`): *Masked words* and *Attention* start on
 a real ALBERT per language (`app.models.hub.HUB_DEFAULTS`: Google's albert-base-v2, UER's Chinese ALBERT-base).

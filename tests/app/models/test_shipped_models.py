@@ -53,8 +53,8 @@ EXPECTED_MODELS = {
 """The default, former defaults and the ablation arms trained so far (docs/results/ablations.md); the rest follow."""
 NOT_ARMS = {"albert-lab-base", "albert-lab-e128-continued", "albert-lab-e128-gpu"}
 """Runs outside the ablation budget: an earlier default, the best arm continued past the family's budget (the former
-default; docs/results/ablations.md, *The continued run*) and that run continued on an H200, now the default (2,205
-steps of 256 sequences, not the arms' 5,600 of 64; docs/usage/gpu.md)."""
+default; docs/results/ablations.md, *The continued run*) and that run continued on an H200 in three runs over two
+leases, now the default (6,206 steps of 256 and 1,024 sequences, not the arms' 5,600 of 64; docs/usage/gpu.md)."""
 PLATEAU_LINE = 0.12
 """An arm is off the unigram plateau (4.6–4.9% held-out MLM) when its held-out MLM is at least this (the protocol)."""
 ABLATION_TOKENS = 20_000_000
@@ -210,21 +210,40 @@ def test_the_continued_run_counts_the_tokens_of_the_arm_it_started_from() -> Non
 
 
 def test_the_gpu_run_counts_the_tokens_of_the_continued_run_it_started_from() -> None:
-    """The H200 run (docs/usage/gpu.md) continued the former default: its tokens are that model's 60,237,600 and its
-    own run's, and its recorded curve starts past that count and ends at its total."""
+    """The H200 runs (docs/usage/gpu.md) continued the former default three times, one run after the other (the first
+    lease's, then the second lease's runs A and B): its tokens are that model's 60,237,600 and the three runs', its
+    recorded curve starts past that count and ends at its total, and the card names each run."""
     gpu = json.loads((ASSETS / "models" / "albert-lab-e128-gpu" / "metrics.json").read_text())
     start = json.loads((ASSETS / "models" / "albert-lab-e128-continued" / "metrics.json").read_text())
     assert gpu["init_from"] == "assets/models/albert-lab-e128-continued" and start["tokens"] == 60_237_600
-    assert gpu["tokens"] == start["tokens"] + gpu["run_tokens"] == 92_054_043
+    runs = gpu["runs"]
+    assert [r["tokens"] for r in runs] == [31_816_443, 140_591_648, 90_317_308]
+    assert [(r["steps"], r["batch_size"], r["data_seed"]) for r in runs] == [
+        (2205, 256, 3),
+        (2436, 1024, 4),
+        (1565, 1024, 5),
+    ]
+    assert gpu["run_tokens"] == sum(r["tokens"] for r in runs) and gpu["steps"] == sum(r["steps"] for r in runs)
+    assert gpu["tokens"] == start["tokens"] + gpu["run_tokens"] == 322_962_999
+    assert runs[-1]["mlm_accuracy"] == gpu["mlm_accuracy"] and runs[-1]["mlm_ci95"] == gpu["mlm_ci95"]  # run B: shipped
     assert (gpu["sharing"], gpu["objective"], gpu["parameters"]) == (start["sharing"], "sop", start["parameters"])
     card = (ASSETS / "models" / "albert-lab-e128-gpu" / "README.md").read_text()
-    assert f"`assets/models/albert-lab-e128-continued` ({start['tokens']:,} tokens before this run)" in card
+    assert f"`assets/models/albert-lab-e128-continued` ({start['tokens']:,} tokens before these runs)" in card
     assert f"{start['tokens']:,} before, {gpu['run_tokens']:,} here" in card
+    assert all(f"{r['tokens']:,}" in card and f"{r['steps']:,} × " in card for r in runs)
+    assert card.count("python -m albert.pretrain \\\n") == len(runs)  # Reproduce: one command a run
     curve = list(csv.DictReader((ASSETS / "runs" / "albert-lab-e128-gpu.csv").open()))
     assert int(curve[0]["tokens"]) > start["tokens"] and int(curve[-1]["tokens"]) == gpu["tokens"]
-    # the packaged log counts this run's tokens from zero; the recorded curve adds the start's, row for row
+    # the packaged log counts the three runs' tokens from zero, one run after the other; the recorded curve adds the
+    # start's, row for row, and both go on rising across the runs
     log = list(csv.DictReader((ASSETS / "models" / "albert-lab-e128-gpu" / "training_log.csv").open()))
     assert [int(r["tokens"]) + start["tokens"] for r in log] == [int(r["tokens"]) for r in curve]
+    tokens, steps = [int(r["tokens"]) for r in log], [int(r["step"]) for r in log]
+    assert tokens == sorted(tokens) and steps == sorted(steps) and steps[-1] == gpu["steps"]
+    ends = [sum(r["steps"] for r in runs[: i + 1]) for i in range(len(runs))]
+    assert [int(r["tokens"]) for r in log if int(r["step"]) in ends and r["split"] == "train"] == [
+        sum(r["tokens"] for r in runs[: i + 1]) for i in range(len(runs))
+    ]
 
 
 def test_the_default_model_is_the_one_the_rule_chooses(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,13 +94,13 @@ SHARED, NOT_SHARED = "albert-lab-all", "albert-lab-none"
 """The like-for-like pair the page draws beside the default model (it has no twin of its own)."""
 
 MASKS = [
-    MaskCase(EN, "She opened the [MASK] and walked into the garden.", ("door",), 25.2, ("door",)),
-    MaskCase(EN, "He shook his [MASK] and said nothing.", ("head",), 25.8, ("head",)),
-    MaskCase(EN, "She said that [MASK] would come back soon.", ("she",), 64.7, ("she",)),
-    MaskCase(EN, "There was a knock at the [MASK].", ("door",), 23.3, ("door",)),
-    MaskCase(EN, "The cat sat on the [MASK].", ("door",), 8.9, ("mat",)),
-    MaskCase(EN, "The capital of France is [MASK].", ("true",), 2.2, ("paris",)),
-    MaskCase(EN, "I went to the [MASK] to buy some bread.", ("door",), 4.0, ("shop",)),
+    MaskCase(EN, "She opened the [MASK] and walked into the garden.", ("door",), 39.3, ("door",)),
+    MaskCase(EN, "He shook his [MASK] and said nothing.", ("head",), 66.0, ("head",)),
+    MaskCase(EN, "She said that [MASK] would come back soon.", ("she",), 63.3, ("she",)),
+    MaskCase(EN, "There was a knock at the [MASK].", ("door",), 49.2, ("door",)),
+    MaskCase(EN, "The cat sat on the [MASK].", ("floor",), 8.4, ("mat",)),
+    MaskCase(EN, "The capital of France is [MASK].", ("destroyed",), 3.0, ("paris",)),
+    MaskCase(EN, "I went to the [MASK] to buy some bread.", ("house",), 6.2, ("shop",)),
     MaskCase(ZH, "我国经济持续快速发[MASK]。", ("展",), 87.5, ("展",)),
     MaskCase(ZH, "人民生活水平不断提[MASK]。", ("高",), 57.1, ("高",)),
     MaskCase(ZH, "我喜欢吃苹[MASK]。", ("果",), 38.7, ("果",)),
@@ -112,11 +112,11 @@ MASKS = [
 ]
 COUNTS: dict[tuple[str, str], int] = {
     # How often the training text holds each piece (training_counts.json beside the model), as the guide quotes it.
-    (EN, "▁door"): 9_641,
+    (EN, "▁floor"): 2_407,
     (EN, "▁mat"): 919,
     (EN, "▁paris"): 2_703,
-    (EN, "▁true"): 6_783,
-    (EN, "▁day"): 19_354,
+    (EN, "▁destroyed"): 746,
+    (EN, "▁house"): 13_415,
     (EN, "▁shop"): 1_671,
     (EN, "▁market"): 870,
     (EN, "▁bakery"): 0,
@@ -142,8 +142,8 @@ HARVEST = (
     "他们不会了解饺子对于我们这样一代人，起到过多么重要和不可取代的作用。",
 )
 ORDERS = [
-    OrderCase(EN, *TICKET[:2], (50.1, 50.1), "undecided", NSP, TICKET[2], (93.6, 93.1, 7.9)),
-    OrderCase(EN, *DOOR[:2], (50.0, 50.1), "undecided", NSP, DOOR[2], (79.8, 84.7, 85.1)),
+    OrderCase(EN, *TICKET[:2], (49.9, 49.9), "undecided", NSP, TICKET[2], (93.6, 93.1, 7.9)),
+    OrderCase(EN, *DOOR[:2], (50.0, 50.0), "undecided", NSP, DOOR[2], (79.8, 84.7, 85.1)),
     OrderCase(ZH, *STATION[:2], (54.7, 52.5), "prefers_ab", ZH_NSP, STATION[2], (91.3, 91.6, 1.6)),
     OrderCase(ZH, *HARVEST[:2], (52.1, 55.1), "prefers_ba", ZH_NSP, HARVEST[2], (55.3, 73.7, 64.4)),
     OrderCase(

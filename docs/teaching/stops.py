@@ -78,14 +78,14 @@ STOPS: dict[str, tuple[Stop, ...]] = {
             (
                 Step("tab", "masked"),
                 Step("example", "masked", "She opened the [MASK] and walked into the garden."),
-                Step("see", "mask-chart", "25.2%"),
+                Step("see", "mask-chart", "39.3%"),
                 Step("fill", "mask-text", "The capital of France is [MASK]."),
                 Step("click", "mask-button"),
-                Step("see", "mask-chart", "2.2%"),
+                Step("see", "mask-chart", "3.0%"),
                 Step("fill", "mask-expected", "paris"),
                 Step("click", "mask-button"),
             ),
-            (("mask-chart", "true"), ("mask-chart", "2.2%"), ("mask-status", "2,703"), ("mask-status", "6,783")),
+            (("mask-chart", "destroyed"), ("mask-chart", "3.0%"), ("mask-status", "2,703"), ("mask-status", "746")),
             ("mask.button", "common.examples", "mask.expected.label"),
         ),
         Stop(
@@ -96,7 +96,7 @@ STOPS: dict[str, tuple[Stop, ...]] = {
                 Step("example", "order", "She bought a ticket at the station."),
                 Step("click", "order-button"),
             ),
-            tuple(("order-verdict", figure) for figure in ("50.1%", "93.6%", "93.1%", "7.9%")),
+            tuple(("order-verdict", figure) for figure in ("49.9%", "93.6%", "93.1%", "7.9%")),
             ("order.button",),
         ),
         Stop(

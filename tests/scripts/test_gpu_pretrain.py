@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from albert import AlbertForPreTraining
-from scripts.gpu_pretrain import main, parse_args, plan_steps, pretrain_args
+from scripts.gpu_pretrain import REPO, main, parse_args, plan_steps, pretrain_args
 from tests.factories import WORDS, write_corpus
 from tests.training.test_pretrain import TINY_MODEL
 
@@ -48,6 +48,26 @@ def test_a_continued_run_takes_the_models_shape_and_tokenizer(tmp_path: Path) ->
     assert config.init_from == "assets/models/some-model" and config.max_steps == 10
     fresh = pretrain_args(parse_args(["--corpus", "train.txt", "--out", str(tmp_path)]), tmp_path / "run", 10, [])
     assert "--tokenizer" in fresh and "--init-from" not in fresh and "--model.hidden-size" in fresh
+
+
+def test_the_prepared_command_continues_the_default_at_batch_1024() -> None:
+    """The docstring's command is what the second lease ran (docs/usage/gpu.md): it continues the shipped English
+    default at its 64 positions, batch 1,024 and lr 1e-3, on a data seed no run of that model has used yet."""
+    import re
+    import shlex
+
+    import scripts.gpu_pretrain as prepared
+
+    found = re.search(r"    python -m scripts\.gpu_pretrain (.*?)\n\n", prepared.__doc__ or "", re.S)
+    assert found is not None
+    args = parse_args(shlex.split(found.group(1).replace("\\\n", " ")))
+    default = REPO / args.init_from
+    assert args.init_from == Path("assets/models/albert-lab-e128-gpu") and (default / "config.json").is_file()
+    positions = json.loads((default / "config.json").read_text())["max_position_embeddings"]
+    assert (args.batch_size, args.learning_rate, args.seq_length) == (1024, 1e-3, positions)
+    command = pretrain_args(args, Path("run"), 10, [])
+    spent = {run["data_seed"] for run in json.loads((default / "metrics.json").read_text())["runs"]}
+    assert spent == {3, 4, 5} and int(command[command.index("--data.seed") + 1]) not in spent
 
 
 @pytest.mark.slow

@@ -67,7 +67,7 @@ MASK: dict[str, list[MaskExample]] = {
     ],
 }
 MASK_FAILS: dict[str, list[MaskExample]] = {
-    # A fact, not grammar: a 1.3M-parameter model that read 60M tokens of novels has not stored it.
+    # A fact, not grammar: a 1.3M-parameter model that read 323M tokens of novels has not stored it.
     "en": [MaskExample("The capital of France is [MASK].", ("Paris",))],
     # Both characters of a word hidden: with neither half to go on, the model guesses common characters (的, 言).
     "zh": [MaskExample("我爱自然语言[MASK][MASK]。", ("处", "理"))],

@@ -123,20 +123,18 @@ def build_app() -> gr.Blocks:
         # "multiple": a second switch relabels without waiting for the first one's redrawing to finish.
         switch = replace(SET_LANGUAGE, view=tr.updates)  # this page's labels
         event = switch.on(lang.change, [lang], tr.components, show_progress="hidden", trigger_mode="multiple")
-        steps: dict[str, Any] = {}
-        for name, fn, inputs, outputs in tr.refreshers:
-            # Charts and tables are drawn in a language; draw them again in the new one.
-            steps[name] = event.then(
-                fn,
-                inputs=inputs,
-                outputs=outputs,
-                api_name=f"{name}_in_language",
-                api_visibility="undocumented",
-                **hosting.queue_options("light"),
-            )
-        # Then each result on screen, after its tab's example has followed the language.
-        example_steps = {e.name: e.example_step for e in main.values()}
-        freshness.rerun_events(events, lambda api: steps.get(example_steps.get(api) or "", event), lang)
+        # Examples, charts and tables are drawn in a language: all drawn again in the new one, by one event.
+        redraw, inputs, outputs = tr.redraw()
+        drawn = event.then(
+            redraw,
+            inputs=inputs,
+            outputs=outputs,
+            api_name="page_in_language",
+            api_visibility="undocumented",
+            **hosting.queue_options("light"),
+        )
+        # Then each result on screen, for its tab's example in the new language.
+        freshness.rerun_events(events, drawn, lang)
         freshness.cancel_on_typing(demo, events)
     return demo
 

@@ -64,9 +64,6 @@ class Endpoint:
     button: str | None = None
     """A tab's main model event: the string key of its button. Opening the tab, moving a control, another model
     and another language run it again (`app.page.freshness.keep_fresh`)."""
-    example_step: str | None = None
-    """The language step (`Translations.refresh` name) that puts this tab's example in the new language; the
-    result is drawn again after it."""
 
     @functools.cached_property
     def fn(self) -> Callable[..., Any]:

@@ -307,12 +307,12 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
     return [event for _, event in tabs]
 
 
-def rerun_events(events: list[ModelEvent], after: Callable[[str], Any], lang: gr.Radio) -> None:
-    """Every result on screen drawn again in the new language: each event chained onto `after(api_name)`, the
-    language switch's step that puts that tab's example in the new language (so the result is for the new text).
-    A result still on its way is drawn again when it lands (`run_if_stale`)."""
+def rerun_events(events: list[ModelEvent], after: Any, lang: gr.Radio) -> None:
+    """Every result on screen drawn again in the new language: each event chained onto `after`, the language switch's
+    step that puts the examples in the new language (so the result is for the new text). A result still on its way
+    is drawn again when it lands (`run_if_stale`)."""
     for event in events:
-        after(event.api_name).then(
+        after.then(
             redraw_in_language(event, event.inputs.index(lang)),
             inputs=[event.outputs[0], event.outputs[1], *event.inputs],
             outputs=event.outputs,

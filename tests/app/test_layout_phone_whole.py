@@ -200,7 +200,7 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 
 
 def settled_measure(page, pause_ms: int = 1500, tries: int = 10) -> dict:
-    """MEASURE_JS once two measurements `pause_ms` apart agree: a chart redrawn in the new language (its `_in_language`
+    """MEASURE_JS once two measurements `pause_ms` apart agree: a chart redrawn in the new language (the `page_in_language`
     event, which comes after the labels) is judged drawn, not mid-redraw (under the suite's load one was measured
     with every text of the Parameters tab's chart cut, axis ticks included)."""
     page.wait_for_timeout(pause_ms)  # charts drawn, fonts settled

@@ -54,7 +54,6 @@ ATTENTION = Endpoint(
     takes=("sentence_a", "sentence_b", "head", "max_tokens", "model", "compare", "lang"),
     stamp=Stamp(),
     button="attention.button",
-    example_step="attention_example",
 )
 HEAD_BOUNDS = Endpoint("attention_heads", head_bounds, "instant", public=False)
 ENDPOINTS = (ATTENTION, HEAD_BOUNDS)

@@ -59,7 +59,6 @@ FILL_MASK = Endpoint(
     optional=("",),  # `expected` came later: a client sending the first four gets no expected word
     stamp=Stamp(),
     button="mask.button",
-    example_step="mask_example",
 )
 MASK_WORD = Endpoint(
     "mask_word",

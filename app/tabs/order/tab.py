@@ -68,7 +68,6 @@ SENTENCE_ORDER = Endpoint(
     takes=("sentence_a", "sentence_b", "model", "lang", "other"),
     stamp=Stamp(),
     button="order.button",
-    example_step="order_examples",
 )
 DRAW_OTHER = Endpoint(
     "draw_other",

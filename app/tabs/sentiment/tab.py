@@ -49,7 +49,6 @@ SENTIMENT = Endpoint(
     takes=("text", "lang"),
     stamp=Stamp(),
     button="sentiment.button",
-    example_step="sentiment_example",
 )
 TWO_HEADS = Endpoint("sentiment_two_heads", two_heads_view, "model", public=False)  # the multi-task model: two heads
 DEPLOY_MEASURE = Endpoint("sentiment_deploy_measure", measure_view, "measure", public=False)  # four models timed

@@ -38,7 +38,6 @@ LAYER_TRANSITIONS = Endpoint(
     takes=("text", "model", "compare", "lang"),
     stamp=Stamp(),
     button="sharing.button",
-    example_step="sharing_example",
 )
 ENDPOINTS = (SHARING_MODES, LAYER_TRANSITIONS)
 

@@ -85,7 +85,7 @@ def test_a_tab_declares_its_main_event_with_its_button_and_language_step(built) 
     main = model_events()
     assert set(main) == {"sharing", "masked", "order", "attention", "sentiment"}
     assert main["masked"] is endpoint_named(endpoints, "fill_mask")
-    assert all(e.button and e.example_step and e.stamp is not None for e in main.values())
+    assert all(e.button and e.stamp is not None for e in main.values())
     assert endpoint_named(endpoints, "attention").cost == "heavy"  # every layer's attention: the heavy lane
     assert endpoint_named(endpoints, "measure_speed").cost == "measure"
     with pytest.raises(KeyError):

@@ -19,6 +19,9 @@ Gradio has no public option for what these do, so they read or replace attribute
 - `gradio.blocks.inspect`, replaced by the `inspect` module with a `signature` that remembers plain functions'
   signatures (`cache_component_signatures`): every new session builds every component's config, and each reads
   its class's `__init__` signature again;
+- `gradio.blocks.postprocess_update_dict` and `Component.constructor_args`, to write an update as Gradio's server
+  sends it (`sent_updates`, compared with a real answer in the test): the page relabels itself in the browser with
+  those (`app.layout.relabel_js`);
 - the page: Gradio 6's Textbox reports an edit only on a key press (`data-testid="textbox"`), passed on by
   `EDITS_JS`.
 
@@ -35,7 +38,7 @@ import functools
 import inspect
 import logging
 import types
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import gradio as gr
@@ -334,3 +337,18 @@ def page_js(*scripts: str) -> str:
         + calls
         + '\n  ]) {\n    try { script(); } catch (error) { console.error("ALBERT Lab page script:", error); }\n  }\n}'
     )
+
+
+def sent_updates(components: Sequence[Any], updates: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each update as Gradio's server sends it for its component (the component rebuilt with the update, then
+    `postprocess_update_dict`, as `Blocks.postprocess_data` does): JSON that the page applies as it is."""
+    from gradio.blocks import postprocess_update_dict
+
+    sent = []
+    for component, update in zip(components, updates, strict=True):
+        kwargs = {**component.constructor_args, **update, "render": False}
+        kwargs.pop("value", None)
+        kwargs.pop("__type__", None)
+        rebuilt = component.__class__(**kwargs)
+        sent.append(postprocess_update_dict(rebuilt, dict(update), postprocess=True))
+    return sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from dataclasses import replace
@@ -12,7 +13,7 @@ import gradio as gr
 
 from app import gradio_compat, hosting
 from app.hosting import door
-from app.i18n import LANGUAGES, Translations, t
+from app.i18n import LANG_CODES, LANGUAGES, Translations, t
 from app.models import (
     AUTO_MODEL,
     ZH_MODEL,
@@ -117,12 +118,24 @@ def build_app() -> gr.Blocks:
             lang,
             ctx.model,
         )
-        # Labels first, alone (from a cache, app.hosting.cached_updates): they show in well under a second. Queued in
-        # a group of their own, one switch at a time (app.hosting): a classroom switching at once no longer holds
-        # every other request (96 at once kept a masked-words request waiting 4.7 s unqueued, 1.5 s at most queued).
-        # "multiple": a second switch relabels without waiting for the first one's redrawing to finish.
+        # Labels first, in the browser: the page holds both languages' label updates (`relabel_js`) and applies them
+        # the moment the switch is clicked, with no request. Sent by the server, each of the ~100 components it
+        # relabels (the tabs and accordions with all they hold) became part of every later event's loading status in
+        # Gradio 6's frontend, which copies them all on each status change: every event of the page cost more.
+        # /set_language still answers the same updates to API clients (no trigger of its own; app.hosting caches it).
         switch = replace(SET_LANGUAGE, view=tr.updates)  # this page's labels
-        event = switch.on(lang.change, [lang], tr.components, show_progress="hidden", trigger_mode="multiple")
+        switch.on([], [lang], tr.components, show_progress="hidden")
+        event = lang.change(
+            None,
+            inputs=[lang],
+            outputs=tr.components,
+            js=relabel_js(tr),
+            api_name="relabel",
+            api_visibility="private",
+            queue=False,
+            show_progress="hidden",
+            trigger_mode="multiple",
+        )
         # Examples, charts and tables are drawn in a language: all drawn again in the new one, by one event.
         redraw, inputs, outputs = tr.redraw()
         drawn = event.then(
@@ -133,10 +146,29 @@ def build_app() -> gr.Blocks:
             api_visibility="undocumented",
             **hosting.queue_options("light"),
         )
-        # Then each result on screen, for its tab's example in the new language.
+        # The page says when its charts and tables are drawn in the language (`<html data-lab-drawn="zh">`), then each
+        # result on screen is drawn again, for its tab's example in the new language.
+        drawn.then(None, inputs=[lang], js=DRAWN_JS, api_name="drawn", api_visibility="private", queue=False)
         freshness.rerun_events(events, drawn, lang)
         freshness.cancel_on_typing(demo, events)
     return demo
+
+
+DRAWN_JS = "(lang) => { document.documentElement.dataset.labDrawn = lang; return []; }"
+"""Marks the page drawn in `lang` once the language switch's charts and tables have come (tests wait for it)."""
+
+
+def relabel_js(tr: Translations) -> str:
+    """The language switch as the page runs it: (lang) → every registered component's update in that language, as
+    Gradio's server would send it (`gradio_compat.sent_updates`), written into the page once (~45 KB). It also sets
+    `<html lang>`, so that a screen reader reads 中文 as Chinese and the browser picks Chinese glyphs."""
+    sent = {code: gradio_compat.sent_updates(tr.components, tr.updates(code)) for code in LANG_CODES}
+    tables = {code: json.dumps(updates, ensure_ascii=False, default=list) for code, updates in sent.items()}
+    return (
+        "(lang) => { const zh = lang === 'zh'; document.documentElement.lang = zh ? 'zh-CN' : 'en'; "
+        "delete document.documentElement.dataset.labDrawn; "
+        f"return zh ? {tables['zh']} : {tables['en']}; }}"
+    )
 
 
 def picker_choices(models: list[str], lang: str = "en") -> list[tuple[str, str]]:

@@ -4,8 +4,10 @@ that many open pages), and one user's /fill_mask meanwhile (issue 35: 96 switche
     python benchmarks/language_burst.py              # 96 switches to 中文, shipped models, python app.py on a free port
     python benchmarks/language_burst.py --pages 32
 
-The switch is unqueued (its labels show at once), so it is sent as the page sends it: `POST /gradio_api/run/predict`
-with the event's `fn_index` from `/config`. Reported: the switches' latency, and /fill_mask's alone and during them.
+A switch is sent as the page sends it: the labels change in the browser with no request (`app.layout.relabel_js`),
+then one queued `/page_in_language` draws the examples, charts and tables again in 中文, with the values the page
+starts with (its other steps redraw results on screen, and a fresh page shows none). Reported: the switches'
+latency, and /fill_mask's alone and during them.
 """
 
 from __future__ import annotations
@@ -28,14 +30,20 @@ logger = logging.getLogger("benchmarks.language_burst")
 FILL = ["The old sailor walked along the [MASK] near the village.", 5, "", "en"]
 
 
+def page_redraw_values(config: dict) -> list:
+    """The values a fresh page sends with `/page_in_language` after a switch to 中文: each input's value as the page
+    starts (from `/config`), the language switch's set to "zh"."""
+    (redraw,) = [event for event in config["dependencies"] if event.get("api_name") == "page_in_language"]
+    props = {component["id"]: component.get("props", {}) for component in config["components"]}
+    return ["zh" if props[i].get("elem_id") == "language" else props[i].get("value") for i in redraw["inputs"]]
+
+
 async def measure(url: str, pages: int) -> tuple[list[float], list[float], list[float], int]:
     """(switch ms, /fill_mask ms alone, /fill_mask ms during the switches, switches that failed)."""
     import httpx
 
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=pages + 8)) as http:
         config = (await http.get(f"{url}/config")).json()
-        events = config["dependencies"]
-        index = next(event.get("id", i) for i, event in enumerate(events) if event.get("api_name") == "set_language")
         session = secrets.token_hex(8)
         alone = []
         await call(http, url, "/fill_mask", FILL, session)  # the model loaded before anything is timed
@@ -45,20 +53,13 @@ async def measure(url: str, pages: int) -> tuple[list[float], list[float], list[
             alone.append((time.perf_counter() - start) * 1000)
         switches: list[float] = []
         failed = [0]
-
-        queued = next(event for event in events if event.get("api_name") == "set_language").get("queue") is not False
+        redraw = page_redraw_values(config)
 
         async def switch() -> None:
             start = time.perf_counter()
-            if queued:  # through the queue, as the page sends a queued event
-                answer = await call(http, url, "/set_language", ["zh"], secrets.token_hex(8))
-                ok = answer.outputs is not None
-            else:
-                body = {"data": ["zh"], "fn_index": index, "session_hash": secrets.token_hex(8)}
-                response = await http.post(f"{url}/gradio_api/run/predict", json=body)
-                ok = response.status_code == 200 and "data" in response.json()
+            answer = await call(http, url, "/page_in_language", redraw, secrets.token_hex(8))
             switches.append((time.perf_counter() - start) * 1000)
-            failed[0] += not ok
+            failed[0] += answer.outputs is None
 
         burst = [asyncio.create_task(switch()) for _ in range(pages)]
         during = []

@@ -14,8 +14,9 @@ Groups, cheapest first:
 - `heavy`: forward passes that keep every layer's attention or hidden states (/attention, /layer_transitions),
   computed on a lane of their own threads at nice 5 (`app.hosting.lanes`): the kernel serves light and model
   requests first;
-- `language`: the page's labels in the other language (/set_language), one switch at a time, 100 waiting: each
-  switch is ~50 ms of Gradio building components, and 96 unqueued at once held the interpreter for 4.7 s;
+- `language`: the labels in the other language for API clients (/set_language), one switch at a time, 100 waiting:
+  each is ~50 ms of Gradio building components, and 96 unqueued at once held the interpreter for 4.7 s. The page
+  itself relabels in the browser and sends nothing for its labels (`app.layout.relabel_js`);
 - `measure`: /measure_speed builds and times four models of the form's size (up to 150M parameters,
   `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.child`), which
   uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,

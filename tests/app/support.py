@@ -360,6 +360,18 @@ def chromium_keeping_its_nice(directory: Path, chromium: Path = CHROMIUM) -> Pat
     return script
 
 
+def switch_language(page: Any, name: str, timeout_ms: float = 90_000) -> None:
+    """Click `name` ("中文" or "English") in the page's language switch and wait until the page has drawn its charts,
+    tables and examples in it: the labels change at once in the browser, the rest comes from the server after
+    (`<html data-lab-drawn>`, app/layout.py). Nothing to wait for when the page is already in that language."""
+    code = "zh" if name == "中文" else "en"
+    checked = page.locator("#language input:checked")
+    if checked.count() and checked.first.evaluate("box => box.closest('label').textContent").strip() == name:
+        return
+    page.locator("#language label").filter(has_text=name).click()
+    page.wait_for_function(f"() => document.documentElement.dataset.labDrawn === '{code}'", timeout=timeout_ms)
+
+
 class QueueTraffic:
     """The page's requests to Gradio's queue (joins, and the result streams open while events are pending)."""
 

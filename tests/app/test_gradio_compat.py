@@ -210,3 +210,29 @@ def test_a_new_session_reads_each_component_signature_once_with_the_same_config(
     SessionState(demo)
     assert remembered.cache_info().misses == computed and remembered.cache_info().hits > 200
     assert blocks.inspect.isfunction is inspect.isfunction  # everything else is inspect's own
+
+
+def test_an_update_written_for_the_page_is_what_the_server_sends() -> None:
+    """`sent_updates` (the page's relabelling, app.layout.relabel_js) against a real answer of Gradio's server."""
+    from gradio.state_holder import SessionState
+
+    with gr.Blocks() as demo:
+        lang = gr.Radio(["en", "zh"], value="en")
+        with gr.Tab("Tab") as tab:
+            box = gr.Textbox(label="Text", info="a line")
+            picker = gr.Dropdown(["a", "b"], value="a", label="Pick")
+            table = gr.Dataset(components=[box], samples=[["x"]], type="index", label="Examples")
+            with gr.Accordion("More") as more:
+                text = gr.Markdown("*English*")
+        outputs = [tab, box, picker, table, more, text]
+        updates = [
+            gr.update(label="标签"),
+            gr.update(label="文本", info="一行"),
+            gr.update(label="选", choices=[("甲", "a"), ("乙", "b")]),
+            gr.update(label="例子", samples=[["中"]], headers=["文本"]),
+            gr.update(label="更多"),
+            gr.update(value="**中文**"),
+        ]
+        gr.on([], lambda code: updates, inputs=[lang], outputs=outputs, api_name="switch")
+    answer = asyncio.run(demo.process_api(block_fn=demo.fns[0], inputs=["zh"], state=SessionState(demo)))
+    assert gradio_compat.sent_updates(outputs, updates) == answer["data"]

@@ -17,6 +17,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
+    switch_language,
     tiny_assets,
 )
 
@@ -166,7 +167,7 @@ def test_chinese_switch(session: Session) -> None:
     from playwright.sync_api import expect
 
     page = session.page
-    page.locator("#language label").filter(has_text="中文").click()
+    switch_language(page, "中文")
     expect(page.get_by_role("tab", name="参数计算器")).to_be_visible()
     expect(page.get_by_role("tab", name="遮蔽词预测")).to_be_visible()
     expect(page.locator("#sentiment-card")).to_contain_text("留出集", use_inner_text=True)
@@ -207,7 +208,7 @@ def test_typing_cancels_a_result_still_on_its_way(session: Session) -> None:
     from playwright.sync_api import expect
 
     page = session.page
-    page.locator("#language label").filter(has_text="English").click()  # an earlier test may have left 中文
+    switch_language(page, "English")  # an earlier test may have left 中文
     expect(page.get_by_role("tab", name="Parameter calculator")).to_be_visible()
     session.open_tab("Attention")
     page.wait_for_function("() => !/processing|queue:/.test(document.body.innerText)")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.support import REPO, chromium_keeping_its_nice, running_app
+from tests.app.support import REPO, chromium_keeping_its_nice, running_app, switch_language
 from tests.app.test_layout_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -161,7 +161,7 @@ def test_no_english_left_in_chinese_mode(tmp_path: Path) -> None:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(60_000)
         page.goto(running_app())
-        page.locator("#language label").filter(has_text="中文").click()
+        switch_language(page, "中文")
         expect(page.get_by_role("tab", name="参数计算器")).to_be_visible()
         leftovers: dict[str, set[str]] = {}
         for tab, result in TABS.items():

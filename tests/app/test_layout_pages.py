@@ -14,7 +14,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.app.support import REPO, chromium_keeping_its_nice, keep_to_loopback, running_app, tiny_assets
+from tests.app.support import (
+    REPO,
+    chromium_keeping_its_nice,
+    keep_to_loopback,
+    running_app,
+    switch_language,
+    tiny_assets,
+)
 
 pytestmark = pytest.mark.browser
 from tests.app.test_layout_browser import ARGS, CHROMIUM  # noqa: E402 — same Chromium, same network rule
@@ -162,7 +169,8 @@ def test_the_language_switch_is_on_screen_and_clickable(phone: Page, desktop: Pa
         assert hit  # nothing covers it
         label.click()
         expect(view.page.get_by_role("tab", name="参数计算器")).to_be_visible()
-        view.page.locator("#language label").filter(has_text="English").click()
+        expect(view.page.locator("html")).to_have_attribute("lang", "zh-CN")  # read as Chinese, in Chinese glyphs
+        switch_language(view.page, "English")
         expect(view.page.get_by_role("tab", name="Parameter calculator")).to_be_visible()
 
 
@@ -268,6 +276,6 @@ def test_switching_language_relabels_quickly_and_redraws_the_results(desktop: Pa
     expect(page.locator("#attention-status")).to_contain_text("共享方式", timeout=60_000)
     head = page.frame_locator("#model-view iframe")
     expect(head.locator("svg text", has_text="注意力头")).to_have_count(1)
-    page.locator("#language label").filter(has_text="English").click()
+    switch_language(page, "English")
     expect(page.get_by_role("tab", name="Parameter calculator")).to_be_visible()
     assert tiny_assets().models.is_dir()

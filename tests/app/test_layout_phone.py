@@ -14,7 +14,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, keep_to_loopback, running_app
+from tests.app.support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    chromium_keeping_its_nice,
+    keep_to_loopback,
+    running_app,
+    switch_language,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -139,7 +147,7 @@ def test_every_tab_is_readable_on_a_phone(phone, lang: str) -> None:
     from playwright.sync_api import expect
 
     switch = "English" if lang == "en" else "中文"
-    phone.locator("#language label").filter(has_text=switch).click()
+    switch_language(phone, switch)
     label = "Parameter calculator" if lang == "en" else "参数计算器"
     expect(phone.locator("#tab-parameters-button")).to_have_text(label)
     # the tab bar at its start: tabs hidden on the right, and the cue says so

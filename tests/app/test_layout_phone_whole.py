@@ -23,7 +23,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, keep_to_loopback, running_app
+from tests.app.support import (
+    ARGS,
+    CHROMIUM,
+    REPO,
+    chromium_keeping_its_nice,
+    keep_to_loopback,
+    running_app,
+    switch_language,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -200,9 +208,9 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 
 
 def settled_measure(page, pause_ms: int = 1500, tries: int = 10) -> dict:
-    """MEASURE_JS once two measurements `pause_ms` apart agree: a chart redrawn in the new language (the `page_in_language`
-    event, which comes after the labels) is judged drawn, not mid-redraw (under the suite's load one was measured
-    with every text of the Parameters tab's chart cut, axis ticks included)."""
+    """MEASURE_JS once two measurements `pause_ms` apart agree: a chart redrawn in the new language (Plotly lays it
+    out again after it lands) is judged drawn, not mid-redraw (under the suite's load one was measured with every
+    text of the Parameters tab's chart cut, axis ticks included)."""
     page.wait_for_timeout(pause_ms)  # charts drawn, fonts settled
     seen = page.evaluate(MEASURE_JS)
     for _ in range(tries):
@@ -220,7 +228,7 @@ def test_a_phone_shows_whole_charts_and_tables(phone) -> None:
     problems: list[str] = []
     cued: list[str] = []  # tables wider than the phone that scroll with a shadow cue, their first column in view
     for lang, switch, label in (("en", "English", "Parameter calculator"), ("zh", "中文", "参数计算器")):
-        phone.locator("#language label").filter(has_text=switch).click()
+        switch_language(phone, switch)
         expect(phone.locator("#tab-parameters-button")).to_have_text(label)
         measured = {}
         for tab, result in TABS.items():

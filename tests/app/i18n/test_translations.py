@@ -47,21 +47,46 @@ def test_two_refreshers_drawing_one_component_are_refused_when_the_page_is_built
         tr.redraw()
 
 
-def test_the_built_page_redraws_in_a_new_language_with_one_event() -> None:
+@pytest.fixture(scope="module")
+def built():
     from tests.app.support import use_tiny_assets
 
     with pytest.MonkeyPatch.context() as monkeypatch:
         use_tiny_assets(monkeypatch)
-        from app.layout import build_app
+        from app.layout import bound_queue, build_app
 
-        demo = build_app()
-    names = [fn.api_name for fn in demo.fns.values()]
+        yield bound_queue(build_app())
+
+
+def test_the_built_page_redraws_in_a_new_language_with_one_event(built) -> None:
+    names = [fn.api_name for fn in built.fns.values()]
     assert names.count("page_in_language") == 1
     # The page's own redraws are no longer events of their own: each would cost the page a pass over its layout.
-    assert not [
-        name
-        for name in names
-        if name.endswith("_in_language")
-        and name.split("_in_language")[0]
-        in {"parameters", "compute", "sharing_modes", "mask_example", "order_examples", "training"}
-    ]
+    own = {"parameters", "compute", "sharing_modes", "mask_example", "order_examples", "training"}
+    assert not [name for name in names if name.endswith("_in_language") and name[: -len("_in_language")] in own]
+
+
+def test_the_page_relabels_itself_with_what_set_language_answers(built) -> None:
+    """The language switch's labels come from the page (no request); /set_language answers API clients the same."""
+    import asyncio
+    import json
+
+    from gradio.state_holder import SessionState
+
+    from app import gradio_compat
+
+    (switch,) = gradio_compat.events(built, "set_language")
+    (relabel,) = [d for d in built.config["dependencies"] if d["api_name"] == "relabel"]
+    assert [list(target) for target in relabel["targets"]] == [[switch.inputs[0]._id, "change"]]
+    assert relabel["queue"] is False
+    assert relabel["outputs"] == [component._id for component in switch.outputs]
+    assert switch.get_config()["targets"] == []  # the page never sends it
+    js = relabel["js"]
+    decoder, start = json.JSONDecoder(), js.index("return zh ? ") + len("return zh ? ")
+    tables = {"zh": decoder.raw_decode(js, start)[0]}
+    tables["en"] = decoder.raw_decode(js, decoder.raw_decode(js, start)[1] + len(" : "))[0]
+    for code in ("zh", "en"):
+        answer = asyncio.run(built.process_api(block_fn=switch, inputs=[code], state=SessionState(built)))
+        assert tables[code] == json.loads(json.dumps(answer["data"], ensure_ascii=False, default=list)), code
+    assert "document.documentElement.lang = zh ? 'zh-CN' : 'en'" in js
+    assert len(js) < 120_000  # written into the page once

@@ -38,6 +38,9 @@ def test_every_registered_event_is_a_declared_endpoint_or_of_its_family(built) -
     orphans = []
     for dependency in dependencies:
         name = dependency["api_name"]
+        if name in {"relabel", "drawn"}:  # the language switch's steps that run in the page alone
+            assert not dependency["backend_fn"] and dependency["js"] and dependency["api_visibility"] == "private"
+            continue
         base = FAMILY.sub("", name)
         if name not in declared and base not in declared and name not in refreshed:
             orphans.append(name)

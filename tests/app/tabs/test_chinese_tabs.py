@@ -30,6 +30,7 @@ from tests.app.support import (
     QueueTraffic,
     chromium_keeping_its_nice,
     start_app,
+    switch_language,
     tiny_chinese_assets,
     use_tiny_assets,
 )
@@ -90,7 +91,7 @@ def page(chinese: ChineseAssets, tmp_path_factory: pytest.TempPathFactory) -> It
             view.goto(server.url)
             view.get_by_role("tab", name="Parameter calculator").wait_for()
             traffic.wait_quiet(view)
-            view.locator("#language label").filter(has_text="中文").click()
+            switch_language(view, "中文")
             expect(view.get_by_role("tab", name="参数计算器")).to_be_visible()
             traffic.wait_quiet(view)
             yield view

@@ -22,6 +22,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     start_app,
+    switch_language,
     use_tiny_assets,
 )
 from tests.app.tabs.order.support import OTHERS, tiny_order_assets
@@ -115,7 +116,7 @@ def test_the_draw_shows_both_models_side_by_side_in_english_and_chinese(page: An
     page.screenshot(path=str(REPO / "test-artifacts" / "order-phone-en.png"), full_page=True)
 
     traffic = QueueTraffic(page, WAIT / 1000)
-    page.locator("#language label").filter(has_text="中文").click()
+    switch_language(page, "中文")
     expect(page.get_by_role("tab", name="句子顺序")).to_be_visible()
     expect(page.locator("#order-a textarea")).to_have_value(re.compile(r"[\u4e00-\u9fff]"))  # the Chinese example
     expect(page.locator("#order-draw")).to_contain_text("抽一段另一本书的 B")
@@ -133,7 +134,7 @@ def test_in_chinese_each_example_click_loads_that_chinese_example(page: Any) -> 
 
     from app.page.examples import mask_texts, order_pairs, sentiment_texts
 
-    page.locator("#language label").filter(has_text="中文").click()  # (the test above left it there)
+    switch_language(page, "中文")  # (the test above left it there)
     clicks = [
         ("遮蔽词预测", mask_texts("zh")[1], "#mask-text textarea", mask_texts("zh")[1]),
         ("句子顺序", order_pairs("zh")[0][0], "#order-a textarea", order_pairs("zh")[0][0]),

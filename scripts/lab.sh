@@ -27,7 +27,8 @@ externally_managed() {  # PEP 668 (Debian 12, Ubuntu 23.04 and later): pip refus
   "$1" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null
 }
 
-# 1. The machine's packages: Python >= 3.10 with venv, and Chromium for the browser tests (skipped without it).
+# 1. The machine's packages: Python >= 3.10 with venv, Chromium for the browser tests (skipped without it) and a
+#    Chinese font for them.
 py=${PYTHON:-}
 if [ -z "$py" ]; then
   if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then py=$VIRTUAL_ENV/bin/python
@@ -45,6 +46,10 @@ if [ "$venv" = yes ] && ! { [ -n "$py" ] && "$py" -c 'import ensurepip, venv' >/
   packages+=(python3-venv)
 fi
 if [ "$mode" = test ] && ! command -v chromium >/dev/null 2>&1; then packages+=(chromium); fi
+# A Chinese font, so that the browser tests measure 中文 as a Chinese phone draws it (without one every character is
+# a one-em box, and a chart whose Chinese names ran off a phone's screen passed).
+cjk_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null)" ]; }
+if [ "$mode" = test ] && ! cjk_font; then packages+=(fonts-noto-cjk); fi
 if [ ${#packages[@]} -gt 0 ]; then
   as_root apt-get update -qq
   if ! as_root apt-get install -y -qq --no-install-recommends "${packages[@]}"; then

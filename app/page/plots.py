@@ -15,6 +15,8 @@ from typing import Any
 import orjson
 import plotly.graph_objects as go
 
+from app.i18n import normalize_lang
+
 MODE_COLORS = {"all": "#4f46e5", "attention": "#0891b2", "ffn": "#d97706", "none": "#6b7280"}
 PALETTE = ("#4f46e5", "#d97706", "#0891b2", "#dc2626", "#16a34a", "#9333ea", "#6b7280", "#db2777")
 # No named template: serialising plotly's templates costs ~15 ms a figure, a sizeable part of a request.
@@ -51,7 +53,21 @@ def wrap_title(text: str, units: int = TITLE_UNITS) -> list[str]:
             line += word
     if line.strip():
         lines.append(line.rstrip())
+    for i in range(len(lines) - 1):  # an opening bracket starts the next line, with what it opens
+        if lines[i].endswith(("（", "(")) and len(lines[i]) > 1:
+            lines[i], lines[i + 1] = lines[i][:-1].rstrip(), lines[i][-1] + lines[i + 1]
     return lines or [text]
+
+
+TICK_UNITS = {"en": 14, "zh": 10}
+"""The widest line of a bar's name under the bars (`wrap_title` units: a CJK character is two), so that four names sit
+side by side, upright, under the bars of a 390 px phone: five Chinese characters, or about 14 Latin letters."""
+
+
+def tick_names(names: list[str], lang: str = "en") -> list[str]:
+    """Bar names on short lines (`<br>` between them) for a chart's category axis; draw it with `tickangle=0`."""
+    units = TICK_UNITS["zh" if normalize_lang(lang) == "zh" else "en"]
+    return ["<br>".join(wrap_title(name, units)) for name in names]
 
 
 def base_layout(**changes: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """scripts/lab.sh, README's two commands, on the machines a newcomer has: what it would run (LAB_PLAN=1 prints each
 step) on a fresh Debian as root (no sudo there), as a user with sudo, on Debian 12's externally managed Python, inside
-a virtual environment, and on CI's machine, with stand-ins for `id`, `sudo`, `python3` and `chromium` on PATH."""
+a virtual environment, and on CI's machine, with stand-ins for `id`, `sudo`, `python3`, `chromium` and `fc-list`
+on PATH."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def plan(
     _tool(bin_dir, "id", f'#!/bin/sh\n[ "$1" = -u ] && echo {uid} || echo uid={uid}\n')
     _tool(bin_dir, "dirname", f'#!/bin/sh\nexec {shutil.which("dirname")} "$@"\n')
     for name in tools:
-        _tool(bin_dir, name, FAKE_PYTHON if name == "python3" else '#!/bin/sh\nexec "$@"\n')
+        body = FAKE_PYTHON if name == "python3" else '#!/bin/sh\nexec "$@"\n'
+        _tool(bin_dir, name, "#!/bin/sh\necho 'Noto Sans CJK SC'\n" if name == "fc-list" else body)
     full = {"PATH": str(bin_dir), "LAB_PLAN": "1", "HOME": str(tmp_path), **(env or {})}
     return subprocess.run(
         [shutil.which("bash") or "/bin/bash", str(project / "scripts" / "lab.sh"), mode, *args],
@@ -70,7 +72,7 @@ def steps(result: subprocess.CompletedProcess) -> list[str]:
 def test_a_fresh_debian_as_root_installs_python_and_chromium_without_sudo(tmp_path: Path) -> None:
     assert steps(plan(tmp_path, uid=0)) == [
         "apt-get update -qq",
-        "apt-get install -y -qq --no-install-recommends python3 python3-venv chromium",
+        "apt-get install -y -qq --no-install-recommends python3 python3-venv chromium fonts-noto-cjk",
         "python3 -m venv .venv",
         f".venv/bin/python {INSTALL_TEST}",
         ".venv/bin/python -m ruff check .",
@@ -84,7 +86,7 @@ def test_a_user_with_sudo_on_debian_12_gets_a_virtual_environment(tmp_path: Path
     found = steps(plan(tmp_path, "test", 1000, ("sudo", "python3"), env, "-m", "not slow"))
     assert found[:3] == [
         "sudo apt-get update -qq",
-        "sudo apt-get install -y -qq --no-install-recommends python3-venv chromium",
+        "sudo apt-get install -y -qq --no-install-recommends python3-venv chromium fonts-noto-cjk",
         "python3 -m venv .venv",
     ]
     assert found[-1] == ".venv/bin/python -m pytest -n 3 --dist loadfile -m not slow"  # the arguments go to pytest
@@ -99,7 +101,7 @@ def test_a_user_without_sudo_is_told_what_to_do_in_one_sentence(tmp_path: Path) 
 
 
 def test_on_ci_and_in_a_virtual_environment_nothing_is_installed_from_apt(tmp_path: Path) -> None:
-    ci = steps(plan(tmp_path, "test", 0, ("python3", "chromium")))  # CI's own Python (pyenv), Chromium there
+    ci = steps(plan(tmp_path, "test", 0, ("python3", "chromium", "fc-list")))  # CI's own Python, Chromium, a font
     assert ci == [
         f"python3 {INSTALL_TEST}",
         "python3 -m ruff check .",
@@ -109,7 +111,9 @@ def test_on_ci_and_in_a_virtual_environment_nothing_is_installed_from_apt(tmp_pa
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     _tool(venv / "bin", "python", FAKE_PYTHON)
-    inside = steps(plan(tmp_path, "test", 1000, ("chromium",), {"VIRTUAL_ENV": str(venv), "FAKE_EXTERNAL": "1"}))
+    inside = steps(
+        plan(tmp_path, "test", 1000, ("chromium", "fc-list"), {"VIRTUAL_ENV": str(venv), "FAKE_EXTERNAL": "1"})
+    )
     assert inside[0] == f"{venv}/bin/python {INSTALL_TEST}"
 
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES
 from albert.core.params import count_parameters, without_factorization, without_sharing
 from app.i18n import t
-from app.page.plots import MODE_COLORS, FigureJSON, base_layout, plot_text, wrap_title
+from app.page.plots import MODE_COLORS, FigureJSON, base_layout, plot_text, tick_names
 from app.tabs.parameters.calculator import Calculation, paper_sweep_points, sweep
 
 
@@ -21,12 +21,11 @@ def variants_figure(calc: Calculation, lang: str = "en") -> FigureJSON:
     plain = without_factorization(config)
     variants = [
         ("calc.chart.this", config),
-        ("calc.cmp.no_fact", plain),
-        ("calc.cmp.no_share", without_sharing(config)),
-        ("calc.cmp.neither", without_sharing(plain)),
+        ("calc.chart.no_fact", plain),
+        ("calc.chart.no_share", without_sharing(config)),
+        ("calc.chart.neither", without_sharing(plain)),
     ]
-    # names on short lines, so four of them sit side by side under the bars of a 390 px phone
-    names = ["<br>".join(wrap_title(t(key, lang), 14)) for key, _ in variants]
+    names = tick_names([t(key, lang) for key, _ in variants], lang)
     counts = [count_parameters(c) for _, c in variants]
     data: list[dict[str, Any]] = []
     for label, attr, color in (
@@ -70,6 +69,7 @@ def variants_figure(calc: Calculation, lang: str = "en") -> FigureJSON:
         title=t("calc.chart.variants", lang),
         height=420,
         yaxis=dict(title={"text": t("calc.axis.parameters", lang)}, range=[0, max(totals) * 1.15]),
+        xaxis=dict(tickangle=0),  # upright, on their short lines: turned, the last one ran off a phone's screen
         legend=dict(orientation="h", y=-0.2),
     )
     return FigureJSON(data, layout)
@@ -183,6 +183,7 @@ def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
             title=t("compute.chart.title", lang),
             height=360,
             yaxis=dict(title=t("compute.axis.relative", lang), range=[0, top * 1.2]),
+            xaxis=dict(tickangle=0),  # upright, on their short lines: turned, the last one ran off a phone's screen
             legend=dict(orientation="h", y=-0.2),
         )
     )

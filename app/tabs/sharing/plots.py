@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from albert.core.config import SHARING_MODES, AlbertConfig
 from albert.core.params import count_parameters
 from app.i18n import t
-from app.page.plots import MODE_COLORS, PALETTE, base_layout, legend_below, plot_text, wrap_title
+from app.page.plots import MODE_COLORS, PALETTE, base_layout, legend_below, plot_text, tick_names, wrap_title
 
 SEED_REPEAT = re.compile(r"-s\d+$")
 """A run named like `albert-lab-all-s1` repeats `albert-lab-all` with another seed: drawn in its colour, dashed."""
@@ -32,7 +32,7 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
 
     figure = go.Figure(
         go.Bar(
-            x=[t(f"sharing.short.{m}", lang) for m in SHARING_MODES],
+            x=tick_names([t(f"sharing.short.{m}", lang) for m in SHARING_MODES], lang),
             y=totals,
             marker_color=[MODE_COLORS[m] for m in SHARING_MODES],
             text=[millions(v) for v in totals],
@@ -41,7 +41,11 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
         )
     )
     figure.update_layout(
-        **base_layout(title=t("sharing.params.title", lang), yaxis=dict(title=t("calc.axis.parameters", lang)))
+        **base_layout(
+            title=t("sharing.params.title", lang),
+            xaxis=dict(tickangle=0),  # upright, on short lines: turned, 中文 names overlapped on a phone
+            yaxis=dict(title=t("calc.axis.parameters", lang)),
+        )
     )
     return figure
 

@@ -52,3 +52,38 @@ def test_the_calculators_charts_mark_the_chosen_embedding_size() -> None:
     bars = variants_figure(calc, "en")
     totals = bars.to_dict()["data"][-1]["y"]
     assert bars.layout.yaxis.range[1] == max(totals) * 1.15 and bars.layout.barmode == "stack"
+
+
+def test_bar_names_fit_four_abreast_on_a_phone_in_both_languages() -> None:
+    """Under the bars of a 390 px phone a line holds five Chinese characters or about 14 Latin letters; an opening
+    bracket starts its line (a real CJK font drew "两者都不用（BERT 式）" past the screen's edge, turned 30°)."""
+    from app.i18n import t
+    from app.page.plots import _units, tick_names, wrap_title
+
+    keys = ("calc.chart.this", "calc.chart.no_fact", "calc.chart.no_share", "calc.chart.neither")
+    for lang, widest in (("en", 14), ("zh", 10)):
+        for name in tick_names([t(key, lang) for key in keys], lang):
+            # an opening bracket moved down to the line it opens ("（BERT 式）") is not counted
+            assert all(_units(line.lstrip("（(")) <= widest for line in name.split("<br>") if " " in line), name
+    assert tick_names([t(key, "zh") for key in keys], "zh") == [
+        "本模型",
+        "不分解<br>（E=H）",
+        "不共享",
+        "都不用<br>（BERT 式）",
+    ]
+    assert tick_names(["全部共享（ALBERT）", "不共享（BERT）"], "zh") == [
+        "全部共享<br>（ALBERT）",
+        "不共享<br>（BERT）",
+    ]
+    assert wrap_title("两者都不用（BERT 式）", 12) == ["两者都不用", "（BERT 式）"]  # not "两者都不用（" / "BERT 式）"
+
+
+def test_the_phone_charts_draw_their_bar_names_upright() -> None:
+    from albert.core.config import AlbertConfig
+    from app.tabs.parameters import views
+    from app.tabs.parameters.tab import PRESETS, preset_values
+    from app.tabs.sharing.plots import mode_parameters_figure
+
+    assert mode_parameters_figure(AlbertConfig(), "zh").layout.xaxis.tickangle == 0
+    variants = views.parameters_view(*preset_values(PRESETS["albert-base"]), lang="zh").variants
+    assert json.loads(variants.to_json())["layout"]["xaxis"]["tickangle"] == 0

@@ -338,11 +338,13 @@ def start_app(
     return server
 
 
-@lru_cache(maxsize=1)
-def running_app() -> str:
-    """`python app.py` started once for the test session on a free loopback port, as a user finds it (its training
-    arms started ahead); its URL."""
-    server = start_app(tiny_assets().root / "server.log", warm_training=True)
+@lru_cache(maxsize=2)
+def running_app(warm_training: bool = False) -> str:
+    """`python app.py` started once per test process on a free loopback port; its URL. With `warm_training` it keeps
+    its training arms started ahead, as a user finds it (the lesson tests' own server: two torch interpreters, ~10 s
+    of CPU each, that the page and API tests of every other worker would start for nothing)."""
+    name = "server-warm.log" if warm_training else "server.log"
+    server = start_app(tiny_assets().root / name, warm_training=warm_training)
     atexit.register(server.stop)
     return server.url
 

@@ -1,7 +1,8 @@
-"""Chromium on the launched app (`running_app`, shared with the other browser tests): the tab shows the recorded
-run's two curves and verdict, Train starts the timer's polling (the status counts the seconds), Stop ends it, and in
-中文 the same; and Train draws two live curves, timed in the page from the click (issue 44 asks 5 s): the seconds go to
-test-artifacts/training-live.json (not committed) with the load average before and after."""
+"""Chromium on the launched app with its training arms started ahead, as a user finds it
+(`running_app(warm_training=True)`): the tab shows the recorded run's two curves and verdict, Train starts the timer's
+polling (the status counts the seconds), Stop ends it, and in 中文 the same; and Train draws two live curves, timed in
+the page from the click (issue 44 asks 5 s): the seconds go to test-artifacts/training-live.json (not committed) with
+the load average before and after."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_train_then_stop_in_both_languages(tmp_path) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium_keeping_its_nice(tmp_path)), args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(running_app())
+        page.goto(running_app(warm_training=True))
         page.get_by_role("tab", name="Train it yourself").click()
         curves = page.locator("#training-curves")
         expect(curves.locator(".scatterlayer .trace")).to_have_count(2)  # the recorded run: all and none
@@ -94,7 +95,7 @@ def test_train_draws_two_live_curves(tmp_path) -> None:
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
 
-    url = running_app()
+    url = running_app(warm_training=True)
     deadline = time.monotonic() + 120
     while len(waiting_children(os.getpid())) < 2 and time.monotonic() < deadline:  # a server a user would find
         time.sleep(0.5)

@@ -144,7 +144,9 @@ def build_app() -> gr.Blocks:
             outputs=outputs,
             api_name="page_in_language",
             api_visibility="undocumented",
-            **hosting.queue_options("light"),
+            # the switch's server work: in the language group's line (100 waiting), so a classroom switching at once
+            # is drawn in turn; in the light group's (64) a third of 96 pages were told to retry
+            **hosting.queue_options("language"),
         )
         # The page says when its charts and tables are drawn in the language (`<html data-lab-drawn="zh">`), then each
         # result on screen is drawn again, for its tab's example in the new language.

@@ -14,9 +14,10 @@ Groups, cheapest first:
 - `heavy`: forward passes that keep every layer's attention or hidden states (/attention, /layer_transitions),
   computed on a lane of their own threads at nice 5 (`app.hosting.lanes`): the kernel serves light and model
   requests first;
-- `language`: the labels in the other language for API clients (/set_language), one switch at a time, 100 waiting:
-  each is ~50 ms of Gradio building components, and 96 unqueued at once held the interpreter for 4.7 s. The page
-  itself relabels in the browser and sends nothing for its labels (`app.layout.relabel_js`);
+- `language`: a language switch's server work, one at a time, 100 waiting: the page's charts, tables and examples
+  drawn again in the new language (`page_in_language`, ~0.1 s; the page relabels itself in the browser,
+  `app.layout.relabel_js`), and the labels for API clients (/set_language, ~50 ms of Gradio building components).
+  96 pages switching at once are drawn in turn (the light group's 64 places told a third of them to retry);
 - `measure`: /measure_speed builds and times four models of the form's size (up to 150M parameters,
   `app.tabs.parameters.costs.MEASURE_MAX_PARAMETERS`) in a child process at nice 19 (`app.child`), which
   uses the core the server leaves idle and never holds the server's interpreter lock: one at a time, one waiting,

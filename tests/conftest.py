@@ -67,16 +67,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every browser test is also `slow` (it starts a served app and a Chromium), so `-m "not slow"` leaves them out
-    without each browser module saying so twice.
-
-    Files with browser tests run first, then files with other slow tests, then the quick ones (each file's tests stay
-    together and in order): pytest-xdist hands files out in this order, so the long ones start early and the quick
-    ones fill the workers' ends. In collection order the suite ended on one busy worker, the others idle (vmstat: the
-    last ~40 s of a 367 s run mostly idle)."""
-    rank: dict[object, int] = {}
+    without each browser module saying so twice."""
     for item in items:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
-        kind = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
-        rank[item.path] = min(rank.get(item.path, 2), kind)
-    items.sort(key=lambda item: rank[item.path])

@@ -149,7 +149,7 @@ def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
     """Per sharing mode: parameters and measured forward time (median, whiskers min–max over the rounds), both
     relative to no sharing (= 1)."""
     modes = [row["sharing"] for row in result["modes"]]
-    names = [t(f"sharing.short.{mode}", lang) for mode in modes]
+    names = tick_names([t(f"sharing.short.{mode}", lang) for mode in modes], lang)  # as the Sharing tab's chart
     figure = go.Figure()
     for key, label, color in (
         ("parameters_vs_none", "compute.chart.parameters", "#a5b4fc"),
@@ -183,7 +183,7 @@ def measure_figure(result: dict[str, Any], lang: str = "en") -> go.Figure:
             title=t("compute.chart.title", lang),
             height=360,
             yaxis=dict(title=t("compute.axis.relative", lang), range=[0, top * 1.2]),
-            xaxis=dict(tickangle=0),  # upright, on their short lines: turned, the last one ran off a phone's screen
+            xaxis=dict(tickangle=0),  # the mode names upright, on their short lines
             legend=dict(orientation="h", y=-0.2),
         )
     )

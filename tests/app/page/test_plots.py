@@ -81,9 +81,17 @@ def test_bar_names_fit_four_abreast_on_a_phone_in_both_languages() -> None:
 def test_the_phone_charts_draw_their_bar_names_upright() -> None:
     from albert.core.config import AlbertConfig
     from app.tabs.parameters import views
+    from app.tabs.parameters.plots import measure_figure
     from app.tabs.parameters.tab import PRESETS, preset_values
     from app.tabs.sharing.plots import mode_parameters_figure
 
     assert mode_parameters_figure(AlbertConfig(), "zh").layout.xaxis.tickangle == 0
+    assert mode_parameters_figure(AlbertConfig(), "zh").data[0].x[0] == "全部共享<br>（ALBERT）"
+    modes = [
+        dict(sharing=m, parameters_vs_none=1.0, time_vs_none=1.0, time_vs_none_min=0.9, time_vs_none_max=1.1)
+        for m in ("all", "attention", "ffn", "none")
+    ]
+    timed = measure_figure({"modes": modes}, "zh")  # the speed chart names the same modes the same way
+    assert timed.layout.xaxis.tickangle == 0 and timed.data[0].x[0] == "全部共享<br>（ALBERT）"
     variants = views.parameters_view(*preset_values(PRESETS["albert-base"]), lang="zh").variants
     assert json.loads(variants.to_json())["layout"]["xaxis"]["tickangle"] == 0

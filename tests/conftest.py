@@ -14,12 +14,14 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from albert import AlbertConfig  # noqa: E402
 from tests.factories import TINY, tiny_config, write_corpus  # noqa: E402
+from tests.scheduling import OneFileAhead, longest_first  # noqa: E402
 
 # Test models are tiny: a second intra-op thread only adds synchronisation, and on a busy
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
@@ -67,7 +69,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every browser test is also `slow` (it starts a served app and a Chromium), so `-m "not slow"` leaves them out
-    without each browser module saying so twice."""
+    without each browser module saying so twice; then the files with the longest kinds of test go first
+    (tests/scheduling.py)."""
     for item in items:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
+    longest_first(items)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> OneFileAhead | None:
+    """`--dist loadfile` (scripts/lab.sh) hands out files in collection order, one file ahead (tests/scheduling.py)."""
+    return OneFileAhead(config, log) if config.getoption("dist", None) == "loadfile" else None

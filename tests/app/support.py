@@ -338,13 +338,12 @@ def start_app(
     return server
 
 
-@lru_cache(maxsize=2)
-def running_app(warm_training: bool = False) -> str:
-    """`python app.py` started once per test process on a free loopback port; its URL. With `warm_training` it keeps
-    its training arms started ahead, as a user finds it (the lesson tests' own server: two torch interpreters, ~10 s
-    of CPU each, that the page and API tests of every other worker would start for nothing)."""
-    name = "server-warm.log" if warm_training else "server.log"
-    server = start_app(tiny_assets().root / name, warm_training=warm_training)
+@lru_cache(maxsize=1)
+def running_app() -> str:
+    """`python app.py` started once per test process on a free loopback port, its training arms not started ahead
+    (`app_env`); its URL. The lesson tests start a warm server of their own
+    (tests/app/tabs/training/test_training_browser.py)."""
+    server = start_app(tiny_assets().root / "server.log")
     atexit.register(server.stop)
     return server.url
 
@@ -360,6 +359,24 @@ def chromium_keeping_its_nice(directory: Path, chromium: Path = CHROMIUM) -> Pat
     script.write_text(f'#!/bin/sh\nexec {setpriv} --inh-caps=-sys_nice --bounding-set=-sys_nice {chromium} "$@"\n')
     script.chmod(0o755)
     return script
+
+
+SCREENSHOTS = "LAB_SCREENSHOTS"
+"""`LAB_SCREENSHOTS=1` makes the browser tests save what they look at (`screenshot`) to test-artifacts/."""
+
+
+def screenshots_wanted() -> bool:
+    """Whether this run saves the browser tests' screenshots (`LAB_SCREENSHOTS=1`)."""
+    return os.environ.get(SCREENSHOTS) == "1"
+
+
+def screenshot(page: Any, name: str, full_page: bool = False) -> None:
+    """Save what `page` shows to test-artifacts/`name`.png for a person to look at, when `LAB_SCREENSHOTS=1`; no test
+    reads them. Off otherwise: each costs Chromium 1–2 s of CPU (a whole desktop page 2.2 s, measured), and the ~60 the
+    browser tests take cost the 2-core CI machine about a tenth of the suite's CPU."""
+    if screenshots_wanted():
+        (REPO / "test-artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(REPO / "test-artifacts" / f"{name}.png"), full_page=full_page)
 
 
 def switch_language(page: Any, name: str, timeout_ms: float = 90_000) -> None:

@@ -27,6 +27,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     free_port,
     keep_to_loopback,
+    screenshot,
     switch_language,
     wait_for_page,
 )
@@ -167,7 +168,7 @@ def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_facto
             for target, text in stop.shows:
                 _see(page, target, text)
             timings[f"stop {stop.number} ({stop.tab})"] = round(time.perf_counter() - began, 1)
-            page.screenshot(path=str(ARTIFACTS / f"guide-walk-{lang}-{stop.number}.png"))
+            screenshot(page, f"guide-walk-{lang}-{stop.number}")
         timings["total"] = round(time.perf_counter() - start, 1)
         browser.close()
     (ARTIFACTS / f"guide-walk-{lang}.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")

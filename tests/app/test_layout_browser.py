@@ -17,6 +17,8 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
+    screenshot,
+    screenshots_wanted,
     switch_language,
     tiny_assets,
 )
@@ -41,13 +43,14 @@ class Session:
         self.dialogs: list[str] = []
 
     def shot(self, name: str) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"), full_page=True)
+        screenshot(self.page, f"browser-{name}", full_page=True)
 
     def shot_of(self, selector: str, name: str) -> None:
         """A viewport screenshot with `selector` scrolled into view (sandboxed iframes paint only when visible)."""
-        self.page.locator(selector).scroll_into_view_if_needed()
-        self.page.wait_for_timeout(1500)  # a large sandboxed iframe paints a moment after it scrolls in
-        self.page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"))
+        if screenshots_wanted():
+            self.page.locator(selector).scroll_into_view_if_needed()
+            self.page.wait_for_timeout(1500)  # a large sandboxed iframe paints a moment after it scrolls in
+            screenshot(self.page, f"browser-{name}")
 
     def open_tab(self, name: str) -> None:
         """Open a tab and wait for the result it shows on opening (so that it cannot land after a later one)."""

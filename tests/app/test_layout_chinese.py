@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.support import REPO, chromium_keeping_its_nice, running_app, switch_language
+from tests.app.support import chromium_keeping_its_nice, running_app, screenshot, switch_language
 from tests.app.test_layout_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -178,6 +178,6 @@ def test_no_english_left_in_chinese_mode(tmp_path: Path) -> None:
                 user += frame.evaluate(USER_TEXT)
             words = {w.lower() for text in user for w in WORD.findall(text)}
             leftovers[tab] = leftover_english(texts, words)
-        page.screenshot(path=str(REPO / "test-artifacts" / "chinese-walk.png"), full_page=True)
+        screenshot(page, "chinese-walk", full_page=True)
         browser.close()
     assert {tab: words for tab, words in leftovers.items() if words} == {}

@@ -19,6 +19,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
+    screenshot,
     switch_language,
     tiny_assets,
 )
@@ -116,7 +117,7 @@ def test_no_tab_scrolls_sideways_and_every_tab_answers_when_opened(which: str, r
         width, inner = view.scroll_width()
         widths[tab] = width
         assert width <= inner, f"{which}: {tab} is {width} px wide in a {inner} px window"
-    view.page.screenshot(path=str(ARTIFACTS / f"layout-{which}.png"))
+    screenshot(view.page, f"layout-{which}")
     MEASURED[f"scroll_width_{which}"] = {"window": view.viewport["width"], **widths}
     assert view.outside == []
 

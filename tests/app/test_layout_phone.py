@@ -21,6 +21,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
+    screenshot,
     switch_language,
 )
 
@@ -164,7 +165,7 @@ def test_every_tab_is_readable_on_a_phone(phone, lang: str) -> None:
         phone.wait_for_timeout(1500)  # charts drawn, fonts settled
         seen = phone.evaluate(MEASURE_JS)
         measured[tab] = seen
-        phone.screenshot(path=str(ARTIFACTS / f"phone-{lang}-{tab}.png"), full_page=True)
+        screenshot(phone, f"phone-{lang}-{tab}", full_page=True)
         where = f"{lang} {tab}"
         bar = seen["tabbar"]
         hidden_px = bar["scroll"] - bar["client"] - bar["left"]  # tab labels beyond the bar's right edge

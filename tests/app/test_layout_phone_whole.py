@@ -30,6 +30,7 @@ from tests.app.support import (
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
+    screenshot,
     switch_language,
 )
 
@@ -239,7 +240,7 @@ def test_a_phone_shows_whole_charts_and_tables(phone) -> None:
             if tab == "attention":
                 phone.locator("#attention-heatmaps .js-plotly-plot .nsewdrag").first.wait_for()
             seen = measured[tab] = settled_measure(phone)
-            phone.screenshot(path=str(ARTIFACTS / f"phone-whole-{lang}-{tab}.png"), full_page=True)
+            screenshot(phone, f"phone-whole-{lang}-{tab}", full_page=True)
             where = f"{lang} {tab}"
             if tab == "attention" and seen["passes"] < 2:
                 problems.append(f"{where}: {seen['passes']} heatmap passes drawn")

@@ -25,10 +25,10 @@ import pytest
 from tests.app.support import (
     ARGS,
     CHROMIUM,
-    REPO,
     ChineseAssets,
     QueueTraffic,
     chromium_keeping_its_nice,
+    screenshot,
     start_app,
     switch_language,
     tiny_chinese_assets,
@@ -95,8 +95,7 @@ def page(chinese: ChineseAssets, tmp_path_factory: pytest.TempPathFactory) -> It
             expect(view.get_by_role("tab", name="参数计算器")).to_be_visible()
             traffic.wait_quiet(view)
             yield view
-            (REPO / "test-artifacts").mkdir(exist_ok=True)
-            view.screenshot(path=str(REPO / "test-artifacts" / "chinese-tabs.png"), full_page=True)
+            screenshot(view, "chinese-tabs", full_page=True)
             browser.close()
     finally:
         server.stop()

@@ -17,10 +17,10 @@ import pytest
 from tests.app.support import (
     ARGS,
     CHROMIUM,
-    REPO,
     QueueTraffic,
     chromium_keeping_its_nice,
     keep_to_loopback,
+    screenshot,
     start_app,
     switch_language,
     use_tiny_assets,
@@ -113,7 +113,7 @@ def test_the_draw_shows_both_models_side_by_side_in_english_and_chinese(page: An
     expect(page.locator("#order-table5")).to_contain_text("52.0")  # Table 5 beside it: NSP at chance on order
     expect(page.locator("#order-table5")).to_contain_text("50.3%")
     _draw_and_check(page, "en", ("albert-lab-base", "albert-lab-nsp"), "A → other book")
-    page.screenshot(path=str(REPO / "test-artifacts" / "order-phone-en.png"), full_page=True)
+    screenshot(page, "order-phone-en", full_page=True)
 
     traffic = QueueTraffic(page, WAIT / 1000)
     switch_language(page, "中文")
@@ -124,7 +124,7 @@ def test_the_draw_shows_both_models_side_by_side_in_english_and_chinese(page: An
     traffic.wait_quiet(page)  # the switch's redraw has landed
     _draw_and_check(page, "zh", ("albert-lab-zh", "albert-lab-zh-nsp"), "A → 另一本书")
     expect(page.locator("#order-verdict")).to_contain_text("SOP 模型")
-    page.screenshot(path=str(REPO / "test-artifacts" / "order-phone-zh.png"), full_page=True)
+    screenshot(page, "order-phone-zh", full_page=True)
 
 
 def test_in_chinese_each_example_click_loads_that_chinese_example(page: Any) -> None:

@@ -1,8 +1,8 @@
-"""Chromium on the launched app with its training arms started ahead, as a user finds it
-(`running_app(warm_training=True)`): the tab shows the recorded run's two curves and verdict, Train starts the timer's
-polling (the status counts the seconds), Stop ends it, and in 中文 the same; and Train draws two live curves, timed in
-the page from the click (issue 44 asks 5 s): the seconds go to test-artifacts/training-live.json (not committed) with
-the load average before and after."""
+"""Chromium on the launched app with its training arms started ahead, as a user finds it (`warm_app`, this module's own
+server, stopped after it with its arms): the tab shows the recorded run's two curves and verdict, Train starts the
+timer's polling (the status counts the seconds), Stop ends it, and in 中文 the same; and Train draws two live curves,
+timed in the page from the click (issue 44 asks 5 s): the seconds go to test-artifacts/training-live.json (not
+committed) with the load average before and after."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import json
 import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.tabs.training.child import READY
 from app.tabs.training.lessons import WALL_SECONDS
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, running_app
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, start_app
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"
@@ -41,7 +42,17 @@ TIMED = """() => {
 lines (each arm's second row)."""
 
 
-def test_train_then_stop_in_both_languages(tmp_path) -> None:
+@pytest.fixture(scope="module")
+def warm_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python app.py` on the tiny models with its training arms started ahead, as a user finds it; its URL. Stopped
+    when this module ends: after a lesson it starts two more arms (~4 s of CPU each, importing torch), which no later
+    test of the worker uses."""
+    server = start_app(tmp_path_factory.mktemp("warm") / "server.log", warm_training=True)
+    yield server.url
+    server.stop()
+
+
+def test_train_then_stop_in_both_languages(tmp_path, warm_app: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
@@ -50,7 +61,7 @@ def test_train_then_stop_in_both_languages(tmp_path) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium_keeping_its_nice(tmp_path)), args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(running_app(warm_training=True))
+        page.goto(warm_app)
         page.get_by_role("tab", name="Train it yourself").click()
         curves = page.locator("#training-curves")
         expect(curves.locator(".scatterlayer .trace")).to_have_count(2)  # the recorded run: all and none
@@ -90,12 +101,12 @@ def waiting_children(grandparent: int) -> list[int]:
     return found
 
 
-def test_train_draws_two_live_curves(tmp_path) -> None:
+def test_train_draws_two_live_curves(tmp_path, warm_app: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import expect, sync_playwright
 
-    url = running_app(warm_training=True)
+    url = warm_app
     deadline = time.monotonic() + 120
     while len(waiting_children(os.getpid())) < 2 and time.monotonic() < deadline:  # a server a user would find
         time.sleep(0.5)

@@ -81,6 +81,11 @@ if [ "$mode" = serve ]; then
   exit 0
 fi
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 GRADIO_ANALYTICS_ENABLED=False
+# Python may cache compiled modules (__pycache__/, ignored by git and by scripts/deploy_space.py): the suite starts ~100
+# interpreters (servers, lesson arms, commands) that import the same app/ and albert/, and each pytest worker rewrites
+# the same test modules' asserts. Where PYTHONDONTWRITEBYTECODE is set (this project's build machines set it), each
+# compiled them afresh: collecting took 11.0 s of CPU per worker against 8.0 s with the cache.
+unset PYTHONDONTWRITEBYTECODE
 run "$py" -m ruff check .            # lint (pinned in requirements-dev.txt)
 run "$py" -m ruff format --check .   # the code is ruff-formatted (run `ruff format .` before committing)
 # Three workers (pytest-xdist), a test file each at a time: most of the suite's wall time is waiting (servers

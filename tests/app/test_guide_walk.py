@@ -88,6 +88,7 @@ def shipped_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "TRANSFORMERS_OFFLINE": "1",
         "GRADIO_ANALYTICS_ENABLED": "False",
         "TOKENIZERS_PARALLELISM": "false",
+        "ALBERT_LAB_WARM_TRAINING": "0",  # no stop trains: two arms started ahead would import torch for nothing
     }
     log_path = tmp_path_factory.mktemp("guide-walk") / "server.log"
     log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 — closed by AppServer.stop

@@ -51,6 +51,15 @@ def stop(ticket: Any = "", lesson: Any = views.DEFAULT_LESSON, lang: Any = "en")
     return _for_page(views.stop_view(ticket, lesson, lang))
 
 
+def in_language(ticket: Any = "", lesson: Any = views.DEFAULT_LESSON, lang: Any = "en") -> tuple[Any, ...]:
+    """What the page shows (raw to commands) drawn again in `lang` for the ticket it held when the language changed;
+    never the ticket or the timer. The redraw waits in its own queue, so a Train pressed after the switch can answer
+    first: a redraw that wrote the old ticket back (and stopped the timer, that lesson having ended) lost the page
+    its new lesson, whose status then stayed "stopped". Whatever it draws, the running lesson's next poll redraws."""
+    answer = views.poll_view(ticket, lesson, lang)
+    return (answer.raw, answer.status, answer.curves, answer.table, answer.verdict, answer.commands)
+
+
 for _page, _view in (
     (recorded, views.recorded_view),
     (start, views.start_view),
@@ -92,7 +101,7 @@ def build(ctx: TabContext) -> None:
     timer = gr.Timer(POLL_SECONDS, active=False)
 
     outputs = [raw, status, curves, table, verdict, commands, ticket, timer]
-    tr.refresh("training", poll, [ticket, lesson, lang], outputs)
+    tr.refresh("training", in_language, [ticket, lesson, lang], [raw, status, curves, table, verdict, commands])
     TRAIN_RECORDED.on(lesson.input, [lesson, lang], outputs)
     TRAIN_START.on(train.click, [lesson, ticket, lang], outputs)
     TRAIN_POLL.on(timer.tick, [ticket, lesson, lang], outputs, show_progress="hidden")

@@ -66,6 +66,18 @@ def test_the_built_page_redraws_in_a_new_language_with_one_event(built) -> None:
     assert not [name for name in names if name.endswith("_in_language") and name[: -len("_in_language")] in own]
 
 
+def test_the_redraw_never_writes_what_tracks_work_in_flight(built) -> None:
+    """The redraw waits in its own queue, so a Train pressed after a switch can answer first: a redraw that wrote the
+    training ticket it was sent back, and that lesson's stopped timer, took the page's new lesson away."""
+    from app import gradio_compat
+
+    (redraw,) = gradio_compat.events(built, "page_in_language")
+    drawn = {getattr(component, "elem_id", None) for component in redraw.outputs}
+    assert {"training-status", "training-curves"} <= drawn  # the lesson is still shown in the new language
+    assert "training-ticket" not in drawn
+    assert not [component for component in redraw.outputs if isinstance(component, gr.Timer)]
+
+
 def test_the_page_relabels_itself_with_what_set_language_answers(built) -> None:
     """The language switch's labels come from the page (no request); /set_language answers API clients the same."""
     import asyncio

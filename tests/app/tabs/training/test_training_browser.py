@@ -10,8 +10,10 @@ import json
 import os
 import re
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +54,21 @@ def warm_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
+def _event_ids(url: str, api_name: str) -> set[int]:
+    """The fn_index the page sends for the event `api_name`."""
+    with urllib.request.urlopen(url + "config", timeout=30) as response:
+        config = json.load(response)
+    return {d["id"] for d in config["dependencies"] if d.get("api_name") == api_name}
+
+
+def _hold_if(route: Any, events: set[int], held: list) -> None:
+    """Hold the page's queue request for one of `events` (appended to `held`, to be continued later); send the rest."""
+    if json.loads(route.request.post_data or "{}").get("fn_index") in events:
+        held.append(route)
+    else:
+        route.continue_()
+
+
 def test_train_then_stop_in_both_languages(tmp_path, warm_app: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
@@ -73,10 +90,23 @@ def test_train_then_stop_in_both_languages(tmp_path, warm_app: str) -> None:
         expect(status).not_to_have_text(first)  # the timer polls: the seconds move on
         page.locator("#training-stop").click()
         expect(status).to_contain_text("Stopped after")
+        # The switch's redraw waits in its own queue; here it is held until Train has answered, as a busy queue may
+        # hold it: when it lands, the page keeps the new lesson (a redraw that wrote back the ticket it was sent, the
+        # stopped lesson's, and stopped the timer, left the status "stopped" for good).
+        redraw = _event_ids(warm_app, "page_in_language")
+        held: list = []
+        page.route("**/queue/join*", lambda route: _hold_if(route, redraw, held))
         page.get_by_text("中文").click()
         expect(page.get_by_role("tab", name="训练一下")).to_be_visible()
         page.locator("#training-button").click()
         expect(status).to_contain_text("训练中")
+        assert len(held) == 1
+        held[0].continue_()
+        page.unroute("**/queue/join*")
+        page.wait_for_function("() => document.documentElement.dataset.labDrawn === 'zh'")
+        expect(status).to_contain_text(re.compile(r"训练中.*\d"))  # the lesson's polls go on, in 中文
+        then = status.inner_text()
+        expect(status).not_to_have_text(then)
         page.locator("#training-stop").click()
         expect(status).to_contain_text("已在")
         browser.close()

@@ -54,6 +54,17 @@ def test_every_internal_used_exists_on_a_built_and_queued_app(monkeypatch) -> No
     assert isinstance(block_fn.get_config(), dict) and "id" in block_fn.get_config()
 
 
+def test_poll_queue_every_sets_the_idle_queue_s_interval_or_says_it_cannot() -> None:
+    with gr.Blocks() as demo:
+        gr.Textbox()
+    demo.queue()
+    assert gradio_compat.poll_queue_every(demo, 0.02)
+    assert demo._queue.sleep_when_free == 0.02
+    demo._queue.sleep_when_free = None  # a Gradio without the attribute's number
+    assert not gradio_compat.poll_queue_every(demo, 0.02)
+    assert demo._queue.sleep_when_free is None
+
+
 def test_the_signatures_the_wrappers_call() -> None:
     from gradio.queueing import Queue
 

@@ -391,6 +391,13 @@ def switch_language(page: Any, name: str, timeout_ms: float = 90_000) -> None:
     page.wait_for_function(f"() => document.documentElement.dataset.labDrawn === '{code}'", timeout=timeout_ms)
 
 
+def event_ids(url: str, suffix: str) -> dict[int, str]:
+    """The served page's events whose api_name ends with `suffix`, by the fn_index the page sends (from /config)."""
+    with urllib.request.urlopen(url + "config", timeout=30) as response:
+        config = json.load(response)
+    return {d["id"]: d["api_name"] for d in config["dependencies"] if (d.get("api_name") or "").endswith(suffix)}
+
+
 class QueueTraffic:
     """The page's requests to Gradio's queue (joins, and the result streams open while events are pending)."""
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.app.support import ARGS, CHROMIUM, QueueTraffic, chromium_keeping_its_nice, running_app
+from tests.app.support import ARGS, CHROMIUM, QueueTraffic, chromium_keeping_its_nice, event_ids, running_app
 from tests.app.test_layout_chinese import WORD, leftover_english
 
 pytestmark = pytest.mark.browser
@@ -77,13 +76,6 @@ def page(browser: Any) -> Iterator[tuple[Any, QueueTraffic]]:
     view.close()
 
 
-def _event_ids(url: str, suffix: str) -> dict[int, str]:
-    """The page's events whose api_name ends with `suffix`, by the fn_index the page sends."""
-    with urllib.request.urlopen(url + "config", timeout=30) as response:
-        config = json.load(response)
-    return {d["id"]: d["api_name"] for d in config["dependencies"] if (d.get("api_name") or "").endswith(suffix)}
-
-
 def _english_left(view: Any, panels: list[str]) -> set[str]:
     """English interface words in `panels` (the typed text and the tiny model's tokens allowed)."""
     texts = [view.locator(panel).inner_text() for panel in panels]
@@ -101,7 +93,7 @@ def test_a_result_on_its_way_during_a_switch_to_chinese_ends_in_chinese(page: tu
     from playwright.sync_api import expect
 
     view, _ = page
-    on_open, redraws = _event_ids(view.url, "_on_open"), _event_ids(view.url, "_in_language")
+    on_open, redraws = event_ids(view.url, "_on_open"), event_ids(view.url, "_in_language")
     held: list[Any] = []
     sent: dict[str, dict] = {}
 
@@ -212,7 +204,7 @@ def test_picking_another_model_runs_each_tab_once(page: tuple[Any, QueueTraffic]
     from playwright.sync_api import expect
 
     view, traffic = page
-    reruns = _event_ids(view.url, "_new_model")
+    reruns = event_ids(view.url, "_new_model")
     sent: list[str] = []
 
     def count(request: Any) -> None:
@@ -240,7 +232,7 @@ def test_typing_in_the_calculator_sends_its_events_a_bounded_number_of_times(pag
 
     view, traffic = page
     watched = {"parameters", "preset_match", "compute_after_edit"}
-    events = {k: name for k, name in _event_ids(view.url, "").items() if name in watched}
+    events = {k: name for k, name in event_ids(view.url, "").items() if name in watched}
     assert set(events.values()) == watched
     sent: list[tuple[float, str]] = []
 

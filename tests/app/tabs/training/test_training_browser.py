@@ -10,7 +10,6 @@ import json
 import os
 import re
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import pytest
 
 from app.tabs.training.child import READY
 from app.tabs.training.lessons import WALL_SECONDS
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, start_app
+from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, event_ids, start_app
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"
@@ -54,13 +53,6 @@ def warm_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
-def _event_ids(url: str, api_name: str) -> set[int]:
-    """The fn_index the page sends for the event `api_name`."""
-    with urllib.request.urlopen(url + "config", timeout=30) as response:
-        config = json.load(response)
-    return {d["id"] for d in config["dependencies"] if d.get("api_name") == api_name}
-
-
 def _hold_if(route: Any, events: set[int], held: list) -> None:
     """Hold the page's queue request for one of `events` (appended to `held`, to be continued later); send the rest."""
     if json.loads(route.request.post_data or "{}").get("fn_index") in events:
@@ -93,7 +85,7 @@ def test_train_then_stop_in_both_languages(tmp_path, warm_app: str) -> None:
         # The switch's redraw waits in its own queue; here it is held until Train has answered, as a busy queue may
         # hold it: when it lands, the page keeps the new lesson (a redraw that wrote back the ticket it was sent, the
         # stopped lesson's, and stopped the timer, left the status "stopped" for good).
-        redraw = _event_ids(warm_app, "page_in_language")
+        redraw = set(event_ids(warm_app, "page_in_language"))
         held: list = []
         page.route("**/queue/join*", lambda route: _hold_if(route, redraw, held))
         page.get_by_text("中文").click()

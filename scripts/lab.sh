@@ -88,7 +88,8 @@ export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 GRADIO_ANALYTICS_ENABLED=False
 unset PYTHONDONTWRITEBYTECODE
 run "$py" -m ruff check .            # lint (pinned in requirements-dev.txt)
 run "$py" -m ruff format --check .   # the code is ruff-formatted (run `ruff format .` before committing)
-# Three workers (pytest-xdist), a test file each at a time: most of the suite's wall time is waiting (servers
-# starting, pages answering), so three share two cores well; tests/conftest.py puts them all at one priority.
+# Three workers (pytest-xdist), a test file each at a time, handed out longest kinds first (tests/scheduling.py): on
+# two cores the suite is CPU-bound, and two workers left the cores idle while browser tests waited; tests/conftest.py
+# puts them all at one priority.
 # LAB_TEST_WORKERS=0 runs in one process; arguments after `test` go to pytest (`-n 0` there works too).
 run "$py" -m pytest -n "${LAB_TEST_WORKERS:-3}" --dist loadfile "$@"

@@ -32,6 +32,8 @@ WORDS = (
 ).split()
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+"""Where the browser tests write what a person may look at: measurements (JSON) and, when asked, screenshots."""
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -375,8 +377,8 @@ def screenshot(page: Any, name: str, full_page: bool = False) -> None:
     reads them. Off otherwise: each costs Chromium 1–2 s of CPU (a whole desktop page 2.2 s, measured), and the ~60 the
     browser tests take cost the 2-core CI machine about a tenth of the suite's CPU."""
     if screenshots_wanted():
-        (REPO / "test-artifacts").mkdir(exist_ok=True)
-        page.screenshot(path=str(REPO / "test-artifacts" / f"{name}.png"), full_page=full_page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def switch_language(page: Any, name: str, timeout_ms: float = 90_000) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from tests.app.support import (
     ARGS,
+    ARTIFACTS,
     CHROMIUM,
     REPO,
     AppServer,
@@ -41,7 +42,6 @@ stops = importlib.util.module_from_spec(_SPEC)
 sys.modules["guide_stops"] = stops
 _SPEC.loader.exec_module(stops)
 
-ARTIFACTS = REPO / "test-artifacts"
 SCREENS = {
     "en": {"viewport": {"width": 1400, "height": 1000}},
     "zh": {

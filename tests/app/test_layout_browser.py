@@ -13,7 +13,6 @@ import pytest
 from tests.app.support import (
     ARGS,
     CHROMIUM,
-    REPO,
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
@@ -24,7 +23,6 @@ from tests.app.support import (
 )
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = REPO / "test-artifacts"
 FIRST_RESULT = {
     "Sharing modes": "#transitions-status",
     "Masked words": "#mask-status",
@@ -69,7 +67,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
 
     expect.set_options(timeout=90_000)  # a busy 2-core machine relabels the page slowly
     url = running_app()
-    ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS

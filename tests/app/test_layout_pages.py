@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.app.support import (
-    REPO,
+    ARTIFACTS,
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
@@ -27,7 +27,6 @@ from tests.app.support import (
 pytestmark = pytest.mark.browser
 from tests.app.test_layout_browser import ARGS, CHROMIUM  # noqa: E402 — same Chromium, same network rule
 
-ARTIFACTS = REPO / "test-artifacts"
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1400, "height": 1000}
 TABS = {
     "Parameter calculator": "#parameters-totals",

@@ -16,8 +16,8 @@ import pytest
 
 from tests.app.support import (
     ARGS,
+    ARTIFACTS,
     CHROMIUM,
-    REPO,
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
@@ -27,7 +27,6 @@ from tests.app.support import (
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = REPO / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 TABS = {
     "parameters": "#parameters-totals",

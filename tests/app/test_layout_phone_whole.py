@@ -25,8 +25,8 @@ import pytest
 
 from tests.app.support import (
     ARGS,
+    ARTIFACTS,
     CHROMIUM,
-    REPO,
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
@@ -36,7 +36,6 @@ from tests.app.support import (
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = REPO / "test-artifacts"
 PHONE_UA = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile "
     "Safari/537.36"

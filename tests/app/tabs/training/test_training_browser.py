@@ -18,10 +18,9 @@ import pytest
 
 from app.tabs.training.child import READY
 from app.tabs.training.lessons import WALL_SECONDS
-from tests.app.support import ARGS, CHROMIUM, REPO, chromium_keeping_its_nice, event_ids, start_app
+from tests.app.support import ARGS, ARTIFACTS, CHROMIUM, chromium_keeping_its_nice, event_ids, start_app
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = REPO / "test-artifacts"
 TIMED = """() => {
   window.__live = {};
   document.querySelector('#training-button').addEventListener('click', () => {

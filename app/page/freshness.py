@@ -17,7 +17,8 @@ For every model tab (its event found by `api_name` once the tab is built), `keep
   runs overlap, so the language, a control or an example can change while one is on its way, and its answer
   comes after the redraw that the change started (a tab opened just before a switch to 中文 showed English).
   Every result says what it was drawn for: `drawn_for`, a digest of the inputs it answered, language
-  included (`stamped`).
+  included (`stamped`). A late result for a text no longer in its box is cleared, not run again, and the clearing
+  is decided in the page (`late_js`): a clearing sent through the queue could land after the button's result.
 
 "Shown" is read from the event's first output, its JSON result: empty until a result (or a refusal) came.
 The wrappers never raise: the events they wrap are `app.page.results.guarded`.
@@ -159,10 +160,22 @@ def run_if_shown(fn: Callable, n_outputs: int) -> Callable:
 _MARKS = itertools.count(1)
 
 
-def mark_if_stale(raw: Any, *args: Any) -> Any:
-    """(raw, *inputs) → a new value for the tab's hidden redraw trigger when `raw` answers other inputs than these,
-    otherwise no change. Checked outside the queue (a digest, no model): only a stale result queues a redraw."""
-    return next(_MARKS) if is_stale(raw, args) else gr.skip()
+def landing_check(text_positions: Sequence[int] = ()) -> Callable:
+    """(raw, *inputs) → (redraw mark, late mark), checked outside the queue the moment a result lands (a digest, no
+    model). A result for other inputs than these moves the hidden redraw trigger, which queues a run for the inputs
+    on screen; one whose text is no longer in its box (a run typing could not cancel in time) moves the late mark
+    instead, and the page clears it (`late_js`): typing asked for the button, so the new text is not run. Anything
+    else: no change."""
+
+    def check(raw: Any, *args: Any) -> tuple[Any, Any]:
+        if not is_stale(raw, args):
+            return gr.skip(), gr.skip()
+        if text_changed(raw, args, text_positions):
+            return gr.skip(), f"{raw[DRAWN_FOR]} {next(_MARKS)}"
+        return next(_MARKS), gr.skip()
+
+    check.__name__ = check.__qualname__ = "landing_check"
+    return check
 
 
 def text_changed(raw: Any, values: Sequence[Any], text_positions: Sequence[int]) -> bool:
@@ -173,23 +186,15 @@ def text_changed(raw: Any, values: Sequence[Any], text_positions: Sequence[int])
     return any(each[i] != drawn_for([values[i]]) for i in text_positions)
 
 
-def run_if_stale(
-    fn: Callable,
-    n_outputs: int,
-    text_positions: Sequence[int] = (),
-    outputs: Sequence[Any] = (),
-    button: str = "",
-    lang_position: int = -1,
-) -> Callable:
+def run_if_stale(fn: Callable, n_outputs: int, text_positions: Sequence[int] = ()) -> Callable:
     """(raw, *inputs) → fn(*inputs) when `raw` answers other inputs than these (it landed after they changed);
-    otherwise no change. When the text itself changed, typing cleared the result and asked for the button: a run
-    that could not be cancelled in time lands, and the result is cleared again (`stale_outputs`), not re-run."""
+    otherwise no change. Never when the text itself changed: typing cleared the result and asked for the button,
+    and a result for the old text is cleared by the page when it lands (`landing_check`). This run waits in the
+    queue, so a clearing sent from here could land after the button's own result and wipe it."""
 
     def wrapper(raw: Any, *args: Any) -> tuple:
-        if not is_stale(raw, args):
+        if not is_stale(raw, args) or text_changed(raw, args, text_positions):
             return tuple(gr.skip() for _ in range(n_outputs))
-        if outputs and text_changed(raw, args, text_positions):
-            return stale_outputs(list(outputs), button, args[lang_position])
         return fn(*args)
 
     return _named(wrapper, fn, "if_stale")
@@ -223,14 +228,29 @@ def stale_outputs(outputs: list[Any], button: str, lang: Any) -> tuple:
     return tuple(values)
 
 
-def stale_js(outputs: list[Any], button: str) -> str:
-    """`stale_outputs` as a function run in the page: the result is cleared the moment the text changes, before
-    any answer from the server could come back (a round trip could land after the next result and clear it)."""
+def _stale_values_js(outputs: list[Any], button: str) -> str:
+    """A JavaScript array of `stale_outputs`' values, for the page's language in the variable `lang`."""
     english, chinese = (stale_outputs(outputs, button, lang) for lang in ("en", "zh"))
     values = ["hint" if i == 1 else json.dumps(value) for i, value in enumerate(english)]
     return (
-        f"(lang) => {{ const hint = lang === 'zh' ? {json.dumps(chinese[1], ensure_ascii=False)} : "
-        f"{json.dumps(english[1], ensure_ascii=False)}; return [{', '.join(values)}]; }}"
+        f"(() => {{ const hint = lang === 'zh' ? {json.dumps(chinese[1], ensure_ascii=False)} : "
+        f"{json.dumps(english[1], ensure_ascii=False)}; return [{', '.join(values)}]; }})()"
+    )
+
+
+def stale_js(outputs: list[Any], button: str) -> str:
+    """`stale_outputs` as a function run in the page: the result is cleared the moment the text changes, before
+    any answer from the server could come back (a round trip could land after the next result and clear it)."""
+    return f"(lang) => {_stale_values_js(outputs, button)}"
+
+
+def late_js(outputs: list[Any], button: str) -> str:
+    """(late mark, raw, lang) → `stale_outputs` when the result on screen is still the late one the mark names (its
+    `drawn_for`), else no change (`undefined` leaves an output as it is): checked in the page when the mark arrives,
+    so a result that landed in between (the button's) is never cleared."""
+    return (
+        f"(mark, raw, lang) => (typeof mark === 'string' && raw && raw.{DRAWN_FOR} === mark.split(' ')[0]) "
+        f"? {_stale_values_js(outputs, button)} : []"
     )
 
 
@@ -283,12 +303,15 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
                 **event.options("new_model"),
             )
         # Whatever drew it, a result that answers inputs no longer on screen is drawn again for them: each landing
-        # is checked at once, and only a stale one takes a place in the model queue.
+        # is checked at once, and only a stale one takes a place in the model queue. One for a text no longer in its
+        # box is cleared in the page instead, if it is still the one shown when the check answers.
         redraw = gr.Number(visible=False, precision=0, elem_classes="lab-redraw")
+        late = gr.Textbox(visible=False, elem_classes="lab-redraw")
+        texts = [i for i, component in enumerate(event.inputs) if isinstance(component, gr.Textbox)]
         raw.change(
-            mark_if_stale,
+            landing_check(texts),
             inputs=[raw, *event.inputs],
-            outputs=redraw,
+            outputs=[redraw, late],
             api_name=f"{event.api_name}_landed",
             api_visibility="undocumented",
             trigger_mode="multiple",  # never deferred: see the picker's listeners above (attention has two here)
@@ -296,13 +319,22 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             show_progress="hidden",
             preprocess=False,
         )
-        texts = [i for i, component in enumerate(event.inputs) if isinstance(component, gr.Textbox)]
         redraw.change(
-            run_if_stale(event.fn, n, texts, event.outputs, event.button, event.inputs.index(lang)),
+            run_if_stale(event.fn, n, texts),
             inputs=[raw, *event.inputs],
             outputs=event.outputs,
             trigger_mode="always_last",
             **event.options("fresh"),
+        )
+        late.change(
+            None,
+            inputs=[late, raw, lang],
+            outputs=event.outputs,
+            js=late_js(event.outputs, event.button),
+            api_name=f"{event.api_name}_late",
+            api_visibility="undocumented",
+            queue=False,
+            show_progress="hidden",
         )
     return [event for _, event in tabs]
 

@@ -16,7 +16,7 @@ from tests.app.support import use_tiny_assets
 ROOT = Path(__file__).resolve().parents[3]
 FAMILY = re.compile(
     r"_(example|fails_example|example_pick|fails_example_pick|on_open|again(_\d+)?|new_model|fresh|in_language|"
-    r"stale|landed|cancel|after_edit|after_preset)(_\d+)?$"
+    r"stale|landed|late|cancel|after_edit|after_preset)(_\d+)?$"
 )
 """The events that run a declared endpoint again for another reason, or keep its result fresh."""
 
@@ -72,7 +72,7 @@ def test_each_event_runs_in_the_group_its_endpoint_declares(built) -> None:
     for block_fn in gradio_compat.events(demo):
         name = block_fn.api_name
         declared = cost.get(name, cost.get(FAMILY.sub("", name)))
-        if declared is None or re.search(r"_(pick|stale|landed|cancel)(_\d+)?$", name):
+        if declared is None or re.search(r"_(pick|stale|landed|late|cancel)(_\d+)?$", name):
             continue  # answered at once, outside the queue: a row, a digest, a cancel
         if declared == "instant":
             assert not block_fn.queue, name

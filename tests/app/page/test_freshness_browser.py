@@ -253,3 +253,61 @@ def test_typing_in_the_calculator_sends_its_events_a_bounded_number_of_times(pag
         view.wait_for_timeout(500)
     per_event = {name: sum(1 for _, n in sent if n == name) for name in watched}
     assert all(1 <= times <= 2 * 4 for times in per_event.values()), per_event  # at most twice per keystroke
+
+
+def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[Any, QueueTraffic]) -> None:
+    """The 中文 guide walk's stop 5: opening Attention runs it for the sentence in the box; the teacher types another
+    and presses the button while that first run answers, too late for typing to cancel it. Its result lands for a
+    text no longer in the box and is cleared. The clearing used to wait in the model queue behind the button's run,
+    so it landed after the button's result and wiped it ("input changed, press Attention"): here the landing check
+    of the first result is held until the button's run is queued, which is the order a busy machine gave."""
+    from playwright.sync_api import expect
+
+    view, traffic = page
+    on_open, landed = event_ids(view.url, "attention_on_open"), event_ids(view.url, "attention_landed")
+    button = next(k for k, name in event_ids(view.url, "attention").items() if name == "attention")
+    held_runs: list[Any] = []
+    held_checks: list[Any] = []
+
+    def hold_the_first_run(route: Any) -> None:
+        if json.loads(route.request.post_data or "{}").get("fn_index") in on_open:
+            held_runs.append(route)
+        else:
+            route.continue_()
+
+    def hold_its_landing_check(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("fn_index") in landed and body.get("data", [None])[0] and not held_checks:
+            held_checks.append(route)
+        else:
+            route.continue_()
+
+    def wait_for(held: list[Any]) -> None:
+        deadline = time.monotonic() + SETTLE
+        while not held:
+            assert time.monotonic() < deadline, "the request to hold was never sent"
+            view.wait_for_timeout(100)
+
+    view.route("**/gradio_api/cancel*", lambda route: route.abort())  # typing's cancel comes too late
+    view.route("**/queue/join*", hold_the_first_run)
+    view.route("**/run/predict*", hold_its_landing_check)
+    view.get_by_role("tab", name="Attention").click()
+    wait_for(held_runs)
+    view.locator("#attention-a textarea").fill("the old sailor walked along the river")
+    expect(view.locator("#attention-status")).to_contain_text("press Show attention")  # typing cleared it
+    held_runs[0].continue_()
+    wait_for(held_checks)  # the first run's result (the cat sentence) has landed after the typing
+
+    def joins_the_button_run(response: Any) -> bool:
+        return (
+            "/queue/join" in response.url and json.loads(response.request.post_data or "{}").get("fn_index") == button
+        )
+
+    with view.expect_response(joins_the_button_run):  # queued on the server before the first result's check answers
+        view.locator("#attention-button").click()
+    held_checks[0].continue_()
+    traffic.wait_quiet(view)
+    expect(view.locator("#attention-status")).to_contain_text("Model albert-lab-base")
+    view.locator("#attention-heatmaps .js-plotly-plot").wait_for()
+    sailor = view.locator("#attention-heatmaps .xtick").all_text_contents()
+    assert any("sailor" in tick for tick in sailor), sailor  # the button's sentence, not the cat's

@@ -58,6 +58,9 @@ CHART_VALUES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map
   ys: (plot._fullData || []).map(trace => trace.y && trace.y.length !== undefined
         ? Array.from(trace.y).slice(0, 8).map(v => typeof v === 'number' ? +v.toFixed(2) : v) : null)}))"""
 """What a failed chart check reports: each Plotly chart's nearest id, whether it is shown, its traces' first values."""
+STATUS_JS = """() => [...document.querySelectorAll('[id$=-status]')].filter(e => e.offsetParent)
+  .map(e => e.id + ': ' + e.textContent.replace(/\\s+/g, ' ').trim().slice(0, 200))"""
+"""What a failed chart check reports besides: the status line of the tab shown (a result's model, or a hint)."""
 TEXT_JS = """([id, wanted]) => {
   const flat = s => (s || '').replace(/\\s+/g, ' ');
   let text;
@@ -131,11 +134,13 @@ def _see(page, target: str, text: str) -> None:
     try:
         page.wait_for_function(TEXT_JS, arg=[target, text], timeout=WAIT_MS)
     except Exception as error:  # the figure never came: say which, and what the element held
-        if target == stops.CHARTS:  # the values of every chart on the page, shown or not
-            held = page.evaluate(CHART_VALUES_JS)
+        if target == stops.CHARTS:  # the values of every chart on the page, the shown ones first, and the status
+            charts = page.evaluate(CHART_VALUES_JS)
+            shown = [chart for chart in charts if chart["shown"]]
+            held = [*shown, page.evaluate(STATUS_JS), *(chart for chart in charts if not chart["shown"])]
         else:
             held = page.evaluate("id => (document.getElementById(id) || {}).textContent || ''", target)
-        raise AssertionError(f"#{target} never showed {text!r}; it holds {str(held)[:600]!r}") from error
+        raise AssertionError(f"#{target} never showed {text!r}; it holds {str(held)[:1500]!r}") from error
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -33,7 +33,7 @@ import itertools
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import gradio as gr
@@ -57,6 +57,8 @@ class ModelEvent:
     """String key of the button that runs it (named in the 'input changed' sentence)."""
     cost: str = "model"
     """Its cost group: every event that runs it again runs in the same one (`app.hosting.queue_options`)."""
+    late: Any = None
+    """The hidden mark by which the page clears a result that came late (`late_js`), once `keep_fresh` wired it."""
 
     def options(self, reason: str) -> dict[str, Any]:
         """An event that runs it again: `<api_name>_<reason>`, undocumented, in its cost group."""
@@ -201,16 +203,18 @@ def run_if_stale(fn: Callable, n_outputs: int, text_positions: Sequence[int] = (
 
 
 def redraw_in_language(event: ModelEvent, lang_index: int) -> Callable:
-    """(raw, status, *inputs) → the event again when a result is on screen; the "input changed" sentence in the
-    new language when the result was cleared by typing (the status holds it); otherwise no change."""
+    """(raw, status, *inputs) → the event again when a result is on screen; when the result was cleared by typing
+    (the status holds the "input changed" sentence), a late mark naming no result, so that the page writes the
+    sentence in the new language if still no result is shown (`late_js`: the button's result may land first);
+    otherwise no change. One output more than the event: its late mark, last."""
     n = len(event.outputs)
 
     def wrapper(raw: Any, status: Any, *args: Any) -> tuple:
         if is_shown(raw):
-            return event.fn(*args)
+            return (*event.fn(*args), gr.skip())
         if isinstance(status, str) and status.strip():
-            return stale_outputs(event.outputs, event.button, args[lang_index])
-        return tuple(gr.skip() for _ in range(n))
+            return (*(gr.skip() for _ in range(n)), f" {next(_MARKS)}")
+        return tuple(gr.skip() for _ in range(n + 1))
 
     return _named(wrapper, event.fn, "in_language")
 
@@ -245,19 +249,22 @@ def stale_js(outputs: list[Any], button: str) -> str:
 
 
 def late_js(outputs: list[Any], button: str) -> str:
-    """(late mark, raw, lang) → `stale_outputs` when the result on screen is still the late one the mark names (its
-    `drawn_for`), else no change (`undefined` leaves an output as it is): checked in the page when the mark arrives,
-    so a result that landed in between (the button's) is never cleared."""
+    """(late mark, raw, lang) → `stale_outputs` when what is on screen is still what the mark names, else no change
+    (`undefined` leaves an output as it is). A mark names a late result (its `drawn_for`, from `landing_check`) or no
+    result (an empty name, from `redraw_in_language`). Checked in the page when the mark arrives, so a result that
+    landed in between (the button's) is never cleared."""
     return (
-        f"(mark, raw, lang) => (typeof mark === 'string' && raw && raw.{DRAWN_FOR} === mark.split(' ')[0]) "
-        f"? {_stale_values_js(outputs, button)} : []"
+        "(mark, raw, lang) => { if (typeof mark !== 'string') return []; const named = mark.split(' ')[0]; "
+        "const shown = !!raw && typeof raw === 'object' && Object.keys(raw).length > 0; "
+        f"return (named ? shown && raw.{DRAWN_FOR} === named : !shown) ? {_stale_values_js(outputs, button)} : []; }}"
     )
 
 
 def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.Dropdown) -> list[ModelEvent]:
     """Wire opening, typing, controls and the model picker for each (tab, event); call inside the Blocks.
 
-    Returns the events, for the language switch to draw again (`rerun_events`)."""
+    Returns the events with their late marks, for the language switch to draw again (`rerun_events`)."""
+    wired: list[ModelEvent] = []
     for tab, event in tabs:
         n = len(event.outputs)
         raw = event.outputs[0]
@@ -336,7 +343,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             queue=False,
             show_progress="hidden",
         )
-    return [event for _, event in tabs]
+        wired.append(replace(event, late=late))
+    return wired
 
 
 def rerun_events(events: list[ModelEvent], after: Any, lang: gr.Radio) -> None:
@@ -347,7 +355,7 @@ def rerun_events(events: list[ModelEvent], after: Any, lang: gr.Radio) -> None:
         after.then(
             redraw_in_language(event, event.inputs.index(lang)),
             inputs=[event.outputs[0], event.outputs[1], *event.inputs],
-            outputs=event.outputs,
+            outputs=[*event.outputs, event.late],
             **event.options("in_language"),
         )
 

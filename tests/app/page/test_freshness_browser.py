@@ -311,3 +311,39 @@ def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[
     view.locator("#attention-heatmaps .js-plotly-plot").wait_for()
     sailor = view.locator("#attention-heatmaps .xtick").all_text_contents()
     assert any("sailor" in tick for tick in sailor), sailor  # the button's sentence, not the cat's
+
+
+def test_the_switch_never_clears_a_result_that_landed_after_it(page: tuple[Any, QueueTraffic]) -> None:
+    """Typing cleared a result (the "input changed" sentence); the teacher switches to 中文 and presses the button at
+    once. The switch looked at the tab while it was still cleared, so it writes the sentence again in 中文; that
+    used to come from the model queue and could land after the button's result, wiping it. Here the switch's redraw
+    is held until the button's result has landed."""
+    from playwright.sync_api import expect
+
+    view, traffic = page
+    redraws = event_ids(view.url, "fill_mask_in_language")
+    held: list[Any] = []
+
+    def hold_the_redraw(route: Any) -> None:
+        if json.loads(route.request.post_data or "{}").get("fn_index") in redraws:
+            held.append(route)
+        else:
+            route.continue_()
+
+    view.get_by_role("tab", name="Masked words").click()
+    expect(view.locator("#mask-status")).to_contain_text("Model ")
+    traffic.wait_quiet(view)
+    view.locator("#mask-text textarea").fill("the old sailor walked along the [MASK] .")
+    expect(view.locator("#mask-status")).to_contain_text("Predict")
+    view.route("**/queue/join*", hold_the_redraw)
+    view.locator("#language label").filter(has_text="中文").click()
+    deadline = time.monotonic() + SETTLE
+    while not held:  # the switch has looked at the tab: cleared, so it will write the sentence in 中文
+        assert time.monotonic() < deadline, "the switch never sent its redraw of the masked-words tab"
+        view.wait_for_timeout(100)
+    view.locator("#mask-button").click()
+    expect(view.locator("#mask-status")).to_contain_text("模型 ")  # the button's result, in 中文
+    held[0].continue_()
+    traffic.wait_quiet(view)
+    expect(view.locator("#mask-status")).to_contain_text("模型 ")
+    expect(view.locator("#mask-status")).not_to_contain_text("输入已改变")

@@ -407,6 +407,8 @@ class QueueTraffic:
         self.open: set[Any] = set()
         self.last = time.monotonic()
         self.timeout = timeout
+        self.joins: list[tuple[float, Any]] = []
+        """(when, fn_index) of each event the page queued, for a report when the page never goes quiet."""
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
@@ -415,6 +417,11 @@ class QueueTraffic:
         if "/queue/" in request.url:
             self.open.add(request)
             self.last = time.monotonic()
+            if "/queue/join" in request.url:
+                try:
+                    self.joins.append((self.last, json.loads(request.post_data or "{}").get("fn_index")))
+                except ValueError:
+                    self.joins.append((self.last, None))
 
     def _ended(self, request: Any) -> None:
         if request in self.open:
@@ -425,8 +432,20 @@ class QueueTraffic:
         """Until no queue request has been open for `seconds`: every queued step of the page has answered."""
         deadline = time.monotonic() + self.timeout
         while self.open or time.monotonic() - self.last < seconds:
-            assert time.monotonic() < deadline, f"queue requests still open after {self.timeout:.0f} s: {self.open}"
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"queue requests still open after {self.timeout:.0f} s: {self.report(page)}")
             page.wait_for_timeout(250)
+
+    def report(self, page: Any) -> str:
+        """What is open, and the events queued in the last wait (seconds ago, api name)."""
+        try:
+            names: dict[Any, str] = event_ids(page.url.split("?")[0].rstrip("/") + "/", "")
+        except OSError:
+            names = {}
+        now = time.monotonic()
+        window = self.timeout + 30
+        recent = [(round(now - when, 1), names.get(fn, fn)) for when, fn in self.joins if now - when < window]
+        return f"open {sorted(request.url for request in self.open)}; queued since the wait began: {recent[-30:]}"
 
 
 def replace_view(monkeypatch: Any, module: Any, endpoint: str, wrap: Any) -> None:

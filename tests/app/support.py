@@ -436,6 +436,17 @@ class QueueTraffic:
                 raise AssertionError(f"queue requests still open after {self.timeout:.0f} s: {self.report(page)}")
             page.wait_for_timeout(250)
 
+    def settle(self, page: Any, at_most: float, seconds: float = 2.0) -> bool:
+        """Wait as `wait_quiet`, but for at most `at_most` seconds; returns whether the page went quiet. For pacing
+        only, where what the page shows is checked after: Gradio 6 can keep a session's result stream open after its
+        events answered (a cancel that reached a running event of the same function: see docs/usage/testing.md)."""
+        deadline = time.monotonic() + at_most
+        while self.open or time.monotonic() - self.last < seconds:
+            if time.monotonic() >= deadline:
+                return False
+            page.wait_for_timeout(250)
+        return True
+
     def report(self, page: Any) -> str:
         """What is open, and the events queued in the last wait (seconds ago, api name)."""
         try:

@@ -143,12 +143,23 @@ def _see(page, target: str, text: str) -> None:
         raise AssertionError(f"#{target} never showed {text!r}; it holds {str(held)[:1500]!r}") from error
 
 
+PACE_S = 20.0
+"""At most this long for the page's queued steps to answer before the next step (a teacher's pace)."""
+
+
+def _pace(page, traffic: QueueTraffic, timings: dict, where: str) -> None:
+    """At a teacher's pace: until the page's queued steps have answered, or `PACE_S`. Not an assertion: the next
+    stop's figures are. A page that did not go quiet is written into the walk's timings, with what it queued."""
+    if not traffic.settle(page, PACE_S):
+        timings[f"not quiet after {PACE_S:.0f} s: {where}"] = traffic.report(page)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
-    timings: dict[str, float] = {}
+    timings: dict[str, object] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
@@ -182,10 +193,10 @@ def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_facto
             for step in stop.steps:
                 _do(page, step)
                 if step.do == "model":  # a teacher picks the model, then opens the tab: the shown tab reruns first
-                    traffic.wait_quiet(page)
+                    _pace(page, traffic, timings, f"stop {stop.number}, after the model pick")
             for target, text in stop.shows:
                 _see(page, target, text)
-            traffic.wait_quiet(page)  # at a teacher's pace: the class reads the stop before the next one starts
+            _pace(page, traffic, timings, f"stop {stop.number}")  # the class reads the stop before the next one
             timings[f"stop {stop.number} ({stop.tab})"] = round(time.perf_counter() - began, 1)
             screenshot(page, f"guide-walk-{lang}-{stop.number}")
         timings["total"] = round(time.perf_counter() - start, 1)

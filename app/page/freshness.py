@@ -260,6 +260,20 @@ def late_js(outputs: list[Any], button: str) -> str:
     )
 
 
+def _in_the_page(trigger: Callable, inputs: list[Any], outputs: list[Any], js: str, api_name: str) -> None:
+    """`trigger` answered by `js` in the page alone, with no request (an undocumented `api_name`)."""
+    trigger(
+        None,
+        inputs=inputs,
+        outputs=outputs,
+        js=js,
+        api_name=api_name,
+        api_visibility="undocumented",
+        queue=False,
+        show_progress="hidden",
+    )
+
+
 def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.Dropdown) -> list[ModelEvent]:
     """Wire opening, typing, controls and the model picker for each (tab, event); call inside the Blocks.
 
@@ -278,16 +292,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             if component is lang or component is model:
                 continue
             if isinstance(component, gr.Textbox):
-                component.input(
-                    None,
-                    inputs=[lang],
-                    outputs=event.outputs,
-                    js=stale_js(event.outputs, event.button),
-                    api_name=f"{event.api_name}_stale",
-                    api_visibility="undocumented",
-                    queue=False,
-                    show_progress="hidden",
-                )
+                js = stale_js(event.outputs, event.button)
+                _in_the_page(component.input, [lang], event.outputs, js, f"{event.api_name}_stale")
             else:
                 trigger = component.release if isinstance(component, gr.Slider) else component.input
                 trigger(
@@ -333,16 +339,8 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
             trigger_mode="always_last",
             **event.options("fresh"),
         )
-        late.change(
-            None,
-            inputs=[late, raw, lang],
-            outputs=event.outputs,
-            js=late_js(event.outputs, event.button),
-            api_name=f"{event.api_name}_late",
-            api_visibility="undocumented",
-            queue=False,
-            show_progress="hidden",
-        )
+        js = late_js(event.outputs, event.button)
+        _in_the_page(late.change, [late, raw, lang], event.outputs, js, f"{event.api_name}_late")
         wired.append(replace(event, late=late))
     return wired
 

@@ -255,6 +255,18 @@ def test_typing_in_the_calculator_sends_its_events_a_bounded_number_of_times(pag
     assert all(1 <= times <= 2 * 4 for times in per_event.values()), per_event  # at most twice per keystroke
 
 
+def _holding(events: dict[int, str], held: list[Any]) -> Any:
+    """A route handler that holds back the requests for `events` (by fn_index) in `held` and lets the rest through."""
+
+    def hold(route: Any) -> None:
+        if json.loads(route.request.post_data or "{}").get("fn_index") in events:
+            held.append(route)
+        else:
+            route.continue_()
+
+    return hold
+
+
 def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[Any, QueueTraffic]) -> None:
     """The 中文 guide walk's stop 5: opening Attention runs it for the sentence in the box; the teacher types another
     and presses the button while that first run answers, too late for typing to cancel it. Its result lands for a
@@ -268,12 +280,6 @@ def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[
     button = next(k for k, name in event_ids(view.url, "attention").items() if name == "attention")
     held_runs: list[Any] = []
     held_checks: list[Any] = []
-
-    def hold_the_first_run(route: Any) -> None:
-        if json.loads(route.request.post_data or "{}").get("fn_index") in on_open:
-            held_runs.append(route)
-        else:
-            route.continue_()
 
     def hold_its_landing_check(route: Any) -> None:
         body = json.loads(route.request.post_data or "{}")
@@ -289,7 +295,7 @@ def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[
             view.wait_for_timeout(100)
 
     view.route("**/gradio_api/cancel*", lambda route: route.abort())  # typing's cancel comes too late
-    view.route("**/queue/join*", hold_the_first_run)
+    view.route("**/queue/join*", _holding(on_open, held_runs))
     view.route("**/run/predict*", hold_its_landing_check)
     view.get_by_role("tab", name="Attention").click()
     wait_for(held_runs)
@@ -324,18 +330,12 @@ def test_the_switch_never_clears_a_result_that_landed_after_it(page: tuple[Any, 
     redraws = event_ids(view.url, "fill_mask_in_language")
     held: list[Any] = []
 
-    def hold_the_redraw(route: Any) -> None:
-        if json.loads(route.request.post_data or "{}").get("fn_index") in redraws:
-            held.append(route)
-        else:
-            route.continue_()
-
     view.get_by_role("tab", name="Masked words").click()
     expect(view.locator("#mask-status")).to_contain_text("Model ")
     traffic.wait_quiet(view)
     view.locator("#mask-text textarea").fill("the old sailor walked along the [MASK] .")
     expect(view.locator("#mask-status")).to_contain_text("Predict")
-    view.route("**/queue/join*", hold_the_redraw)
+    view.route("**/queue/join*", _holding(redraws, held))
     view.locator("#language label").filter(has_text="中文").click()
     deadline = time.monotonic() + SETTLE
     while not held:  # the switch has looked at the tab: cleared, so it will write the sentence in 中文

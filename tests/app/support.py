@@ -438,8 +438,8 @@ class QueueTraffic:
 
     def settle(self, page: Any, at_most: float, seconds: float = 2.0) -> bool:
         """Wait as `wait_quiet`, but for at most `at_most` seconds; returns whether the page went quiet. For pacing
-        only, where what the page shows is checked after: Gradio 6 can keep a session's result stream open after its
-        events answered (a cancel that reached a running event of the same function: see docs/usage/testing.md)."""
+        only, where what the page shows is checked after: a session's result stream has stayed open for minutes after
+        the page's figures came (docs/usage/testing.md)."""
         deadline = time.monotonic() + at_most
         while self.open or time.monotonic() - self.last < seconds:
             if time.monotonic() >= deadline:

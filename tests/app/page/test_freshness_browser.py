@@ -267,6 +267,38 @@ def _holding(events: dict[int, str], held: list[Any]) -> Any:
     return hold
 
 
+def test_a_result_that_lands_after_typing_is_cleared(page: tuple[Any, QueueTraffic]) -> None:
+    """Opening Attention runs it for the sentence in the box; the teacher types another before it answers, too late
+    for typing to cancel it. The result for the old sentence lands, and the page clears it again: the hint asks for
+    the button, and no chart of the old sentence stays."""
+    from playwright.sync_api import expect
+
+    view, traffic = page
+    held: list[Any] = []
+    view.route("**/gradio_api/cancel*", lambda route: route.abort())  # typing's cancel comes too late
+    view.route("**/queue/join*", _holding(event_ids(view.url, "attention_on_open"), held))
+    view.get_by_role("tab", name="Attention").click()
+    deadline = time.monotonic() + SETTLE
+    while not held:
+        assert time.monotonic() < deadline, "opening the tab never ran it"
+        view.wait_for_timeout(100)
+    view.locator("#attention-a textarea").fill("the old sailor walked along the river")
+    expect(view.locator("#attention-status")).to_contain_text("press Show attention")
+    checks, landed = event_ids(view.url, "attention_landed"), []
+
+    def checked(request: Any) -> None:  # the landing check, sent with the result that landed (its JSON first)
+        body = json.loads(request.post_data or "{}") if request.url.endswith("/run/predict") else {}
+        if body.get("fn_index") in checks and body.get("data", [None])[0]:
+            landed.append(body["data"][0].get("tokens"))
+
+    view.on("request", checked)
+    held[0].continue_()
+    traffic.wait_quiet(view)
+    assert landed and "▁sat" in landed[0], f"the first run's result never landed, so nothing came late: {landed}"
+    expect(view.locator("#attention-status")).to_contain_text("press Show attention")
+    assert view.locator("#attention-heatmaps .js-plotly-plot").count() == 0
+
+
 def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[Any, QueueTraffic]) -> None:
     """The 中文 guide walk's stop 5: opening Attention runs it for the sentence in the box; the teacher types another
     and presses the button while that first run answers, too late for typing to cancel it. Its result lands for a

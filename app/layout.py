@@ -151,7 +151,7 @@ def build_app() -> gr.Blocks:
         # The page says when its charts and tables are drawn in the language (`<html data-lab-drawn="zh">`), then each
         # result on screen is drawn again, for its tab's example in the new language.
         drawn.then(None, inputs=[lang], js=DRAWN_JS, api_name="drawn", api_visibility="private", queue=False)
-        freshness.rerun_events(events, drawn, lang)
+        freshness.rerun_events(events, drawn)
         freshness.cancel_on_typing(demo, events)
     return demo
 

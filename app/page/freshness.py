@@ -202,7 +202,7 @@ def run_if_stale(fn: Callable, n_outputs: int, text_positions: Sequence[int] = (
     return _named(wrapper, fn, "if_stale")
 
 
-def redraw_in_language(event: ModelEvent, lang_index: int) -> Callable:
+def redraw_in_language(event: ModelEvent) -> Callable:
     """(raw, status, *inputs) → the event again when a result is on screen; when the result was cleared by typing
     (the status holds the "input changed" sentence), a late mark naming no result, so that the page writes the
     sentence in the new language if still no result is shown (`late_js`: the button's result may land first);
@@ -345,13 +345,13 @@ def keep_fresh(tabs: list[tuple[gr.Tab, ModelEvent]], lang: gr.Radio, model: gr.
     return wired
 
 
-def rerun_events(events: list[ModelEvent], after: Any, lang: gr.Radio) -> None:
+def rerun_events(events: list[ModelEvent], after: Any) -> None:
     """Every result on screen drawn again in the new language: each event chained onto `after`, the language switch's
     step that puts the examples in the new language (so the result is for the new text). A result still on its way
     is drawn again when it lands (`run_if_stale`)."""
     for event in events:
         after.then(
-            redraw_in_language(event, event.inputs.index(lang)),
+            redraw_in_language(event),
             inputs=[event.outputs[0], event.outputs[1], *event.inputs],
             outputs=[*event.outputs, event.late],
             **event.options("in_language"),

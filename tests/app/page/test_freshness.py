@@ -335,7 +335,7 @@ def test_a_cleared_result_keeps_its_sentence_in_the_new_language() -> None:
 
     outputs = [gr.JSON(render=False), gr.Markdown(render=False), gr.Plot(render=False)]
     late = gr.Textbox(render=False)
-    redraw = redraw_in_language(ModelEvent("view", view, [], outputs, "mask.button", late=late), lang_index=1)
+    redraw = redraw_in_language(ModelEvent("view", view, [], outputs, "mask.button", late=late))
     hint = stale_outputs(outputs, "mask.button", "en")[1]
     assert "Predict" in hint
     # The sentence is written by the page, if still no result is shown when the mark arrives (`late_js`): sent from

@@ -21,7 +21,7 @@ import torch  # noqa: E402
 
 from albert import AlbertConfig  # noqa: E402
 from tests.factories import TINY, tiny_config, write_corpus  # noqa: E402
-from tests.scheduling import OneFileAhead, longest_first  # noqa: E402
+from tests.scheduling import OneFileAhead, longest_first, whole_files  # noqa: E402
 
 # Test models are tiny: a second intra-op thread only adds synchronisation, and on a busy
 # machine OpenMP's spinning threads made the suite 2–3× slower (measured: 53 s → 22 s).
@@ -75,6 +75,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
     longest_first(items)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`pytest -n N` runs whole files per worker, as `scripts/lab.sh test` does (tests/scheduling.py)."""
+    whole_files(config.option)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> OneFileAhead | None:

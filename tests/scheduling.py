@@ -15,6 +15,17 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadFileScheduling
 
+SPLITTING = ("load", "worksteal")
+"""xdist's modes that hand out single tests (`load` is what `-n N` alone means)."""
+
+
+def whole_files(option: Any) -> None:
+    """Turn a test-by-test `--dist` into `loadfile` (pytest's parsed options, changed in place). A browser module's
+    tests share one page and run in order (one leaves a tab open for the next), so spread over workers by
+    `pytest -n 3` alone they failed; `scripts/lab.sh test` asks for `loadfile` itself."""
+    if getattr(option, "dist", "no") in SPLITTING:
+        option.dist = "loadfile"
+
 
 def file_kind(item: pytest.Item) -> int:
     """0 for a browser test, 1 for another slow one (a server, an interpreter, a training run), 2 for a quick one."""

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.scheduling import OneFileAhead, longest_first
+from tests.scheduling import OneFileAhead, longest_first, whole_files
 
 
 class Item:
@@ -94,3 +94,21 @@ def test_only_loadfile_runs_get_this_scheduler(dist: str) -> None:
     config.option = SimpleNamespace(loadscopereorder=True)
     made = pytest_xdist_make_scheduler(config, None)
     assert isinstance(made, OneFileAhead) == (dist == "loadfile")
+
+
+@pytest.mark.parametrize(
+    ("asked", "runs"),
+    [
+        ("load", "loadfile"),
+        ("worksteal", "loadfile"),
+        ("loadfile", "loadfile"),
+        ("loadscope", "loadscope"),
+        ("no", "no"),
+    ],
+)
+def test_a_run_that_would_split_files_runs_whole_files(asked: str, runs: str) -> None:
+    """`pytest -n 3` alone means `--dist load`, one test at a time: a browser module's tests, which share one page in
+    order, were spread over workers and failed (test_layout_browser.py's language switch found another test's tab)."""
+    option = SimpleNamespace(dist=asked)
+    whole_files(option)
+    assert option.dist == runs

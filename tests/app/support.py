@@ -430,16 +430,13 @@ class QueueTraffic:
 
     def wait_quiet(self, page: Any, seconds: float = 2.0) -> None:
         """Until no queue request has been open for `seconds`: every queued step of the page has answered."""
-        deadline = time.monotonic() + self.timeout
-        while self.open or time.monotonic() - self.last < seconds:
-            if time.monotonic() >= deadline:
-                raise AssertionError(f"queue requests still open after {self.timeout:.0f} s: {self.report(page)}")
-            page.wait_for_timeout(250)
+        if not self.settle(page, self.timeout, seconds):
+            raise AssertionError(f"queue requests still open after {self.timeout:.0f} s: {self.report(page)}")
 
     def settle(self, page: Any, at_most: float, seconds: float = 2.0) -> bool:
-        """Wait as `wait_quiet`, but for at most `at_most` seconds; returns whether the page went quiet. For pacing
-        only, where what the page shows is checked after: a session's result stream has stayed open for minutes after
-        the page's figures came (docs/usage/testing.md)."""
+        """As `wait_quiet`, but for at most `at_most` seconds; returns whether the page went quiet. The guide walk
+        paces itself with it, checking what the page shows after: a session's result stream has stayed open for
+        minutes after the page's figures came (docs/usage/testing.md)."""
         deadline = time.monotonic() + at_most
         while self.open or time.monotonic() - self.last < seconds:
             if time.monotonic() >= deadline:

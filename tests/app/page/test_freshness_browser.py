@@ -255,6 +255,14 @@ def test_typing_in_the_calculator_sends_its_events_a_bounded_number_of_times(pag
     assert all(1 <= times <= 2 * 4 for times in per_event.values()), per_event  # at most twice per keystroke
 
 
+def _wait_until_held(view: Any, held: list[Any], what: str) -> None:
+    """Until the route has held a request (`held` not empty); fails naming `what` after `SETTLE`."""
+    deadline = time.monotonic() + SETTLE
+    while not held:
+        assert time.monotonic() < deadline, f"{what} was never sent"
+        view.wait_for_timeout(100)
+
+
 def _holding(events: dict[int, str], held: list[Any]) -> Any:
     """A route handler that holds back the requests for `events` (by fn_index) in `held` and lets the rest through."""
 
@@ -278,10 +286,7 @@ def test_a_result_that_lands_after_typing_is_cleared(page: tuple[Any, QueueTraff
     view.route("**/gradio_api/cancel*", lambda route: route.abort())  # typing's cancel comes too late
     view.route("**/queue/join*", _holding(event_ids(view.url, "attention_on_open"), held))
     view.get_by_role("tab", name="Attention").click()
-    deadline = time.monotonic() + SETTLE
-    while not held:
-        assert time.monotonic() < deadline, "opening the tab never ran it"
-        view.wait_for_timeout(100)
+    _wait_until_held(view, held, "the run of opening the tab")
     view.locator("#attention-a textarea").fill("the old sailor walked along the river")
     expect(view.locator("#attention-status")).to_contain_text("press Show attention")
     checks, landed = event_ids(view.url, "attention_landed"), []
@@ -320,21 +325,15 @@ def test_a_late_result_for_old_text_never_clears_the_buttons_result(page: tuple[
         else:
             route.continue_()
 
-    def wait_for(held: list[Any]) -> None:
-        deadline = time.monotonic() + SETTLE
-        while not held:
-            assert time.monotonic() < deadline, "the request to hold was never sent"
-            view.wait_for_timeout(100)
-
     view.route("**/gradio_api/cancel*", lambda route: route.abort())  # typing's cancel comes too late
     view.route("**/queue/join*", _holding(on_open, held_runs))
     view.route("**/run/predict*", hold_its_landing_check)
     view.get_by_role("tab", name="Attention").click()
-    wait_for(held_runs)
+    _wait_until_held(view, held_runs, "the run of opening the tab")
     view.locator("#attention-a textarea").fill("the old sailor walked along the river")
     expect(view.locator("#attention-status")).to_contain_text("press Show attention")  # typing cleared it
     held_runs[0].continue_()
-    wait_for(held_checks)  # the first run's result (the cat sentence) has landed after the typing
+    _wait_until_held(view, held_checks, "the first result's landing check")  # it landed after the typing
 
     def joins_the_button_run(response: Any) -> bool:
         return (
@@ -369,10 +368,8 @@ def test_the_switch_never_clears_a_result_that_landed_after_it(page: tuple[Any, 
     expect(view.locator("#mask-status")).to_contain_text("Predict")
     view.route("**/queue/join*", _holding(redraws, held))
     view.locator("#language label").filter(has_text="中文").click()
-    deadline = time.monotonic() + SETTLE
-    while not held:  # the switch has looked at the tab: cleared, so it will write the sentence in 中文
-        assert time.monotonic() < deadline, "the switch never sent its redraw of the masked-words tab"
-        view.wait_for_timeout(100)
+    # the switch has looked at the tab: cleared, so it will write the sentence in 中文
+    _wait_until_held(view, held, "the switch's redraw of the masked-words tab")
     view.locator("#mask-button").click()
     expect(view.locator("#mask-status")).to_contain_text("模型 ")  # the button's result, in 中文
     held[0].continue_()

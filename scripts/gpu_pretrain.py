@@ -1,33 +1,34 @@
-"""The prepared GPU pretraining run: about 8 minutes of bf16 training that ends in a shippable model.
+"""The prepared GPU pretraining run: a speed check, then about 8 minutes of bf16 training of a fresh ALBERT that
+ends in a shippable model, judged against the shipped English default.
 
 On a lent accelerator (15 minutes of device time in all, 10 a command, at most 8 files of 16 MiB brought
-back), with the Gutenberg files copied into an ignored folder that the run carries:
+back), with the Gutenberg files and the default's tokenizer copied into an ignored folder that the run carries:
 
-    mkdir -p runs/gpu-corpus && cp ../shared/corpus/gutenberg-*.txt.xz runs/gpu-corpus/
+    mkdir -p runs/gpu-corpus && cp ../shared/corpus/gutenberg-*.txt.xz runs/gpu-corpus/ \
+        && cp -r assets/models/albert-lab-e128-gpu runs/gpu-corpus/default
     # device tool: carry ["runs/gpu-corpus"], timeout_s 560. The tracked tree (~83 MB, the shipped models) is over
-    # the 64 MiB a call carries: move assets/ aside but for the model continued (or albert-lab-base's tokenizer).
-    python -m scripts.gpu_pretrain --corpus runs/gpu-corpus/gutenberg-train.txt.xz \\
-        --valid-corpus runs/gpu-corpus/gutenberg-valid.txt.xz --init-from assets/models/albert-lab-e128-gpu \\
-        --seq-length 64 --batch-size 1024 --learning-rate 1e-3 --pretrain-flags "--data.seed 6" --minutes 8 --out "$OUT"
+    # the 64 MiB a call carries: move assets/models aside on the device (the run needs only runs/gpu-corpus).
+    python -m scripts.gpu_pretrain --corpus runs/gpu-corpus/gutenberg-train.txt.xz \
+        --valid-corpus runs/gpu-corpus/gutenberg-valid.txt.xz --tokenizer runs/gpu-corpus/default \
+        --must-beat runs/gpu-corpus/default --minutes 8 --out "$OUT"
 
-That continues the English default, the safe use of a short lease (a fresh data seed each run: 3, 4 and 5 are
-spent). On 4 December 2026 the first lease turned albert-lab-e128-continued into albert-lab-e128-gpu at batch 256
-and lr 5e-4 (held-out MLM 21.7% -> 22.8% in 198 s of training); the second lease ran this command twice (data seeds
-4 and 5, --minutes 7.5 and 5), each run continuing the one before, and the batch of 1,024 gave 2.6-2.7x the tokens
-per second (a step of ~0.135 s against ~0.090 s): 22.8% -> 25.4% -> 25.9% in 332 + 211 s, shipped as
-albert-lab-e128-gpu in place. To continue a model brought back from an earlier run of the same lease, unpack its
-model.tar.gz into a folder and pass that folder to `--init-from`. Without `--init-from` the run trains the fresh
-E 128 / H 512 / 12-pass model below, which stayed on the unigram plateau for all 2,449 steps of the first lease
-(lr 1e-3, batch 256): a fresh model needs more steps than a lease gives, or larger batches (docs/usage/gpu.md).
+What it does, in order (docs/usage/gpu.md, "The next lease", has the plan and the figures it expects):
+1. `--check-seconds` (50) of `benchmarks.gpu_pretrain_check` on albert-base, bf16, synthetic batches: tokens/s and
+   model FLOP utilisation, into summary.json's `speed_check` (docs/results/benchmarks.md has no GPU figure yet).
+2. A calibration of the run's own model and batch; `--max-steps` planned so that warm-up and decay end with the time
+   budget. The log names the plan: the model, the tokens it expects, and the held-out figure it must beat
+   (`--must-beat`'s metrics.json).
+3. A **fresh** E 128 / H 512 / 12-pass model (MODEL below, 64 positions like the default, so both are scored on the
+   same kind of held-out blanks) with `albert.pretrain`'s fresh-model recipe (docs/results/pretraining-recipe.md)
+   and DataLoader workers making the batches beside the step (`--data-workers` auto: up to 8).
+4. Writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrained` folder: config, weights,
+   tokenizer, metrics.json with the held-out scores of `experiments/score_models.py`, the training log,
+   summary.json), `summary.json` (with the `verdict`: the held-out MLM against the figure to beat) and `log.txt`.
+On a CPU the same command is a dry run (`--device cpu --precision fp32`, tests/scripts/test_gpu_pretrain.py).
 
-What it does: tokenizes the corpus with the shipped default's tokenizer (the same V 8000 pieces as every
-English model here), measures the step rate for `--calibration-steps`, plans `--max-steps` so that the
-warm-up + linear decay ends with the time budget (a run stopped by the clock mid-schedule would end at a
-high learning rate), trains with `python -m albert.pretrain` (bf16 autocast, whole-sentence SOP), and
-writes into `--out` exactly three files: `model.tar.gz` (the fp16 `from_pretrained` folder: config,
-weights, tokenizer, metrics.json with the held-out scores of `experiments/score_models.py`, the training
-log, summary.json), `summary.json` and `log.txt`. On a CPU the same command is a dry run
-(`--device cpu --precision fp32`, tests/scripts/test_gpu_pretrain.py).
+Continuing a shipped model instead (what both earlier leases did: albert-lab-e128-continued → albert-lab-e128-gpu,
+21.7% → 25.9% held-out MLM over 263M tokens): `--init-from assets/models/albert-lab-e128-gpu --learning-rate 1e-3
+--warmup-fraction 0.03 --pretrain-flags "--data.seed 6"` (data seeds 3, 4 and 5 are spent).
 
 The Chinese model (issue 16) takes the same run with its character vocabulary and single-character masks
 (the zh corpus is 3 MB; the tokenizer is `runs/zh/tokenizer`, made by scripts/train_zh_model.sh):
@@ -37,12 +38,13 @@ The Chinese model (issue 16) takes the same run with its character vocabulary an
     # device tool: carry ["runs/gpu-zh"], timeout_s 560
     python -m scripts.gpu_pretrain --corpus runs/gpu-zh/peoples-daily-199801-train.txt.xz \
         --valid-corpus runs/gpu-zh/peoples-daily-199801-valid.txt.xz --tokenizer runs/gpu-zh/tokenizer \
-        --pretrain-flags "--data.max-ngram 1" --minutes 8 --out "$OUT"
+        --must-beat assets/models/albert-lab-zh --pretrain-flags "--data.max-ngram 1" --minutes 8 --out "$OUT"
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import math
@@ -58,57 +60,33 @@ import torch
 logger = logging.getLogger("scripts.gpu_pretrain")
 REPO = Path(__file__).resolve().parent.parent
 MODEL = [
-    "--model",
-    "albert-base",
-    "--model.embedding-size",
-    "128",
-    "--model.hidden-size",
-    "512",
-    "--model.num-attention-heads",
-    "8",
-    "--model.intermediate-size",
-    "2048",
-    "--model.num-hidden-layers",
-    "12",
-    "--model.max-position-embeddings",
-    "128",
+    *("--model", "albert-base", "--model.embedding-size", "128", "--model.hidden-size", "512"),
+    *("--model.num-attention-heads", "8", "--model.intermediate-size", "2048", "--model.num-hidden-layers", "12"),
+    *("--model.max-position-embeddings", "64"),
 ]
-"""All-shared, E 128, H 512, 12 passes, V 8000: about 4.3M parameters, 8.6 MB in fp16 (under 16 MiB)."""
+"""All-shared, E 128, H 512, 12 passes, 64 positions, V 8000: about 4.2M parameters, 8.4 MB in fp16 (under 16 MiB)."""
+DEFAULT_TO_BEAT = REPO / "assets" / "models" / "albert-lab-e128-gpu"
 
 
 def pretrain_args(args: argparse.Namespace, output_dir: Path, max_steps: int, extra: list[str]) -> list[str]:
-    """The `python -m albert.pretrain` arguments of one run of this script's plan (`args`: `parse_args`)."""
+    """The `python -m albert.pretrain` arguments of one run of this script's plan (`args`: `parse_args`). A fresh
+    model takes `albert.pretrain`'s fresh-model recipe unless --learning-rate / --warmup-fraction name others."""
+    schedule = [
+        *(["--optim.learning-rate", str(args.learning_rate)] if args.learning_rate else []),
+        *(["--optim.warmup-fraction", str(args.warmup_fraction)] if args.warmup_fraction is not None else []),
+    ]
     return [
         "--corpus",
         *args.corpus,
         *(["--valid-corpus", *args.valid_corpus] if args.valid_corpus else []),
         *(["--init-from", str(args.init_from)] if args.init_from else ["--tokenizer", str(args.tokenizer)]),
-        "--cache-dir",
-        str(args.cache_dir),
-        "--output-dir",
-        str(output_dir),
+        *("--cache-dir", str(args.cache_dir), "--output-dir", str(output_dir)),
         *([] if args.init_from else shlex.split(args.model_flags) if args.model_flags else MODEL),
         *shlex.split(args.pretrain_flags),
-        "--data.max-seq-length",
-        str(args.seq_length),
-        "--batch-size",
-        str(args.batch_size),
-        "--optim.learning-rate",
-        str(args.learning_rate),
-        "--optim.warmup-fraction",
-        "0.03",
-        "--max-steps",
-        str(max_steps),
-        "--device",
-        args.device,
-        "--precision",
-        args.precision,
-        "--eval-examples",
-        "1024",
-        "--log-every",
-        "20",
-        "--threads",
-        str(args.threads),
+        *("--data.max-seq-length", str(args.seq_length), "--batch-size", str(args.batch_size)),
+        *schedule,
+        *("--max-steps", str(max_steps), "--device", args.device, "--precision", args.precision),
+        *("--eval-examples", "1024", "--log-every", "20", "--threads", str(args.threads)),
         *extra,
     ]
 
@@ -119,6 +97,26 @@ def plan_steps(calibration_seconds: float, calibration_steps: int, minutes: floa
     return max(1, math.floor((minutes * 60 - reserve_seconds) / max(seconds_per_step, 1e-9)))
 
 
+def figure_to_beat(directory: Path | None) -> dict | None:
+    """The held-out MLM of the model to beat (its metrics.json, scored by experiments/score_models.py)."""
+    if directory is None:
+        return None
+    metrics = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
+    return {"model": directory.name, "mlm_accuracy": metrics["mlm_accuracy"], "mlm_ci95": metrics.get("mlm_ci95")}
+
+
+def verdict(scored: dict, to_beat: dict | None) -> dict:
+    """Beats the figure when its held-out MLM is higher (the app's default rule compares the same figure); `clearly`
+    when its whole 95% interval lies above the other's."""
+    if to_beat is None or "mlm_accuracy" not in scored:
+        return {}
+    ours, theirs = scored["mlm_accuracy"], to_beat["mlm_accuracy"]
+    clearly = bool(
+        scored.get("mlm_ci95") and to_beat.get("mlm_ci95") and scored["mlm_ci95"][0] > to_beat["mlm_ci95"][1]
+    )
+    return {"mlm_accuracy": ours, "to_beat": to_beat, "beats": ours > theirs, "clearly": clearly}
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line; a continued model (`--init-from`) brings its own tokenizer."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -126,23 +124,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--valid-corpus", nargs="*", default=[])
     parser.add_argument("--out", type=Path, required=True, help="the folder brought back ($OUT on the device)")
     parser.add_argument("--minutes", type=float, default=8.0, help="training time, calibration included")
-    parser.add_argument("--tokenizer", type=Path, default=REPO / "assets" / "models" / "albert-lab-base")
+    parser.add_argument("--tokenizer", type=Path, default=DEFAULT_TO_BEAT)
     parser.add_argument(
         "--init-from",
         type=Path,
         default=None,
         help="continue a model folder (its shape and tokenizer; --model-flags and --tokenizer do not apply)",
     )
+    parser.add_argument(
+        "--must-beat",
+        type=Path,
+        default=DEFAULT_TO_BEAT,
+        help="the shipped folder whose held-out MLM the run must beat",
+    )
     parser.add_argument("--cache-dir", type=Path, default=REPO / "runs" / "gpu-cache")
     parser.add_argument("--work-dir", type=Path, default=None, help="run folder (default: a temporary one)")
     parser.add_argument("--device", default="cuda")
     parser.add_argument("--precision", default="bf16", choices=("bf16", "fp32"))
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--seq-length", type=int, default=128)
-    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--seq-length", type=int, default=64)
+    parser.add_argument("--learning-rate", type=float, default=None, help="default: albert.pretrain's recipe")
+    parser.add_argument("--warmup-fraction", type=float, default=None, help="default: albert.pretrain's recipe")
     parser.add_argument("--calibration-steps", type=int, default=40)
     parser.add_argument("--reserve-seconds", type=float, default=45.0, help="evaluation, saving, packaging")
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--check-seconds", type=float, default=50.0, help="albert-base speed check first (0: none)")
+    parser.add_argument(
+        "--check-model",
+        default="albert-base",
+        help="the speed check's model: a preset, or 'run' for this run's own model (the CPU dry run)",
+    )
     parser.add_argument(
         "--model-flags",
         default=None,
@@ -159,17 +170,46 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def speed_check(args: argparse.Namespace, run_config) -> dict | None:
+    """`benchmarks.gpu_pretrain_check` for `--check-seconds`: albert-base (or the run's model), bf16."""
+    if not args.check_seconds:
+        return None
+    from albert import PRESETS
+    from albert.commands.pretrain import resolve_model_config
+    from benchmarks.gpu_pretrain_check import measure
+
+    if args.check_model == "run":
+        config = resolve_model_config(run_config.model or "albert-base", run_config.model_overrides, 8000, "sop")
+    else:
+        config = PRESETS[args.check_model]
+    check = measure(
+        config,
+        torch.device(args.device),
+        batch_size=256 if args.device == "cuda" else 4,
+        seq_length=128 if args.device == "cuda" else 32,
+        steps=100_000,
+        seconds=args.check_seconds,
+        compile_model=False,  # compiling albert-base takes a minute of the lease; the check is bounded in time
+        name=args.check_model,
+    )
+    logger.info("speed check: %s", check.line())
+    return dataclasses.asdict(check)
+
+
 def main(argv: list[str] | None = None) -> int:
     from albert.cli import parse_config
     from albert.commands.pretrain import PretrainConfig, run
 
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logger.setLevel(logging.INFO)  # the plan, the speed check and the verdict reach log.txt whatever the root level
     args.out.mkdir(parents=True, exist_ok=True)
     log_handler = logging.FileHandler(args.out / "log.txt")
     logging.getLogger().addHandler(log_handler)
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="gpu-pretrain-"))
     started = time.time()
+    to_beat = figure_to_beat(args.must_beat)
+    check = speed_check(args, parse_config(PretrainConfig, pretrain_args(args, work / "check", 1, [])))
 
     # Calibration: the same model and batch, a few steps without evaluation, run twice: the first run
     # builds the token cache and warms the kernels up, the second is timed.
@@ -185,11 +225,23 @@ def main(argv: list[str] | None = None) -> int:
     seconds = float(calibration.summary.get("wall_seconds") or time.time() - timed_start)
     remaining = args.minutes - (time.time() - started) / 60
     steps = plan_steps(seconds, args.calibration_steps, remaining, args.reserve_seconds)
+    tokens_per_step = calibration.summary["tokens"] / args.calibration_steps
+    plan = {
+        "model": "continued " + str(args.init_from) if args.init_from else " ".join(args.model_flags or MODEL),
+        "parameters": calibration.summary["parameters"],
+        "steps": steps,
+        "expected_tokens": round(steps * tokens_per_step),
+        "seconds_per_step": seconds / args.calibration_steps,
+        "to_beat": to_beat,
+    }
     logger.info(
-        "calibration: %.3f s/step; planning %d steps for %.1f minutes",
-        seconds / args.calibration_steps,
+        "plan: %s (%s parameters), %d steps of %.3f s, ~%s tokens; must beat %s",
+        plan["model"],
+        f"{plan['parameters']:,}",
         steps,
-        remaining,
+        plan["seconds_per_step"],
+        f"{plan['expected_tokens']:,}",
+        f"{to_beat['model']}'s held-out MLM {to_beat['mlm_accuracy']:.1%}" if to_beat else "nothing (no --must-beat)",
     )
 
     final_config = parse_config(
@@ -203,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     result = run(final_config)
     package_dir = work / "model"
-    _package(result.model, work / "run", package_dir, args)
+    scored = _package(result.model, work / "run", package_dir, args)
     with tarfile.open(args.out / "model.tar.gz", "w:gz") as archive:
         archive.add(package_dir, arcname="model")
     summary = {
@@ -211,8 +263,19 @@ def main(argv: list[str] | None = None) -> int:
         "planned_steps": steps,
         "total_seconds": time.time() - started,
         "calibration_seconds_per_step": seconds / args.calibration_steps,
+        "plan": plan,
+        "speed_check": check,
+        "verdict": verdict(scored, to_beat),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
+    if summary["verdict"]:
+        logger.info(
+            "verdict: held-out MLM %.1f%% against %s's %.1f%%: %s",
+            100 * summary["verdict"]["mlm_accuracy"],
+            to_beat["model"],
+            100 * to_beat["mlm_accuracy"],
+            "beats it" if summary["verdict"]["beats"] else "does not beat it",
+        )
     logger.info(
         "wrote %s (%.1f MB) in %.0f s",
         args.out / "model.tar.gz",
@@ -226,13 +289,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _package(model: torch.nn.Module, run_dir: Path, target: Path, args: argparse.Namespace) -> None:
+def _package(model: torch.nn.Module, run_dir: Path, target: Path, args: argparse.Namespace) -> dict:
     """The fp16 folder with its held-out scores (the bar every card is checked against) and its log."""
     from albert.data.tokenizer import load_tokenizer
     from scripts.package_model import held_out_metrics
 
     model = model.to("cpu").float()
     model.save_pretrained(target, tokenizer=load_tokenizer(args.tokenizer), dtype=torch.float16)
+    metrics: dict = {}
     if args.valid_corpus:  # scored on the fp16 file, as every card is
         # on the training device: 3,000 MLM examples and 9,000 pair rows take minutes on a CPU, seconds on a GPU
         metrics = held_out_metrics(target, list(args.valid_corpus), args.cache_dir / "valid", device=args.device)
@@ -240,6 +304,7 @@ def _package(model: torch.nn.Module, run_dir: Path, target: Path, args: argparse
     for name in ("metrics.csv", "summary.json"):
         if (run_dir / name).is_file():
             shutil.copyfile(run_dir / name, target / ("training_log.csv" if name == "metrics.csv" else name))
+    return metrics
 
 
 if __name__ == "__main__":

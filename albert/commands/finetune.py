@@ -16,6 +16,7 @@ with --teacher DIR --student-passes K --distill-temperature T --distill-alpha A 
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import math
@@ -32,8 +33,9 @@ from albert.commands.finetune_setup import build_model, load_data, model_class, 
 from albert.commands.practices import PracticeOptions, run_lora
 from albert.core.checkpoint import CheckpointError, load_config, resolve_directory
 from albert.core.config import ConfigError
-from albert.data.tasks import DataError, collate
-from albert.training.distributed import autocast, epoch_order, setup_distributed, start_run
+from albert.data.tasks import DataError
+from albert.training.batch_stream import PlannedLoader, TaskBatches, resolve_workers
+from albert.training.distributed import autocast, setup_distributed, start_run
 from albert.training.finetune_evaluation import METRICS, evaluate, format_report, is_better, quantization_report
 from albert.training.layerwise import freeze_below, layer_decay_scale, unfrozen_from
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
@@ -191,6 +193,13 @@ class FineTuningTask(Task):
         self.best: dict[str, Any] | None = None  # the dev row of the best checkpoint
         self.bad_evals, self.history, self.evaluated_at = 0, [], -1
         self.window = {"loss": 0.0, "steps": 0, "examples": 0}
+        self.loader: PlannedLoader | None = None
+        self.loader_step = 0
+
+    def _close_loader(self) -> None:
+        if self.loader is not None:
+            self.loader.close()
+            self.loader = None
 
     def state(self) -> dict[str, Any]:
         return {"best": self.best, "bad_evals": self.bad_evals, "history": self.history}
@@ -207,13 +216,18 @@ class FineTuningTask(Task):
         return True
 
     def train_step(self, model: torch.nn.Module, step: int) -> float:
-        dist, device = self.run.dist, self.run.device
-        epoch, index = divmod(step, self.steps_per_epoch)
-        order = epoch_order(len(self.train), self.cfg.seed, epoch)
-        chunk = order[index * self.global_batch : (index + 1) * self.global_batch]
-        share = math.ceil(len(chunk) / dist.world_size)
-        mine = [self.train[i] for i in (chunk + chunk)[dist.rank * share : (dist.rank + 1) * share]]  # pads the last
-        batch = {k: v.to(device, non_blocking=True) for k, v in collate(mine, self.tokenizer.pad_token_id).items()}
+        device = self.run.device
+        if self.loader is None or self.loader_step != step:  # the first step, or the first after a resume
+            self._close_loader()
+            self.loader = PlannedLoader(
+                TaskBatches(self.train, self.tokenizer.pad_token_id, self.cfg.seed, self.run.dist, self.cfg.batch_size),
+                itertools.count(step),
+                resolve_workers(self.cfg.data_workers, self.run.dist.world_size),
+                pin_memory=device.type == "cuda",
+            )
+        examples, cpu_batch = self.loader.next()
+        self.loader_step = step + 1
+        batch = {k: v.to(device, non_blocking=True) for k, v in cpu_batch.items()}
         with autocast(device, self.cfg.precision):
             loss = model(
                 batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], labels=batch["labels"]
@@ -222,7 +236,7 @@ class FineTuningTask(Task):
         value = loss.detach().item()
         self.window["loss"] += value
         self.window["steps"] += 1
-        self.window["examples"] += len(chunk)
+        self.window["examples"] += examples
         return value
 
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
@@ -302,6 +316,7 @@ class FineTuningTask(Task):
         )
 
     def finish(self, step: int, reason: str) -> dict[str, Any]:
+        self._close_loader()
         if not self.dev and self.run.dist.is_main and reason == "finished":
             logger.warning("no --dev-file: the last model is saved as %s, unselected", self.best_dir)
             self._save_best({"step": step})

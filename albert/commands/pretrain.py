@@ -28,12 +28,12 @@ from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
 from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset, make_eval_batches
 from albert.data.sentence_order import corpus_order_pairs
-from albert.training.batch_stream import BatchStream
+from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
-from albert.training.pretraining_evaluation import evaluate, pair_counts
+from albert.training.pretraining_evaluation import evaluate
 from albert.training.state import check_output_folder
 
 logger = logging.getLogger("albert.pretrain")
@@ -274,47 +274,67 @@ class PretrainingTask(Task):
             else None
         )
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
-        self.stream = BatchStream(self.dataset, cfg.batch_size, dist, cfg.seed, tokenizer.pad_token_id)
+        self.workers = resolve_workers(cfg.data_workers, dist.world_size)
+        self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step
+        self.stream: BatchStream | None = None
         self.tokens_seen = self.window_tokens = 0
-        self.sums = dict.fromkeys(_SUMS, 0.0)
+        self.window_wait = 0.0
+        self.sums = torch.zeros(len(_SUMS), dtype=torch.float64, device=run.device)
         self.last_eval: dict[str, Any] = {}
+        logger.info(
+            "batches made by %s", f"{self.workers} worker processes" if self.workers else "the training process"
+        )
 
     def state(self) -> dict[str, Any]:
-        return {"tokens": self.tokens_seen, "epoch": self.stream.epoch, "offset": self.stream.offset}
+        epoch, offset = (self.stream.epoch, self.stream.offset) if self.stream else self.position
+        return {"tokens": self.tokens_seen, "epoch": epoch, "offset": offset}
 
     def restore(self, state: dict[str, Any]) -> None:
         self.tokens_seen = state["tokens"]
-        self.stream = BatchStream(
-            self.dataset,
-            self.cfg.batch_size,
-            self.run.dist,
-            self.cfg.seed,
-            self.tokenizer.pad_token_id,
-            state["epoch"],
-            state["offset"],
-        )
+        self._close_stream()
+        self.position = (state["epoch"], state["offset"])
 
-    def train_step(self, model: torch.nn.Module, step: int) -> float:
+    def _next_batch(self) -> dict[str, torch.Tensor]:
+        if self.stream is None:
+            self.stream = BatchStream(
+                self.dataset,
+                self.cfg.batch_size,
+                self.run.dist,
+                self.cfg.seed,
+                self.tokenizer.pad_token_id,
+                *self.position,
+                workers=self.workers,
+                pin_memory=self.run.device.type == "cuda",
+            )
+        waited = self.stream.wait_seconds
+        batch = self.stream.next()
+        self.window_wait += self.stream.wait_seconds - waited
+        return batch
+
+    def _close_stream(self) -> None:
+        if self.stream is not None:
+            self.position = (self.stream.epoch, self.stream.offset)
+            self.stream.close()
+            self.stream = None
+
+    def train_step(self, model: torch.nn.Module, step: int) -> torch.Tensor:
         cfg, dist, device = self.cfg, self.run.dist, self.run.device
         accumulation = cfg.gradient_accumulation
-        micro_batches = [
-            {k: v.to(device, non_blocking=True) for k, v in self.stream.next().items()} for _ in range(accumulation)
-        ]
+        batches = [self._next_batch() for _ in range(accumulation)]
         # Normalise the MLM loss by the masked tokens of the whole global step (all micro-batches,
-        # all processes), so accumulation and DDP give exactly the gradient of one big batch.
+        # all processes), so accumulation and DDP give exactly the gradient of one big batch. Counted on the
+        # CPU copies: no host sync with the device.
         counts = torch.tensor(
-            [
-                sum(int((b["mlm_labels"] != IGNORE_INDEX).sum()) for b in micro_batches),
-                sum(int(b["attention_mask"].sum()) for b in micro_batches),
-            ],
+            [sum(b["mlm_targets"].numel() for b in batches), sum(int(b["attention_mask"].sum()) for b in batches)],
             dtype=torch.float64,
         )
         masked_global, tokens_global = all_reduce_sum(counts, dist, device).tolist()
-        loss = 0.0
-        for micro, batch in enumerate(micro_batches):
+        loss = torch.zeros((), dtype=torch.float64, device=device)
+        for micro, cpu_batch in enumerate(batches):
+            batch = {k: v.to(device, non_blocking=True) for k, v in cpu_batch.items()}
             # DDP: all-reduce gradients only on the last micro-batch of the step
             skip_sync = micro < accumulation - 1 and hasattr(model, "no_sync")
-            targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
+            targets = batch["mlm_targets"]
             with model.no_sync() if skip_sync else contextlib.nullcontext(), autocast(device, cfg.precision):
                 out = model(
                     batch["input_ids"],
@@ -327,30 +347,38 @@ class PretrainingTask(Task):
                 mlm_part = out.mlm_loss * targets.numel() * dist.world_size / max(masked_global, 1.0)
                 pair_part = out.sop_loss * cfg.sentence_loss_weight / accumulation if out.sop_loss is not None else 0.0
                 (mlm_part + pair_part).backward()
-            part = out.loss.item() / accumulation
+            part = out.loss.detach().double() / accumulation
             loss += part
-            self._count(out, targets, batch["sentence_order_label"], part)
-        self.sums["steps"] += 1
+            self._count(out, targets, batch["sentence_order_label"], cpu_batch["sentence_order_label"], part)
+        self.sums[_SUMS.index("steps")] += 1
         self.window_tokens += int(tokens_global)
         self.tokens_seen += int(tokens_global)
         return loss
 
-    def _count(self, out: Any, targets: torch.Tensor, pair_labels: torch.Tensor, loss: float) -> None:
-        """Add one micro-batch to the sums behind the next training row."""
+    def _count(
+        self, out: Any, targets: torch.Tensor, pair_labels: torch.Tensor, cpu_pair_labels: torch.Tensor, loss: Any
+    ) -> None:
+        """Add one micro-batch to the sums behind the next training row, on the device (read at log time)."""
         accumulation = self.cfg.gradient_accumulation
-        self.sums["loss"] += loss
-        self.sums["mlm_loss"] += out.mlm_loss.item() / accumulation
-        if out.sop_loss is not None:
-            self.sums["sop_loss"] += out.sop_loss.item() / accumulation
-        self.sums["mlm_correct"] += float((out.mlm_logits.argmax(-1) == targets).sum())
-        self.sums["mlm_total"] += targets.numel()
-        if out.sop_logits is not None:
-            pair_correct, pairs = pair_counts(out.sop_logits, pair_labels)
-            self.sums["sop_correct"] += pair_correct
-            self.sums["sop_total"] += pairs
+        zero = torch.zeros((), dtype=torch.float64, device=self.sums.device)
+        scored = pair_labels != IGNORE_INDEX
+        pair_correct = (
+            ((out.sop_logits.argmax(-1) == pair_labels) & scored).sum() if out.sop_logits is not None else zero
+        )
+        values = {
+            "loss": loss,
+            "mlm_loss": out.mlm_loss.detach() / accumulation,
+            "sop_loss": out.sop_loss.detach() / accumulation if out.sop_loss is not None else zero,
+            "mlm_correct": (out.mlm_logits.argmax(-1) == targets).sum(),
+            "mlm_total": targets.numel(),
+            "sop_correct": pair_correct,
+            "sop_total": int((cpu_pair_labels != IGNORE_INDEX).sum()) if out.sop_logits is not None else 0,
+        }
+        for name, value in values.items():
+            self.sums[_SUMS.index(name)] += value
 
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
-        averaged = all_reduce_mean(self.sums, self.run.dist, self.run.device)
+        averaged = all_reduce_mean(dict(zip(_SUMS, self.sums.tolist(), strict=True)), self.run.dist, self.run.device)
         steps = max(1.0, averaged["steps"])  # losses are the window's mean per step, accuracies its pooled ratio
         row = {
             "tokens": self.tokens_seen,
@@ -361,13 +389,15 @@ class PretrainingTask(Task):
             "lr": lr,
             "tokens_per_second": self.window_tokens / max(seconds, 1e-9),
             "grad_norm": grad_norm,
+            "data_wait": self.window_wait / max(seconds, 1e-9),
         }
         objective = self.cfg.data.objective
         if objective != "none":  # MLM only: no sentence-pair loss or accuracy to log
             row["sop_loss"] = averaged["sop_loss"] / steps
             row[f"{objective}_accuracy"] = averaged["sop_correct"] / max(1.0, averaged["sop_total"])
         self.postfix["tok_s"] = f"{row['tokens_per_second']:.0f}"
-        self.sums, self.window_tokens = dict.fromkeys(_SUMS, 0.0), 0
+        self.sums.zero_()
+        self.window_tokens, self.window_wait = 0, 0.0
         return row
 
     def evaluate(self, step: int) -> str | None:
@@ -418,6 +448,7 @@ class PretrainingTask(Task):
         )
 
     def finish(self, step: int, reason: str) -> dict[str, Any]:
+        self._close_stream()
         if step % self.cfg.eval_every:
             self._held_out(step)
         return {

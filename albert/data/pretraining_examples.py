@@ -384,22 +384,20 @@ def collate_pretraining(
         if pad_to < length:
             raise ValueError(f"pad_to={pad_to} is shorter than the longest example ({length} tokens).")
         length = pad_to
-    batch = len(examples)
-    input_ids = torch.full((batch, length), pad_id, dtype=torch.long)
-    attention_mask = torch.zeros((batch, length), dtype=torch.long)
-    token_type_ids = torch.zeros((batch, length), dtype=torch.long)
-    mlm_labels = torch.full((batch, length), IGNORE_INDEX, dtype=torch.long)
-    for row, example in enumerate(examples):
-        n = int(example["input_ids"].numel())
-        input_ids[row, :n] = example["input_ids"]
-        attention_mask[row, :n] = 1
-        token_type_ids[row, :n] = example["token_type_ids"]
-        mlm_labels[row, :n] = example["mlm_labels"]
+    # One vectorised fill per field: positions before each example's length, row by row, take its values in order.
+    lengths = torch.tensor([int(e["input_ids"].numel()) for e in examples])
+    filled = torch.arange(length) < lengths[:, None]  # (B, T)
+
+    def padded(key: str, fill: int) -> torch.Tensor:
+        out = torch.full(filled.shape, fill, dtype=torch.long)
+        out[filled] = torch.cat([e[key] for e in examples]).long()
+        return out
+
     return {
-        "input_ids": input_ids,
-        "attention_mask": attention_mask,
-        "token_type_ids": token_type_ids,
-        "mlm_labels": mlm_labels,
+        "input_ids": padded("input_ids", pad_id),
+        "attention_mask": filled.long(),
+        "token_type_ids": padded("token_type_ids", 0),
+        "mlm_labels": padded("mlm_labels", IGNORE_INDEX),
         "sentence_order_label": torch.stack([e["sentence_order_label"].reshape(()) for e in examples]).long(),
     }
 

@@ -69,6 +69,10 @@ class RunConfig:
     """Seed of every random choice: initialisation, data order, masking or subsets, dropout."""
     threads: int = 0
     """CPU threads for torch (0: torch's default)."""
+    data_workers: int = -1
+    """Processes that make the batches beside the training step (DataLoader workers, prefetching; pinned memory
+    on a GPU). 0: in the training process; -1: auto, the cores per training process less one, at most 8 (1 on a
+    2-core machine). The batches are the same, in the same order, whatever the count."""
     log_every: int = 20
     """Training metrics row every N steps."""
     resume: bool = False
@@ -96,6 +100,10 @@ class RunConfig:
     albert.training.shared_noise)."""
 
     def __post_init__(self) -> None:
+        if self.data_workers < -1:
+            raise ValueError(
+                f"data_workers must be -1 (auto), 0 (in the training process) or a count, got {self.data_workers}."
+            )
         if self.log_every < 1:
             raise ValueError(f"log_every must be at least 1, got {self.log_every}.")
         if self.stop_after_steps is not None and self.stop_after_steps < 1:
@@ -175,8 +183,9 @@ class Task:
         """Called before every step; True when the set of trainable parameters changed (DDP is rebuilt)."""
         return False
 
-    def train_step(self, model: nn.Module, step: int) -> float:
-        """Forward and backward for one optimizer step through `model` (the DDP/compiled wrapper); the loss."""
+    def train_step(self, model: nn.Module, step: int) -> float | torch.Tensor:
+        """Forward and backward for one optimizer step through `model` (the DDP/compiled wrapper); the loss, as a
+        number or as a tensor still on the device (read once per step, with the gradient norm)."""
         raise NotImplementedError
 
     def train_row(self, step: int, lr: float, grad_norm: float, seconds: float) -> dict[str, Any]:
@@ -265,8 +274,15 @@ def fit(cfg: RunConfig, make_task: Callable[[Run], Task]) -> RunResult:
             if task.before_step(step) or train_model is None:  # the hook runs every step
                 train_model = _wrap(model, dist, task.compile)
             loss = task.train_step(train_model, step)
-            grad_norm = _gradient_norm(model, cfg.optim.max_grad_norm)
-            _refuse_divergence(loss, grad_norm, step, max(scheduler.get_last_lr()), dist, task, checkpoint_step)
+            grad_norm = _refuse_divergence(
+                loss,
+                _gradient_norm(model, cfg.optim.max_grad_norm),
+                step,
+                max(scheduler.get_last_lr()),
+                dist,
+                task,
+                checkpoint_step,
+            )
             optimizer.step()
             scheduler.step()
             optimizer.zero_grad(set_to_none=True)
@@ -343,18 +359,27 @@ def _wrap(model: nn.Module, dist: Distributed, compile_model: bool) -> nn.Module
     return torch.compile(wrapped) if compile_model else wrapped
 
 
-def _gradient_norm(model: nn.Module, max_norm: float) -> float:
-    """The global gradient norm, clipped to `max_norm` when it is positive."""
+def _gradient_norm(model: nn.Module, max_norm: float) -> torch.Tensor:
+    """The global gradient norm (on the device: no host sync), clipped to `max_norm` when it is positive."""
     if max_norm > 0:
-        return float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
-    return float(torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None]))
+        return torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    return torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
 
 
 def _refuse_divergence(
-    loss: float, grad_norm: float, step: int, lr: float, dist: Distributed, task: Task, checkpoint_step: int | None
-) -> None:
+    loss: float | torch.Tensor,
+    grad_norm: torch.Tensor,
+    step: int,
+    lr: float,
+    dist: Distributed,
+    task: Task,
+    checkpoint_step: int | None,
+) -> float:
     """Stop with one sentence when any process's loss or gradient norm is NaN or infinite: checked before
-    the optimizer step, so the weights (and every checkpoint) keep their last finite values."""
+    the optimizer step, so the weights (and every checkpoint) keep their last finite values. The step's one
+    read from the device: both values at once. Returns the gradient norm."""
+    both = torch.stack([torch.as_tensor(loss, device=grad_norm.device).double(), grad_norm.double()])
+    loss, grad_norm = both.tolist()
     diverged = torch.tensor([float(not (math.isfinite(loss) and math.isfinite(grad_norm)))])
     if all_reduce_sum(diverged, dist, dist.device).item():
         kept, advice = task.divergence_note(checkpoint_step)
@@ -363,6 +388,7 @@ def _refuse_divergence(
             f"with learning rate {lr:.3g}, so the run stopped before that step changed the weights "
             f"({kept}); {advice}."
         )
+    return grad_norm
 
 
 def _stop_reason(task_reason: str | None, step: int, total: int, out_of_time: bool, max_minutes: float | None) -> str:

@@ -60,13 +60,6 @@ def evaluate(
     return {"mlm_accuracy": correct / max(1, total), "mlm_loss": loss_sum / max(1, total), "masked_positions": total}
 
 
-def pair_counts(logits: torch.Tensor, labels: torch.Tensor) -> tuple[int, int]:
-    """(correct, scored) sentence-pair predictions on training batches (the objective's own accuracy, logged with
-    the loss); examples without a pair label (IGNORE_INDEX) not scored."""
-    scored = labels != IGNORE_INDEX
-    return int((logits.argmax(-1)[scored] == labels[scored]).sum()), int(scored.sum())
-
-
 CARD_TOLERANCE = 0.005
 """A card's figure agrees when within half a point of the re-scored one (the card rounds to 0.1%)."""
 DEFAULT_MLM_MAX_NGRAM = 3

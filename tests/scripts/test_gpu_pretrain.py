@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from albert import AlbertForPreTraining
-from scripts.gpu_pretrain import REPO, main, parse_args, plan_steps, pretrain_args
+from scripts.gpu_pretrain import REPO, figure_to_beat, main, parse_args, plan_steps, pretrain_args, verdict
 from tests.factories import WORDS, write_corpus
 from tests.training.test_pretrain import TINY_MODEL
 
@@ -24,7 +24,8 @@ def dry_run(tmp_path: Path, train: Path, valid: Path, out: Path, *extra: str) ->
         *("--corpus", str(train), "--valid-corpus", str(valid), "--out", str(out), "--minutes", "0.4"),
         *("--tokenizer", str(tmp_path / "tokenizer"), "--cache-dir", str(tmp_path / "cache")),
         *("--device", "cpu", "--precision", "fp32", "--batch-size", "8", "--seq-length", "48"),
-        *("--calibration-steps", "3", "--reserve-seconds", "5", "--threads", "1", "--model-flags", TINY, *extra),
+        *("--calibration-steps", "3", "--reserve-seconds", "5", "--threads", "1", "--model-flags", TINY),
+        *("--check-model", "run", "--check-seconds", "1", *extra),
     ]
 
 
@@ -50,24 +51,41 @@ def test_a_continued_run_takes_the_models_shape_and_tokenizer(tmp_path: Path) ->
     assert "--tokenizer" in fresh and "--init-from" not in fresh and "--model.hidden-size" in fresh
 
 
-def test_the_prepared_command_continues_the_default_at_batch_1024() -> None:
-    """The docstring's command is what the second lease ran (docs/usage/gpu.md): it continues the shipped English
-    default at its 64 positions, batch 1,024 and lr 1e-3, on a data seed no run of that model has used yet."""
+def test_the_prepared_command_trains_a_fresh_model_to_beat_the_default() -> None:
+    """The docstring's command is the next lease's (docs/usage/gpu.md, "The next lease"): a fresh model (no
+    --init-from) at the shipped default's 64 positions, its tokenizer and its held-out figure to beat, copied from
+    assets/models/albert-lab-e128-gpu into the carried folder."""
     import re
     import shlex
 
     import scripts.gpu_pretrain as prepared
 
-    found = re.search(r"    python -m scripts\.gpu_pretrain (.*?)\n\n", prepared.__doc__ or "", re.S)
+    doc = prepared.__doc__ or ""
+    found = re.search(r"    python -m scripts\.gpu_pretrain (.*?)\n\n", doc, re.S)
     assert found is not None
     args = parse_args(shlex.split(found.group(1).replace("\\\n", " ")))
-    default = REPO / args.init_from
-    assert args.init_from == Path("assets/models/albert-lab-e128-gpu") and (default / "config.json").is_file()
+    assert args.init_from is None and args.model_flags is None  # the script's MODEL, fresh
+    assert "cp -r assets/models/albert-lab-e128-gpu runs/gpu-corpus/default" in doc
+    assert args.tokenizer == args.must_beat == Path("runs/gpu-corpus/default")
+    default = REPO / "assets" / "models" / "albert-lab-e128-gpu"
     positions = json.loads((default / "config.json").read_text())["max_position_embeddings"]
-    assert (args.batch_size, args.learning_rate, args.seq_length) == (1024, 1e-3, positions)
     command = pretrain_args(args, Path("run"), 10, [])
-    spent = {run["data_seed"] for run in json.loads((default / "metrics.json").read_text())["runs"]}
-    assert spent == {3, 4, 5} and int(command[command.index("--data.seed") + 1]) not in spent
+    assert args.seq_length == positions == int(command[command.index("--model.max-position-embeddings") + 1])
+    assert args.batch_size == 1024 and "--optim.learning-rate" not in command  # albert.pretrain's fresh recipe
+    assert figure_to_beat(default) == {
+        "model": "albert-lab-e128-gpu",
+        "mlm_accuracy": 0.2595,
+        "mlm_ci95": [0.2541, 0.2651],
+    }
+
+
+def test_the_verdict_compares_the_held_out_figure_with_the_one_to_beat() -> None:
+    to_beat = {"model": "m", "mlm_accuracy": 0.259, "mlm_ci95": [0.254, 0.265]}
+    assert verdict({"mlm_accuracy": 0.27, "mlm_ci95": [0.266, 0.275]}, to_beat)["clearly"]
+    close = verdict({"mlm_accuracy": 0.262, "mlm_ci95": [0.257, 0.267]}, to_beat)
+    assert close["beats"] and not close["clearly"]
+    assert not verdict({"mlm_accuracy": 0.05, "mlm_ci95": [0.04, 0.06]}, to_beat)["beats"]
+    assert verdict({}, to_beat) == {} and verdict({"mlm_accuracy": 0.3}, None) == {}
 
 
 @pytest.mark.slow
@@ -90,6 +108,13 @@ def test_dry_run_on_the_cpu_brings_back_a_shippable_model(tmp_path: Path) -> Non
     assert all(p.stat().st_size < 16 * 2**20 for p in out.iterdir())
     summary = json.loads((out / "summary.json").read_text())
     assert summary["steps"] == summary["planned_steps"] >= 1  # the schedule ran to its planned end
+    plan = summary["plan"]  # what the log names before training: the model, the tokens expected, the figure to beat
+    assert plan["expected_tokens"] > 0 and plan["to_beat"]["model"] == "albert-lab-e128-gpu"
+    assert abs(summary["tokens"] - plan["expected_tokens"]) <= 0.25 * plan["expected_tokens"]
+    assert summary["verdict"]["to_beat"]["mlm_accuracy"] == 0.2595 and summary["verdict"]["beats"] is False
+    assert summary["speed_check"]["tokens_per_second"] > 0 and summary["speed_check"]["steps"] >= 1
+    log = (out / "log.txt").read_text()
+    assert "must beat albert-lab-e128-gpu's held-out MLM 25.9%" in log and "verdict: held-out MLM" in log
     with tarfile.open(out / "model.tar.gz") as archive:
         archive.extractall(tmp_path / "back", filter="data")
     model_dir = tmp_path / "back" / "model"

@@ -75,16 +75,20 @@ def config(corpus: dict[str, Path], out: Path, *extra: str) -> PretrainConfig:
 
 
 def test_resume_continues_exactly(corpus: dict[str, Path], tmp_path: Path) -> None:
-    straight = run(config(corpus, tmp_path / "straight")).model
-    run(config(corpus, tmp_path / "split", "--stop-after-steps", "5"))  # as if killed after step 5
+    """Batches made in the training process for the straight run, by two worker processes (prefetching past the
+    stop) for the split one: the same weights, so the checkpoint stores the batches taken, not those made."""
+    straight = run(config(corpus, tmp_path / "straight", "--data-workers", "0")).model
+    workers = ("--data-workers", "2")
+    run(config(corpus, tmp_path / "split", "--stop-after-steps", "5", *workers))  # as if killed after step 5
     assert not (tmp_path / "split" / "final").exists()
-    resumed = run(config(corpus, tmp_path / "split", "--resume"))
+    resumed = run(config(corpus, tmp_path / "split", "--resume", *workers))
     for (name, a), b in zip(straight.state_dict().items(), resumed.model.state_dict().values(), strict=True):
         assert torch.allclose(a, b, atol=1e-6, rtol=0), name
     rows = [json.loads(line) for line in (tmp_path / "split" / "metrics.jsonl").read_text().splitlines()]
     # the stop at step 5 logs once; nothing is repeated after the resume
     assert [r["step"] for r in rows if r["split"] == "train"] == [2, 4, 5, 6, 8, 10, 12]
     assert resumed.summary["steps"] == 12 and resumed.summary["tokens"] == run_tokens(tmp_path / "straight")
+    assert all(0 <= r["data_wait"] <= 1 for r in rows if r["split"] == "train")  # the share of each step spent waiting
 
 
 def run_tokens(out: Path) -> int:

@@ -69,7 +69,8 @@ class Lesson:
             *arm.flags,
             *("--max-steps", str(self.steps), "--eval-every", str(self.eval_every)),
             *("--eval-examples", str(self.eval_examples), "--log-every", str(self.log_every)),
-            *("--seed", "0", "--threads", "1", "--max-minutes", f"{minutes:g}"),
+            # one process per arm on a shared server: the lessons' batches are small enough to make in it
+            *("--seed", "0", "--threads", "1", "--data-workers", "0", "--max-minutes", f"{minutes:g}"),
             *self.extra,
         ]
         return [*flags, "--probe", self.probe] if self.probe else flags

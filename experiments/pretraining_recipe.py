@@ -34,10 +34,31 @@ class Arm:
     curve: dict[int, float]
     """Held-out MLM accuracy by step."""
     last: Proportion
+    collapse: float | None
+    """Mean cosine between the positions of each held-out example after the last pass (1.0: every position has the
+    same hidden state, so the MLM head can only answer the unigram); None without a final model."""
 
 
-def held_out_blanks(summary: dict) -> tuple[torch.Tensor, int]:
-    """The targets of the run's held-out blanks and the most frequent piece of its training text."""
+@torch.no_grad()
+def position_similarity(directory: Path, batch: dict[str, torch.Tensor]) -> float | None:
+    """Mean cosine between the hidden states of different (non-padding) positions of each example, after the last
+    pass of the final model in `directory`."""
+    from albert.core.heads import AlbertForPreTraining
+
+    if not (directory / "final" / "config.json").is_file():
+        return None
+    model = AlbertForPreTraining.from_pretrained(directory / "final").eval()
+    hidden = model.albert(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]).last_hidden_state
+    means = []
+    for states, mask in zip(hidden, batch["attention_mask"].bool(), strict=True):
+        unit = torch.nn.functional.normalize(states[mask], dim=-1)
+        n = unit.shape[0]
+        means.append(float(((unit @ unit.T).sum() - n) / (n * n - n)))
+    return float(np.mean(means))
+
+
+def held_out_blanks(summary: dict) -> tuple[list[dict[str, torch.Tensor]], torch.Tensor, int]:
+    """The run's held-out batches, their blanks' targets and the most frequent piece of its training text."""
     from albert.commands.pretrain import PretrainConfig, _held_out_sets
     from albert.data.corpus import TokenizedCorpus
     from albert.data.tokenizer import load_tokenizer
@@ -58,16 +79,16 @@ def held_out_blanks(summary: dict) -> tuple[torch.Tensor, int]:
     batches = _held_out_sets(cfg, valid, tokenizer).mlm
     targets = torch.cat([b["mlm_labels"][b["mlm_labels"] != IGNORE_INDEX] for b in batches])
     frequent = int(np.bincount(np.asarray(train.tokens), minlength=len(tokenizer)).argmax())
-    return targets, frequent
+    return batches, targets, frequent
 
 
-def read_arm(directory: Path, blanks: int) -> Arm:
+def read_arm(directory: Path, blanks: int, batch: dict[str, torch.Tensor]) -> Arm:
     rows = [json.loads(line) for line in (directory / "metrics.jsonl").read_text().splitlines()]
     curve = {r["step"]: r["mlm_accuracy"] for r in rows if r.get("split") == "eval"}
     if not curve:
         raise ValueError(f"{directory} has no held-out evaluation yet.")
     last = curve[max(curve)]
-    return Arm(directory.name, curve, Proportion(round(last * blanks), blanks))
+    return Arm(directory.name, curve, Proportion(round(last * blanks), blanks), position_similarity(directory, batch))
 
 
 def table(directories: Sequence[Path]) -> str:
@@ -77,22 +98,24 @@ def table(directories: Sequence[Path]) -> str:
         theirs = {k: summary["config"][k] for k in held_out}
         if theirs != held_out:
             raise ValueError(f"{directory} was scored on other held-out blanks than {directories[0]}.")
-    targets, frequent = held_out_blanks(summaries[0])
+    batches, targets, frequent = held_out_blanks(summaries[0])
     baseline = Proportion(int((targets == frequent).sum()), int(targets.numel()))
-    arms = [read_arm(d, baseline.total) for d in directories]
+    arms = [read_arm(d, baseline.total, batches[0]) for d in directories]
     steps = sorted({s for arm in arms for s in arm.curve})
     reference_high = arms[0].last.interval()[1]
     lines = [
-        "| arm | " + " | ".join(f"step {s}" for s in steps) + " | last, 95% interval | off the plateau |",
-        "|---|" + "---|" * len(steps) + "---|---|",
+        "| arm | "
+        + " | ".join(f"step {s}" for s in steps)
+        + " | last, 95% interval | off the plateau | cosine between positions |",
+        "|---|" + "---|" * len(steps) + "---|---|---|",
     ]
     for arm in arms:
         low, high = arm.last.interval()
         off = arm.last.rate >= OFF_PLATEAU and low > reference_high
         cells = " | ".join(f"{arm.curve[s]:.2%}" if s in arm.curve else "–" for s in steps)
-        lines.append(
-            f"| {arm.name} | {cells} | {arm.last.rate:.2%} [{low:.2%}, {high:.2%}] | {'yes' if off else 'no'} |"
-        )
+        cosine = "–" if arm.collapse is None else f"{arm.collapse:.2f}"
+        last = f"{arm.last.rate:.2%} [{low:.2%}, {high:.2%}]"
+        lines.append(f"| {arm.name} | {cells} | {last} | {'yes' if off else 'no'} | {cosine} |")
     low, high = baseline.interval()
     lines.append(
         f"\nAlways the most frequent training piece (id {frequent}), never reading the text: {baseline.rate:.2%} "

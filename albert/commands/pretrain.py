@@ -18,8 +18,9 @@ import os
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 import torch
 
 from albert.cli import run_command
@@ -94,6 +95,10 @@ class PretrainConfig(RunConfig):
     sentence_loss_weight: float = 1.0
     """Weight of the SOP/NSP loss in the gradient (the paper adds the two losses: 1). A larger weight asks the
     shared layers for more of the sentence-pair signal; the logged `loss` stays MLM + sentence loss."""
+    output_bias: Literal["zero", "unigram"] = "zero"
+    """How a fresh model's MLM decoder bias starts: "unigram" sets it to the log of each piece's share of the
+    training text (add-one smoothed), so the first steps need not learn the unigram; "zero" is BERT's. Not with
+    --init-from (a trained model keeps its own)."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
     five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""
@@ -273,6 +278,8 @@ class PretrainingTask(Task):
             if cfg.valid_corpus
             else None
         )
+        if cfg.output_bias == "unigram" and not cfg.init_from:
+            unigram_output_bias(unwrap(model), corpus)
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.workers = resolve_workers(cfg.data_workers, dist.world_size)
         self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step
@@ -464,6 +471,17 @@ class PretrainingTask(Task):
             self.model.save_pretrained(final, tokenizer=self.tokenizer)
             (final / "training_summary.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
             logger.info("final model saved to %s", final)
+
+
+def unigram_output_bias(model: AlbertForPreTraining, corpus: TokenizedCorpus) -> None:
+    """Set the MLM decoder's bias to the log of each piece's share of `corpus` (add-one smoothed, centred): the
+    model starts out answering the unigram distribution, the plateau a fresh model otherwise spends its first
+    steps reaching (docs/results/pretraining-recipe.md)."""
+    vocab_size = model.config.vocab_size
+    counts = np.bincount(np.asarray(corpus.tokens), minlength=vocab_size)[:vocab_size] + 1.0
+    log_share = np.log(counts / counts.sum())
+    with torch.no_grad():
+        model.mlm_head.bias.copy_(torch.from_numpy(log_share - log_share.mean()))
 
 
 PROBE_GUESSES = 5

@@ -32,22 +32,20 @@ OFF_PLATEAU = 0.08
 class Arm:
     name: str
     curve: dict[int, float]
-    """Held-out MLM accuracy by step."""
+    """Held-out MLM accuracy by step, from the run's log (its own held-out blanks)."""
+    same_blanks: bool
+    """The run's log scored the shared blanks (its masking options match the first arm's)."""
     last: Proportion
-    collapse: float | None
-    """Mean cosine between the positions of each held-out example after the last pass (1.0: every position has the
-    same hidden state, so the MLM head can only answer the unigram); None without a final model."""
+    """The final model re-scored on the shared blanks."""
+    collapse: float
+    """Mean cosine between the positions of each example of the first shared batch after the last pass (1.0: every
+    position has the same hidden state, so the MLM head can only answer the unigram)."""
 
 
 @torch.no_grad()
-def position_similarity(directory: Path, batch: dict[str, torch.Tensor]) -> float | None:
+def position_similarity(model: torch.nn.Module, batch: dict[str, torch.Tensor]) -> float:
     """Mean cosine between the hidden states of different (non-padding) positions of each example, after the last
-    pass of the final model in `directory`."""
-    from albert.core.heads import AlbertForPreTraining
-
-    if not (directory / "final" / "config.json").is_file():
-        return None
-    model = AlbertForPreTraining.from_pretrained(directory / "final").eval()
+    pass of `model`."""
     hidden = model.albert(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]).last_hidden_state
     means = []
     for states, mask in zip(hidden, batch["attention_mask"].bool(), strict=True):
@@ -82,44 +80,60 @@ def held_out_blanks(summary: dict) -> tuple[list[dict[str, torch.Tensor]], torch
     return batches, targets, frequent
 
 
-def read_arm(directory: Path, blanks: int, batch: dict[str, torch.Tensor]) -> Arm:
+def read_arm(directory: Path, reference: dict, batches: list[dict[str, torch.Tensor]]) -> Arm:
+    from albert.core.heads import AlbertForPreTraining
+    from albert.training.pretraining_evaluation import evaluate
+
+    summary = json.loads((directory / "summary.json").read_text())
     rows = [json.loads(line) for line in (directory / "metrics.jsonl").read_text().splitlines()]
     curve = {r["step"]: r["mlm_accuracy"] for r in rows if r.get("split") == "eval"}
-    if not curve:
-        raise ValueError(f"{directory} has no held-out evaluation yet.")
-    last = curve[max(curve)]
-    return Arm(directory.name, curve, Proportion(round(last * blanks), blanks), position_similarity(directory, batch))
+    model = AlbertForPreTraining.from_pretrained(directory / "final").eval()
+    scored = evaluate(model, batches, torch.device("cpu"), "fp32")
+    last = Proportion(round(scored["mlm_accuracy"] * scored["masked_positions"]), scored["masked_positions"])
+    same = _held_out_options(summary) == _held_out_options(reference)
+    return Arm(directory.name, curve, same, last, position_similarity(model, batches[0]))
+
+
+def _held_out_options(summary: dict) -> dict:
+    """What decides a run's logged held-out blanks (`albert.commands.pretrain._held_out_sets`)."""
+    config = summary["config"]
+    data = {k: v for k, v in config["data"].items() if k not in ("objective", "whole_word_masking")}
+    return {
+        "valid_corpus": config["valid_corpus"],
+        "eval_examples": config["eval_examples"],
+        "seed": config["seed"],
+        **data,
+    }
 
 
 def table(directories: Sequence[Path]) -> str:
-    summaries = [json.loads((d / "summary.json").read_text()) for d in directories]
-    held_out = {k: summaries[0]["config"][k] for k in ("valid_corpus", "eval_examples", "seed", "data")}
-    for directory, summary in zip(directories, summaries, strict=True):
-        theirs = {k: summary["config"][k] for k in held_out}
-        if theirs != held_out:
-            raise ValueError(f"{directory} was scored on other held-out blanks than {directories[0]}.")
-    batches, targets, frequent = held_out_blanks(summaries[0])
+    missing = [str(d) for d in directories if not (d / "final" / "config.json").is_file()]
+    if missing:
+        raise ValueError(f"these arms have no final model yet: {', '.join(missing)}")
+    reference = json.loads((directories[0] / "summary.json").read_text())
+    batches, targets, frequent = held_out_blanks(reference)
     baseline = Proportion(int((targets == frequent).sum()), int(targets.numel()))
-    arms = [read_arm(d, baseline.total, batches[0]) for d in directories]
+    arms = [read_arm(d, reference, batches) for d in directories]
     steps = sorted({s for arm in arms for s in arm.curve})
     reference_high = arms[0].last.interval()[1]
     lines = [
         "| arm | "
         + " | ".join(f"step {s}" for s in steps)
-        + " | last, 95% interval | off the plateau | cosine between positions |",
+        + " | final model, 95% interval | off the plateau | cosine between positions |",
         "|---|" + "---|" * len(steps) + "---|---|---|",
     ]
     for arm in arms:
         low, high = arm.last.interval()
         off = arm.last.rate >= OFF_PLATEAU and low > reference_high
-        cells = " | ".join(f"{arm.curve[s]:.2%}" if s in arm.curve else "–" for s in steps)
-        cosine = "–" if arm.collapse is None else f"{arm.collapse:.2f}"
+        mark = "" if arm.same_blanks else "†"
+        cells = " | ".join(f"{arm.curve[s]:.2%}{mark}" if s in arm.curve else "–" for s in steps)
         last = f"{arm.last.rate:.2%} [{low:.2%}, {high:.2%}]"
-        lines.append(f"| {arm.name} | {cells} | {last} | {'yes' if off else 'no'} | {cosine} |")
+        lines.append(f"| {arm.name} | {cells} | {last} | {'yes' if off else 'no'} | {arm.collapse:.2f} |")
     low, high = baseline.interval()
     lines.append(
-        f"\nAlways the most frequent training piece (id {frequent}), never reading the text: {baseline.rate:.2%} "
-        f"[{low:.2%}, {high:.2%}] of the {baseline.total:,} held-out blanks."
+        f"\nFinal models re-scored on {directories[0].name}'s {baseline.total:,} held-out blanks; † a curve logged on "
+        f"the arm's own blanks (its masking options change them). Always the most frequent training piece (id "
+        f"{frequent}), never reading the text: {baseline.rate:.2%} [{low:.2%}, {high:.2%}]."
     )
     return "\n".join(lines)
 

@@ -39,7 +39,9 @@ PREFETCH_BATCHES = 4
 def auto_workers(world_size: int = 1, cpus: int | None = None) -> int:
     """Workers per training process when none are named: the machine's cores shared by its training processes,
     one core kept for each process itself, at most MAX_AUTO_WORKERS (1 on a 2-core machine, 8 on 16 cores)."""
-    cores = cpus if cpus is not None else len(os.sched_getaffinity(0))
+    if cpus is None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = cpus
     per_process = cores // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", world_size)))
     return max(0, min(MAX_AUTO_WORKERS, per_process - 1))
 

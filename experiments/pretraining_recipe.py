@@ -102,7 +102,7 @@ def _held_out_options(summary: dict) -> dict:
         "valid_corpus": config["valid_corpus"],
         "eval_examples": config["eval_examples"],
         "seed": config["seed"],
-        **data,
+        "data": data,
     }
 
 

@@ -95,10 +95,12 @@ class PretrainConfig(RunConfig):
     sentence_loss_weight: float = 1.0
     """Weight of the SOP/NSP loss in the gradient (the paper adds the two losses: 1). A larger weight asks the
     shared layers for more of the sentence-pair signal; the logged `loss` stays MLM + sentence loss."""
-    output_bias: Literal["zero", "unigram"] = "zero"
+    output_bias: Literal["unigram", "zero"] = "unigram"
     """How a fresh model's MLM decoder bias starts: "unigram" sets it to the log of each piece's share of the
-    training text (add-one smoothed), so the first steps need not learn the unigram; "zero" is BERT's. Not with
-    --init-from (a trained model keeps its own)."""
+    training text (add-one smoothed), so the first steps need not learn the unigram; "zero" is BERT's. With "zero",
+    a fresh 12-pass model pushed its encoder into giving every position the same vector while it learned the unigram
+    (a rank collapse) and stayed on the plateau (docs/results/pretraining-recipe.md). Ignored with --init-from (a
+    trained model keeps its own)."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
     five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""

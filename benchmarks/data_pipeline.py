@@ -7,9 +7,10 @@ Prints, in one run:
 1. the tokens/s **one process** makes (what one DataLoader worker does) at 256 × 128 and 1,024 × 64: sentence
    pairs, n-gram masking and collation, from a tokenized corpus; beside transformers' `DataCollatorForLanguageModeling`
    (token-level masking of the same token ids, vectorised in torch) as the peer, with the ratio;
-2. the share of each step a real CPU pretraining run (`python -m albert.pretrain`, the recipe shape: E 128 / H 128 /
-   12 passes, 32 × 64 tokens, one thread) spends waiting for its batch, with 0 workers and with N (its metrics'
-   `data_wait`, averaged over the rows after the first);
+2. the share of each step a real CPU pretraining run (`python -m albert.pretrain`, one thread) spends waiting for
+   its batch, with 0 workers and with N (its metrics' `data_wait`, averaged over the rows after the first): at the
+   recipe shape (E 128 / H 128 / 12 passes, 32 × 64), and at a step as short as its batch (E 32 / H 64 / 1 pass,
+   256 × 128), which is what a GPU's step is to its CPU;
 3. the tokens/s albert-base needs at 40% of an H200's bf16 dense peak (the FLOP formulas of albert.core.compute, as
    benchmarks.gpu_pretrain_check counts them), and how many workers make that at the rate of 1.
 """
@@ -42,11 +43,20 @@ from benchmarks.train_throughput import training_flops_per_token  # noqa: E402
 logger = logging.getLogger("benchmarks.data_pipeline")
 SHAPES = ((256, 128), (1024, 64))
 TARGET_MFU = 0.40
-RUN_SHAPE = [
-    "--model", "albert-base", "--model.embedding-size", "128", "--model.hidden-size", "128",
-    "--model.num-attention-heads", "2", "--model.intermediate-size", "512", "--model.num-hidden-layers", "12",
-    "--model.max-position-embeddings", "64", "--data.max-seq-length", "64", "--batch-size", "32",
-]  # fmt: skip
+RUN_SHAPES = {
+    "recipe shape (E 128 / H 128 / 12 passes, 32 x 64)": [
+        "--model", "albert-base", "--model.embedding-size", "128", "--model.hidden-size", "128",
+        "--model.num-attention-heads", "2", "--model.intermediate-size", "512", "--model.num-hidden-layers", "12",
+        "--model.max-position-embeddings", "64", "--data.max-seq-length", "64", "--batch-size", "32",
+    ],
+    # a step as short as the batch: what a GPU's step is to its CPU
+    "fast step (E 32 / H 64 / 1 pass, 256 x 128)": [
+        "--model", "albert-base", "--model.embedding-size", "32", "--model.hidden-size", "64",
+        "--model.num-attention-heads", "1", "--model.intermediate-size", "128", "--model.num-hidden-layers", "1",
+        "--model.max-position-embeddings", "128", "--data.max-seq-length", "128", "--batch-size", "256",
+    ],
+}  # fmt: skip
+RECIPE_SHAPE = next(iter(RUN_SHAPES.values()))
 
 
 def one_process_rate(dataset: PretrainingDataset, batch_size: int, seq_len: int, batches: int) -> dict[str, float]:
@@ -77,14 +87,16 @@ def peer_rate(dataset: PretrainingDataset, tokenizer, batch_size: int, seq_len: 
     return batches * sum(len(r) for r in rows) / (time.perf_counter() - started)
 
 
-def run_wait_share(corpus: Path, tokenizer_dir: str, workers: int, steps: int, cache: Path, out: Path) -> float:
+def run_wait_share(
+    corpus: Path, tokenizer_dir: str, workers: int, steps: int, cache: Path, out: Path, shape: list[str] | None = None
+) -> float:
     """A real CPU pretraining run of `steps` steps: the mean `data_wait` share of its training rows after the first."""
     from albert.commands.pretrain import main
 
     main(
         [
             "--corpus", str(corpus), "--tokenizer", tokenizer_dir, "--cache-dir", str(cache), "--output-dir", str(out),
-            *RUN_SHAPE, "--max-steps", str(steps), "--log-every", "10", "--eval-every", str(steps * 10),
+            *(shape or RECIPE_SHAPE), "--max-steps", str(steps), "--log-every", "10", "--eval-every", str(steps * 10),
             "--checkpoint-every", str(steps * 10), "--threads", "1", "--data-workers", str(workers),
         ]
     )  # fmt: skip
@@ -126,19 +138,16 @@ def main(argv: list[str] | None = None) -> None:
         f"{needed:,.0f} tokens/s = {workers_needed} worker(s) at the 256 x 128 rate above"
     )
     with tempfile.TemporaryDirectory() as scratch:
-        for workers in (0, args.workers):
-            share = run_wait_share(
-                Path(args.corpus),
-                args.tokenizer,
-                workers,
-                args.steps,
-                Path(args.cache_dir),
-                Path(scratch) / str(workers),
-            )
-            report.append(
-                f"real CPU pretraining run (recipe shape, 32 x 64, 1 thread), {workers} workers: "
-                f"waits {share:.1%} of each step for its batch"
-            )
+        for number, (name, shape) in enumerate(RUN_SHAPES.items()):
+            for workers in (0, args.workers):
+                out = Path(scratch) / f"{number}-{workers}"
+                share = run_wait_share(
+                    Path(args.corpus), args.tokenizer, workers, args.steps, Path(args.cache_dir), out, shape
+                )
+                report.append(
+                    f"real CPU pretraining run, {name}, 1 thread, {workers} workers: "
+                    f"waits {share:.1%} of each step for its batch"
+                )
     print("\n".join(report))  # the benchmark's report is its output
 
 

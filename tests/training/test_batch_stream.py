@@ -142,3 +142,11 @@ def test_auto_workers_share_the_cores_and_stay_capped(monkeypatch: pytest.Monkey
     assert resolve_workers(3) == 3 and resolve_workers(0) == 0
     with pytest.raises(ValueError, match="data_workers must be -1"):
         resolve_workers(-2)
+
+
+def test_a_worker_count_below_minus_one_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    from albert.commands.pretrain import PretrainConfig
+
+    with pytest.raises(ValueError, match=r"data_workers must be -1 \(auto\), 0 \(in the training process\)"):
+        PretrainConfig(corpus=("books.txt",), output_dir=str(tmp_path / "run"), data_workers=-5)
+    assert PretrainConfig(corpus=("books.txt",), output_dir=str(tmp_path / "run")).data_workers == -1  # auto

@@ -11,8 +11,11 @@ AdamW, SDPA attention (flash kernels on CUDA), optional torch.compile. Under 5 m
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
@@ -127,19 +130,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seq-length", type=int, default=128)
     parser.add_argument("--compile", action="store_true")
     parser.add_argument("--peak-tflops", type=float, default=None, help="bf16 dense peak; default: by GPU name")
+    parser.add_argument("--model", default="albert-base", help="a preset, or a config.json (or its folder)")
+    parser.add_argument("--device", default="cuda", help="cuda, or cpu for a dry run of the check itself")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    if not torch.cuda.is_available():
-        raise SystemExit("gpu_pretrain_check: no CUDA device here; run it on a GPU machine.")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("gpu_pretrain_check: no CUDA device here; run it on a GPU machine (or --device cpu).")
+    config = PRESETS[args.model] if args.model in PRESETS else AlbertConfig.load(args.model)
     check = measure(
-        PRESETS["albert-base"],
-        torch.device("cuda"),
+        config,
+        torch.device(args.device),
         args.batch_size,
         args.seq_length,
         args.steps,
         args.seconds,
         args.compile,
         args.peak_tflops,
+        name=args.model if args.model in PRESETS else Path(args.model).stem,
     )
+    if args.json:
+        args.json.write_text(json.dumps(dataclasses.asdict(check), indent=1) + "\n", encoding="utf-8")
     print(check.line())
 
 

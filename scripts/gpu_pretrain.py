@@ -44,7 +44,6 @@ The Chinese model (issue 16) takes the same run with its character vocabulary an
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import math
@@ -170,30 +169,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def speed_check(args: argparse.Namespace, run_config) -> dict | None:
-    """`benchmarks.gpu_pretrain_check` for `--check-seconds`: albert-base (or the run's model), bf16."""
+def speed_check(args: argparse.Namespace, run_config, work: Path) -> dict | None:
+    """`python -m benchmarks.gpu_pretrain_check` for `--check-seconds` (albert-base, or the run's own model), as a
+    command of its own: its figures, or the reason it gave none (the run goes on either way)."""
     if not args.check_seconds:
         return None
-    from albert import PRESETS
-    from albert.commands.pretrain import resolve_model_config
-    from benchmarks.gpu_pretrain_check import measure
+    import subprocess
+    import sys
 
-    if args.check_model == "run":
-        config = resolve_model_config(run_config.model or "albert-base", run_config.model_overrides, 8000, "sop")
-    else:
-        config = PRESETS[args.check_model]
-    check = measure(
-        config,
-        torch.device(args.device),
-        batch_size=256 if args.device == "cuda" else 4,
-        seq_length=128 if args.device == "cuda" else 32,
-        steps=100_000,
-        seconds=args.check_seconds,
-        compile_model=False,  # compiling albert-base takes a minute of the lease; the check is bounded in time
-        name=args.check_model,
-    )
-    logger.info("speed check: %s", check.line())
-    return dataclasses.asdict(check)
+    from albert.commands.pretrain import resolve_model_config
+
+    model = args.check_model
+    if model == "run":
+        work.mkdir(parents=True, exist_ok=True)
+        model = str(
+            resolve_model_config(run_config.model or "albert-base", run_config.model_overrides, 8000, "sop").save(work)
+        )
+    out = work / "speed_check.json"
+    cuda = args.device == "cuda"
+    command = [
+        *(sys.executable, "-m", "benchmarks.gpu_pretrain_check", "--model", model, "--device", args.device),
+        *("--seconds", str(args.check_seconds), "--steps", "100000", "--json", str(out)),
+        *("--batch-size", "256" if cuda else "4", "--seq-length", "128" if cuda else "32"),
+    ]  # no --compile: compiling albert-base takes a minute of the lease; the check is bounded in time
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=args.check_seconds + 240)
+    if done.returncode != 0 or not out.is_file():
+        reason = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        logger.warning("speed check gave no figures: %s", reason)
+        return {"error": reason}
+    logger.info("speed check: %s", done.stdout.strip())
+    return json.loads(out.read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="gpu-pretrain-"))
     started = time.time()
     to_beat = figure_to_beat(args.must_beat)
-    check = speed_check(args, parse_config(PretrainConfig, pretrain_args(args, work / "check", 1, [])))
+    check = speed_check(args, parse_config(PretrainConfig, pretrain_args(args, work / "check", 1, [])), work / "check")
 
     # Calibration: the same model and batch, a few steps without evaluation, run twice: the first run
     # builds the token cache and warms the kernels up, the second is timed.

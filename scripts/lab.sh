@@ -50,6 +50,13 @@ if [ "$mode" = test ] && ! command -v chromium >/dev/null 2>&1; then packages+=(
 # a one-em box, and a chart whose Chinese names ran off a phone's screen passed).
 cjk_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null)" ]; }
 if [ "$mode" = test ] && ! cjk_font; then packages+=(fonts-noto-cjk); fi
+# Arial's metrics (Liberation Sans), which Plotly's font stack names before sans-serif: without it Chromium draws the
+# charts in the wider DejaVu Sans and the phone-layout tests measure titles and ticks no phone shows.
+arial_font() {
+  command -v fc-match >/dev/null 2>&1 || return 1
+  case "$(fc-match -f '%{family}' Arial 2>/dev/null)" in *Arial* | *Liberation*) return 0 ;; *) return 1 ;; esac
+}
+if [ "$mode" = test ] && ! arial_font; then packages+=(fonts-liberation); fi
 if [ ${#packages[@]} -gt 0 ]; then
   as_root apt-get update -qq
   if ! as_root apt-get install -y -qq --no-install-recommends "${packages[@]}"; then

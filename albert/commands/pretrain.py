@@ -240,7 +240,7 @@ class HeldOutSets:
     pad_id: int
 
 
-def _held_out_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> HeldOutSets:
+def held_out_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> HeldOutSets:
     # Held-out masks are piece (character) level whatever the run trains with, so that runs with and without
     # whole-word masking are scored on the same kind of blank; an MLM-only run is scored on one segment, its format.
     objective = "none" if cfg.data.objective == "none" else "sop"
@@ -274,7 +274,7 @@ class PretrainingTask(Task):
         cache = Path(cfg.cache_dir) if cfg.cache_dir else run.out / "cache"
         corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
         self.held_out = (
-            _held_out_sets(
+            held_out_sets(
                 cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented), tokenizer
             )
             if cfg.valid_corpus

@@ -53,7 +53,8 @@ def plan(
     _tool(bin_dir, "dirname", f'#!/bin/sh\nexec {shutil.which("dirname")} "$@"\n')
     for name in tools:
         body = FAKE_PYTHON if name == "python3" else '#!/bin/sh\nexec "$@"\n'
-        _tool(bin_dir, name, "#!/bin/sh\necho 'Noto Sans CJK SC'\n" if name == "fc-list" else body)
+        fonts = {"fc-list": "#!/bin/sh\necho 'Noto Sans CJK SC'\n", "fc-match": "#!/bin/sh\necho 'Liberation Sans'\n"}
+        _tool(bin_dir, name, fonts.get(name, body))
     full = {"PATH": str(bin_dir), "LAB_PLAN": "1", "HOME": str(tmp_path), **(env or {})}
     return subprocess.run(
         [shutil.which("bash") or "/bin/bash", str(project / "scripts" / "lab.sh"), mode, *args],
@@ -72,7 +73,7 @@ def steps(result: subprocess.CompletedProcess) -> list[str]:
 def test_a_fresh_debian_as_root_installs_python_and_chromium_without_sudo(tmp_path: Path) -> None:
     assert steps(plan(tmp_path, uid=0)) == [
         "apt-get update -qq",
-        "apt-get install -y -qq --no-install-recommends python3 python3-venv chromium fonts-noto-cjk",
+        "apt-get install -y -qq --no-install-recommends python3 python3-venv chromium fonts-noto-cjk fonts-liberation",
         "python3 -m venv .venv",
         f".venv/bin/python {INSTALL_TEST}",
         ".venv/bin/python -m ruff check .",
@@ -86,7 +87,7 @@ def test_a_user_with_sudo_on_debian_12_gets_a_virtual_environment(tmp_path: Path
     found = steps(plan(tmp_path, "test", 1000, ("sudo", "python3"), env, "-m", "not slow"))
     assert found[:3] == [
         "sudo apt-get update -qq",
-        "sudo apt-get install -y -qq --no-install-recommends python3-venv chromium fonts-noto-cjk",
+        "sudo apt-get install -y -qq --no-install-recommends python3-venv chromium fonts-noto-cjk fonts-liberation",
         "python3 -m venv .venv",
     ]
     assert found[-1] == ".venv/bin/python -m pytest -n 3 --dist loadfile -m not slow"  # the arguments go to pytest
@@ -101,7 +102,9 @@ def test_a_user_without_sudo_is_told_what_to_do_in_one_sentence(tmp_path: Path) 
 
 
 def test_on_ci_and_in_a_virtual_environment_nothing_is_installed_from_apt(tmp_path: Path) -> None:
-    ci = steps(plan(tmp_path, "test", 0, ("python3", "chromium", "fc-list")))  # CI's own Python, Chromium, a font
+    ci = steps(
+        plan(tmp_path, "test", 0, ("python3", "chromium", "fc-list", "fc-match"))
+    )  # CI's Python, Chromium, fonts
     assert ci == [
         f"python3 {INSTALL_TEST}",
         "python3 -m ruff check .",
@@ -112,7 +115,13 @@ def test_on_ci_and_in_a_virtual_environment_nothing_is_installed_from_apt(tmp_pa
     (venv / "bin").mkdir(parents=True)
     _tool(venv / "bin", "python", FAKE_PYTHON)
     inside = steps(
-        plan(tmp_path, "test", 1000, ("chromium", "fc-list"), {"VIRTUAL_ENV": str(venv), "FAKE_EXTERNAL": "1"})
+        plan(
+            tmp_path,
+            "test",
+            1000,
+            ("chromium", "fc-list", "fc-match"),
+            {"VIRTUAL_ENV": str(venv), "FAKE_EXTERNAL": "1"},
+        )
     )
     assert inside[0] == f"{venv}/bin/python {INSTALL_TEST}"
 

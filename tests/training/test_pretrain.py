@@ -575,14 +575,14 @@ def test_a_fresh_12_pass_model_leaves_the_plateau_with_the_default_recipe(tmp_pa
 
     zero, default = held_out_curve("zero"), held_out_curve("unigram")
     # What a rule that never reads the text scores on the same blanks: always the most frequent training piece.
-    from albert.commands.pretrain import _held_out_sets
+    from albert.commands.pretrain import held_out_sets
 
     tokenizer = load_tokenizer(tmp_path / "tokenizer")
     frequent = int(np.bincount(np.asarray(TokenizedCorpus.build([train], tokenizer, tmp_path / "c1").tokens)).argmax())
     cfg = parse_config(
         PretrainConfig, ["--corpus", str(train), "--eval-examples", "256", "--data.max-seq-length", "48"]
     )
-    blanks = _held_out_sets(cfg, TokenizedCorpus.build([valid], tokenizer, tmp_path / "c2"), tokenizer).mlm
+    blanks = held_out_sets(cfg, TokenizedCorpus.build([valid], tokenizer, tmp_path / "c2"), tokenizer).mlm
     targets = torch.cat([b["mlm_labels"][b["mlm_labels"] != -100] for b in blanks])
     plateau = float((targets == frequent).float().mean())
     assert all(value == pytest.approx(plateau, abs=1e-4) for value in zero)  # never leaves it

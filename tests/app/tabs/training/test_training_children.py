@@ -28,7 +28,7 @@ pytestmark = pytest.mark.slow  # each test starts arm processes that import torc
 
 SIX_STEPS = dataclasses.replace(TINY, id="six", steps=6, eval_every=3, log_every=2)
 """The tiny lesson, ended by its schedule (6 steps), not by the clock: its rows depend on nothing but its arguments."""
-TIMED = ("elapsed_seconds", "tokens_per_second")
+TIMED = ("elapsed_seconds", "tokens_per_second", "data_wait")
 """The only columns of a row that depend on the machine's speed."""
 
 

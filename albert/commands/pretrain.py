@@ -369,20 +369,18 @@ class PretrainingTask(Task):
     ) -> None:
         """Add one micro-batch to the sums behind the next training row, on the device (read at log time)."""
         accumulation = self.cfg.gradient_accumulation
-        zero = torch.zeros((), dtype=torch.float64, device=self.sums.device)
-        scored = pair_labels != IGNORE_INDEX
-        pair_correct = (
-            ((out.sop_logits.argmax(-1) == pair_labels) & scored).sum() if out.sop_logits is not None else zero
-        )
         values = {
             "loss": loss,
             "mlm_loss": out.mlm_loss.detach() / accumulation,
-            "sop_loss": out.sop_loss.detach() / accumulation if out.sop_loss is not None else zero,
             "mlm_correct": (out.mlm_logits.argmax(-1) == targets).sum(),
             "mlm_total": targets.numel(),
-            "sop_correct": pair_correct,
-            "sop_total": int((cpu_pair_labels != IGNORE_INDEX).sum()) if out.sop_logits is not None else 0,
         }
+        if out.sop_loss is not None:
+            values["sop_loss"] = out.sop_loss.detach() / accumulation
+        if out.sop_logits is not None:  # examples without a pair label (IGNORE_INDEX) are not scored
+            scored = pair_labels != IGNORE_INDEX
+            values["sop_correct"] = ((out.sop_logits.argmax(-1) == pair_labels) & scored).sum()
+            values["sop_total"] = int((cpu_pair_labels != IGNORE_INDEX).sum())
         for name, value in values.items():
             self.sums[_SUMS.index(name)] += value
 

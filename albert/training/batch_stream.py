@@ -28,7 +28,7 @@ import torch
 from albert.core.config import IGNORE_INDEX
 from albert.data.pretraining_examples import PretrainingDataset, collate_pretraining
 from albert.data.tasks import collate
-from albert.training.distributed import Distributed, epoch_order
+from albert.training.distributed import Distributed, check_workers, epoch_order
 
 MAX_AUTO_WORKERS = 8
 """`--data-workers -1` (auto) never starts more than this many workers per training process."""
@@ -41,25 +41,22 @@ def auto_workers(world_size: int = 1, cpus: int | None = None) -> int:
     one core kept for each process itself, at most MAX_AUTO_WORKERS (1 on a 2-core machine, 8 on 16 cores)."""
     if cpus is None:
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    cores = cpus
-    per_process = cores // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", world_size)))
+    per_process = cpus // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", world_size)))
     return max(0, min(MAX_AUTO_WORKERS, per_process - 1))
 
 
 def resolve_workers(requested: int, world_size: int = 1) -> int:
     """`--data-workers`: a count, or -1 for `auto_workers`."""
-    if requested < -1:
-        raise ValueError(f"data_workers must be -1 (auto), 0 (in the training process) or a count, got {requested}.")
+    check_workers(requested)
     return auto_workers(world_size) if requested == -1 else requested
 
 
 @dataclass(frozen=True)
 class BatchPlan:
-    """One batch to make: its epoch, this process's example indices, and the stream's position after it."""
+    """One batch to make: its epoch, this process's example indices, and the stream's offset in that epoch after it."""
 
     epoch: int
     indices: tuple[int, ...]
-    next_epoch: int
     next_offset: int
 
 
@@ -92,7 +89,6 @@ class PlannedLoader:
             # would shift every later random draw (dropout, noise) and break exact resume.
             generator=torch.Generator().manual_seed(0),
         )
-        self.workers = workers
         self._iterator = iter(loader)
         self.wait_seconds = 0.0
 
@@ -183,7 +179,7 @@ def pretraining_plans(
         while offset + global_batch <= len(order):
             start = offset + dist.rank * batch_size
             offset += global_batch
-            yield BatchPlan(epoch, tuple(order[start : start + batch_size]), epoch, offset)
+            yield BatchPlan(epoch, tuple(order[start : start + batch_size]), offset)
         epoch, offset = epoch + 1, 0
 
 
@@ -216,7 +212,7 @@ class BatchStream:
 
     def next(self) -> dict[str, torch.Tensor]:
         plan, batch = self._loader.next()
-        self.epoch, self.offset = plan.next_epoch, plan.next_offset
+        self.epoch, self.offset = plan.epoch, plan.next_offset
         return batch
 
     def close(self) -> None:

@@ -61,6 +61,12 @@ def start_run(device: str, threads: int, output_dir: str) -> tuple[Distributed, 
     return dist, out
 
 
+def check_workers(requested: int) -> None:
+    """Refuse a `--data-workers` below -1, in one sentence (the config checks it when parsed)."""
+    if requested < -1:
+        raise ValueError(f"data_workers must be -1 (auto), 0 (in the training process) or a count, got {requested}.")
+
+
 def epoch_order(size: int, seed: int, epoch: int) -> list[int]:
     """The seeded shuffle of `size` examples for one epoch (the same on every process)."""
     return torch.randperm(size, generator=torch.Generator().manual_seed(seed * 100_003 + epoch)).tolist()

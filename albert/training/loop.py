@@ -33,7 +33,13 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from albert.training.distributed import Distributed, all_reduce_sum, cleanup_distributed, start_run
+from albert.training.distributed import (
+    Distributed,
+    all_reduce_sum,
+    check_workers,
+    cleanup_distributed,
+    start_run,
+)
 from albert.training.optim import OptimizerConfig, build_optimizer, build_scheduler
 from albert.training.shared_noise import SharedNoise
 from albert.training.state import (
@@ -100,10 +106,7 @@ class RunConfig:
     albert.training.shared_noise)."""
 
     def __post_init__(self) -> None:
-        if self.data_workers < -1:
-            raise ValueError(
-                f"data_workers must be -1 (auto), 0 (in the training process) or a count, got {self.data_workers}."
-            )
+        check_workers(self.data_workers)
         if self.log_every < 1:
             raise ValueError(f"log_every must be at least 1, got {self.log_every}.")
         if self.stop_after_steps is not None and self.stop_after_steps < 1:

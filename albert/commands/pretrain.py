@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
 import torch
 
 from albert.cli import run_command
@@ -31,6 +30,7 @@ from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingD
 from albert.data.sentence_order import corpus_order_pairs
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
+from albert.training.fresh_start import scale_residual_branches, unigram_output_bias
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
@@ -101,6 +101,9 @@ class PretrainConfig(RunConfig):
     a fresh 12-pass model pushed its encoder into giving every position the same vector while it learned the unigram
     (a rank collapse) and stayed on the plateau (docs/results/pretraining-recipe.md). Ignored with --init-from (a
     trained model keeps its own)."""
+    residual_init: Literal["standard", "scaled"] = "standard"
+    """How a fresh model's residual branches start: "scaled" shrinks the attention output and FFN down projections
+    by 1/√(2 · passes) (GPT-2's start for deep stacks), "standard" is BERT's. Ignored with --init-from."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
     five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""
@@ -282,6 +285,10 @@ class PretrainingTask(Task):
         )
         if cfg.output_bias == "unigram" and not cfg.init_from:
             unigram_output_bias(unwrap(model), corpus)
+        if cfg.residual_init == "scaled" and not cfg.init_from:
+            logger.info(
+                "residual branches start at %.3f of the initializer range", scale_residual_branches(unwrap(model))
+            )
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.workers = resolve_workers(cfg.data_workers, dist.world_size)
         self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step
@@ -471,17 +478,6 @@ class PretrainingTask(Task):
             self.model.save_pretrained(final, tokenizer=self.tokenizer)
             (final / "training_summary.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
             logger.info("final model saved to %s", final)
-
-
-def unigram_output_bias(model: AlbertForPreTraining, corpus: TokenizedCorpus) -> None:
-    """Set the MLM decoder's bias to the log of each piece's share of `corpus` (add-one smoothed, centred): the
-    model starts out answering the unigram distribution, the plateau a fresh model otherwise spends its first
-    steps reaching (docs/results/pretraining-recipe.md)."""
-    vocab_size = model.config.vocab_size
-    counts = np.bincount(np.asarray(corpus.tokens), minlength=vocab_size)[:vocab_size] + 1.0
-    log_share = np.log(counts / counts.sum())
-    with torch.no_grad():
-        model.mlm_head.bias.copy_(torch.from_numpy(log_share - log_share.mean()))
 
 
 PROBE_GUESSES = 5

@@ -1,0 +1,39 @@
+"""How a fresh model's weights start before pretraining, beyond the shared initialisation (issue 51).
+
+Both are starts, not architecture: the saved model is an ordinary ALBERT and loads anywhere.
+Their measurements: docs/results/pretraining-recipe.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import torch
+
+from albert.core.heads import AlbertForPreTraining
+from albert.data.corpus import TokenizedCorpus
+
+
+def unigram_output_bias(model: AlbertForPreTraining, corpus: TokenizedCorpus) -> None:
+    """Set the MLM decoder's bias to the log of each piece's share of `corpus` (add-one smoothed, centred): the
+    model starts out answering the unigram distribution, the plateau a fresh model otherwise spends its first
+    steps reaching."""
+    vocab_size = model.config.vocab_size
+    counts = np.bincount(np.asarray(corpus.tokens), minlength=vocab_size)[:vocab_size] + 1.0
+    log_share = np.log(counts / counts.sum())
+    with torch.no_grad():
+        model.mlm_head.bias.copy_(torch.from_numpy(log_share - log_share.mean()))
+
+
+def scale_residual_branches(model: AlbertForPreTraining) -> float:
+    """Shrink each residual branch's output projection (attention output, FFN down projection) by
+    1/√(2 · passes), as GPT-2 starts its deep stacks: each post-LN pass starts near the identity. Returns the
+    factor used."""
+    factor = 1.0 / math.sqrt(2 * model.config.num_hidden_layers)
+    with torch.no_grad():
+        for name, parameter in model.albert.named_parameters():
+            if re.fullmatch(r"(attention_blocks\.\d+\.output|ffn_blocks\.\d+\.down)\.weight", name):
+                parameter.mul_(factor)
+    return factor

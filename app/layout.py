@@ -21,7 +21,7 @@ from app.models import (
     shipped_models,
 )
 from app.models.hub_picker import hub_choices, picker_default
-from app.page import freshness
+from app.page import runs
 from app.page.endpoints import Endpoint
 from app.tabs import TabContext
 from app.tabs.attention import bertviz
@@ -112,12 +112,6 @@ def build_app() -> gr.Blocks:
                     module.build(ctx)
         # Our own footer: Gradio's ("Use via API · Settings") stays in English whatever the app's language.
         tr.add(gr.Markdown, text="app.footer", elem_id="lab-footer")
-        main = model_events()
-        events = freshness.keep_fresh(
-            [(tabs[name], freshness.find_event(demo, e.name, e.button, e.cost)) for name, e in main.items()],
-            lang,
-            ctx.model,
-        )
         # Labels first, in the browser: the page holds both languages' label updates (`relabel_js`) and applies them
         # the moment the switch is clicked, with no request. Sent by the server, each of the ~100 components it
         # relabels (the tabs and accordions with all they hold) became part of every later event's loading status in
@@ -148,11 +142,11 @@ def build_app() -> gr.Blocks:
             # is drawn in turn; in the light group's (64) a third of 96 pages were told to retry
             **hosting.queue_options("language"),
         )
-        # The page says when its charts and tables are drawn in the language (`<html data-lab-drawn="zh">`), then each
-        # result on screen is drawn again, for its tab's example in the new language.
+        # The page says when its charts and tables are drawn in the language (`<html data-lab-drawn="zh">`), then the
+        # visible tab's result is asked again, for its example in the new language (`app.page.runs`).
         drawn.then(None, inputs=[lang], js=DRAWN_JS, api_name="drawn", api_visibility="private", queue=False)
-        freshness.rerun_events(events, drawn)
-        freshness.cancel_on_typing(demo, events)
+        tab_of_run = {endpoint.name: tabs[name] for name, endpoint in model_events().items()}
+        runs.wire_page(list(ctx.runs.values()), tab_of_run, drawn, lang, ctx.model)
     return demo
 
 

@@ -2,19 +2,13 @@
 
 A tab module lists its endpoints in `ENDPOINTS`: the API name, the function it runs, its cost (the concurrency
 group it runs in, `app.hosting.GROUPS`), the parameters a client sends (public ones, as docs/usage/api.md lists
-them), whether its JSON result is stamped with the inputs it answers (`app.page.freshness.stamped`), and for a tab's
-main model event the button that runs it and the language step that puts its example in the new language. The tab
-then wires it to its components with `Endpoint.on` / `Endpoint.then`; the layout, the hosting's groups, the API
-record (tests/app/test_api.py) and the example tables derive from these declarations.
-
-Events that run an endpoint again for another reason (an example click, opening the tab, a control, the model
-picker, the language switch, a late result's redraw) are its *family*: `<name>_<reason>`, undocumented, in the same
-cost group.
+them), and for a tab's main model event the button that runs it. The tab then wires it to its components with
+`Endpoint.on` / `Endpoint.then`, or, for its main model event, `app.page.runs.wire_run`; the layout, the hosting's
+groups, the API record (tests/app/test_api.py) and the example tables derive from these declarations.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,22 +19,11 @@ import gradio as gr
 from app import hosting
 from app.i18n import Translations, t
 from app.inputs import language
-from app.page import freshness
 
 logger = logging.getLogger(__name__)
 Cost = Literal["light", "model", "heavy", "measure", "language", "instant"]
 """A concurrency group of `app.hosting.GROUPS`, or "instant": run at once, outside the queue (a digest, a picked
 number; nothing that computes)."""
-
-
-@dataclass(frozen=True)
-class Stamp:
-    """How an endpoint's JSON result says which inputs it answers (`app.page.freshness.stamped`)."""
-
-    writes: tuple[str, ...] = ()
-    """Inputs the endpoint also writes (returned first, before its JSON result)."""
-    answers: tuple[str, ...] = ()
-    """The function's arguments the result answers besides those it writes."""
 
 
 @dataclass(frozen=True)
@@ -59,18 +42,13 @@ class Endpoint:
     public endpoint later, so that older clients keep working)."""
     public: bool = True
     """Listed in the API page ("public"), or there for the page only ("undocumented")."""
-    stamp: Stamp | None = None
-    """Set for the endpoints whose result is kept fresh: the JSON result names the inputs it answers."""
     button: str | None = None
-    """A tab's main model event: the string key of its button. Opening the tab, moving a control, another model
-    and another language run it again (`app.page.freshness.keep_fresh`)."""
+    """A tab's main model event: the string key of its button (`app.page.runs.wire_run` wires it)."""
 
-    @functools.cached_property
+    @property
     def fn(self) -> Callable[..., Any]:
-        """The function Gradio calls: `view`, stamped when `stamp` is set."""
-        if self.stamp is None:
-            return self.view
-        return freshness.stamped(self.view, writes=self.stamp.writes, answers=self.stamp.answers)
+        """The function Gradio calls."""
+        return self.view
 
     def options(self, family: str = "") -> dict[str, Any]:
         """The event's name, visibility and group: `family` names an event of its family (`<name>_<family>`)."""
@@ -87,22 +65,6 @@ class Endpoint:
         """Run the endpoint after `event`, as `<name>_<family>` (as `/name` itself without a family)."""
         return event.then(self.fn, inputs=inputs, outputs=outputs, **self.options(family), **options)
 
-    def after_examples(
-        self, table: ExampleTable, lang: Any, inputs: list[Any], outputs: list[Any], family: str = "example"
-    ) -> Any:
-        """A click in `table` fills its inputs (`/<name>_<family>_pick`, answered at once), then runs the endpoint
-        on them (`/<name>_<family>`)."""
-        picked = table.dataset.click(
-            table.pick,
-            inputs=[table.dataset, lang],
-            outputs=table.inputs,
-            api_name=f"{self.name}_{family}_pick",
-            api_visibility="undocumented",
-            show_progress="hidden",
-            **hosting.queue_options("instant"),
-        )
-        return self.then(picked, inputs, outputs, family)
-
 
 def endpoint_named(endpoints: Sequence[Endpoint], name: str) -> Endpoint:
     """The endpoint called `name` (KeyError when none is)."""
@@ -118,7 +80,7 @@ def example_refusal(count: int, lang: str = "en") -> str:
 
 @dataclass(frozen=True)
 class ExampleTable:
-    """A table of examples on the page (`example_table`), wired to its endpoint later (`Endpoint.after_examples`)."""
+    """A table of examples on the page (`example_table`), wired to its tab's run later (`app.page.runs.wire_run`)."""
 
     dataset: Any
     inputs: list[Any]

@@ -7,7 +7,7 @@ the language switch, the model picker, and the `Translations` it registers its t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.i18n import Translations, t
@@ -15,6 +15,8 @@ from app.models import AUTO_MODEL
 
 if TYPE_CHECKING:
     import gradio as gr
+
+    from app.page.runs import TabRun
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class TabContext:
     compare_default: str | None = None
     """What the "compare with" pickers start on: "automatic" (`app.models.AUTO_MODEL`, the like-for-like twin or
     pair, `app.page.results.compare_choices`) when models are shipped."""
+    runs: dict[str, TabRun] = field(default_factory=dict)
+    """Each model tab's run event by its endpoint's name, noted as the tab wires it (`app.page.runs.wire_run`)."""
 
     def compare_choices(self, lang: str) -> list[tuple[str, str]]:
         """The "compare with" pickers' entries: "automatic (like-for-like)" first, then every shipped model."""

@@ -81,16 +81,11 @@ def test_parameters_and_preset(client) -> None:
 
 
 def test_fill_mask_and_mask_word(client) -> None:
-    from app.page.freshness import drawn_for
     from app.tabs.masked.views import fill_mask_view
 
     text = "the old sailor walked along the [MASK] near the village ."
     result, status, filled, *_ = client.predict(text, 5, "", "en", api_name="/fill_mask")  # `expected` left out
-    stamp = {
-        "drawn_for": drawn_for([text, 5, "", "en", ""]),
-        "drawn_for_each": [drawn_for([v]) for v in (text, 5, "", "en", "")],
-    }
-    assert result == fill_mask_view(text, 5, "", "en")[0] | stamp
+    assert result == fill_mask_view(text, 5, "", "en")[0]
     assert filled == result["filled_text"] and "[MASK]" not in filled
     result, *_ = client.predict("The capital of France is [MASK].", 5, "", "en", "paris", api_name="/fill_mask")
     assert result["expected"]["expected"]["word"] == "paris"
@@ -121,16 +116,11 @@ def test_attention(client) -> None:
 def test_sharing_and_transitions(client) -> None:
     result, status, *_ = client.predict("albert-large", "en", api_name="/sharing_modes")
     assert result["parameters_per_mode"]["all"] == count_parameters(PRESETS["albert-large"]).total
-    from app.page.freshness import DRAWN_FOR, drawn_for
-
     result, status, *_ = client.predict("the old sailor walked", "", "", "en", api_name="/layer_transitions")
-    assert result.pop(DRAWN_FOR) == drawn_for(["the old sailor walked", "", "", "en"])  # beside the models' entries
-    assert len(result.pop("drawn_for_each")) == 4
     assert {len(v["l2"]) for v in result.values()} == {4} and len(result) == 2
 
 
 def test_sentiment_and_its_card(client, url: str) -> None:
-    from app.page.freshness import drawn_for
     from app.tabs.sentiment.classifier import card_url
     from app.tabs.sentiment.views import sentiment_view
 
@@ -141,11 +131,7 @@ def test_sentiment_and_its_card(client, url: str) -> None:
     assert result["probabilities"] == pytest.approx(here["probabilities"], abs=1e-5)
     assert len(result["pass_scores"]) == 4 and "Prediction" in verdict and "sentiment-token-view" in tokens
     result, status, *_ = client.predict("   ", "zh", api_name="/sentiment")
-    assert result == {
-        "error": "文本为空，请输入一个句子。",
-        "drawn_for": drawn_for(["   ", "zh"]),
-        "drawn_for_each": [drawn_for(["   "]), drawn_for(["zh"])],
-    }
+    assert result == {"error": "文本为空，请输入一个句子。"}
     assert card_url().endswith(".html")
     with urllib.request.urlopen(url + card_url(), timeout=10) as response:  # the card the tab links to: a page
         assert response.headers["content-type"] == "text/html; charset=utf-8"

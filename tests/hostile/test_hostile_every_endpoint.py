@@ -163,9 +163,16 @@ def _send(url: str, endpoint: str, body: str, session: bool = True) -> str:
 
 @pytest.mark.slow
 def test_the_app_registers_the_endpoints_this_test_is_about(endpoints: dict[str, int]) -> None:
-    for name in ("fill_mask", "pick_word", "measure_speed", "set_language", "attention_heads", "fill_mask_landed"):
+    for name in (
+        "fill_mask",
+        "pick_word",
+        "measure_speed",
+        "set_language",
+        "attention_heads",
+        "fill_mask_example_pick",
+    ):
         assert name in endpoints, name
-    assert len(endpoints) > 60
+    assert len(endpoints) > 30  # every event with a server function (the tabs' runs are started in the page)
 
 
 @pytest.mark.slow

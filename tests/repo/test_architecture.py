@@ -69,6 +69,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "albert.training.finetune_evaluation",
         "albert.training.order_scoring",
         "albert.training.batch_stream",
+        "albert.training.fresh_start",
         "albert.training.pretraining_evaluation",
     ),
     "commands": (

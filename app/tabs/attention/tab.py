@@ -11,8 +11,9 @@ from app.inference import ATTENTION_TOKENS, MAX_ATTENTION_TOKENS
 from app.models import default_model, language_models, shipped_config
 from app.models.hub_picker import hub_choices
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, Stamp
+from app.page.endpoints import Endpoint
 from app.page.results import MAX_HEAD_CHOICE
+from app.page.runs import wire_run
 from app.tabs import TabContext
 from app.tabs.attention import views
 
@@ -52,7 +53,6 @@ ATTENTION = Endpoint(
     views.attention_view,
     "heavy",  # every layer's attention: on the heavy lane (app.hosting)
     takes=("sentence_a", "sentence_b", "head", "max_tokens", "model", "compare", "lang"),
-    stamp=Stamp(),
     button="attention.button",
 )
 HEAD_BOUNDS = Endpoint("attention_heads", head_bounds, "instant", public=False)
@@ -93,7 +93,9 @@ def build(ctx: TabContext) -> None:
         raw = gr.JSON(show_label=False)
 
     tr.refresh("attention_example", example_in_language, [sentence_a, lang], [sentence_a])
-    ATTENTION.on(
+    wire_run(
+        ctx,
+        ATTENTION,
         [button.click, sentence_a.submit, sentence_b.submit],
         [sentence_a, sentence_b, head, max_tokens, ctx.model, compare, lang],
         [raw, status, head_view, model_view, heatmaps, similarity],

@@ -11,8 +11,9 @@ from app.i18n import normalize_lang
 from app.inference import MAX_WORDS
 from app.models import language_models
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, Stamp, example_table
+from app.page.endpoints import Endpoint, example_table
 from app.page.examples import mask_texts
+from app.page.runs import wire_run
 from app.tabs import TabContext
 from app.tabs.masked import views
 
@@ -57,7 +58,6 @@ FILL_MASK = Endpoint(
     "model",
     takes=("text", "top_k", "model", "lang", "expected"),
     optional=("",),  # `expected` came later: a client sending the first four gets no expected word
-    stamp=Stamp(),
     button="mask.button",
 )
 MASK_WORD = Endpoint(
@@ -65,7 +65,6 @@ MASK_WORD = Endpoint(
     views.mask_word_view,
     "model",
     takes=("text", "word", "top_k", "model", "lang"),
-    stamp=Stamp(writes=("text",), answers=("top_k", "model", "lang")),
 )
 PICK_WORD = Endpoint("pick_word", _picked, "instant", public=False)
 ENDPOINTS = (FILL_MASK, MASK_WORD, PICK_WORD)
@@ -112,9 +111,8 @@ def build(ctx: TabContext) -> None:
     tr.refresh("mask_example", example_in_language, [text, lang], [text])
     outputs = [raw, status, filled, chart, words]
     inputs = [text, top_k, model, lang, expected]
-    FILL_MASK.on([button.click, text.submit, expected.submit], inputs, outputs)
-    FILL_MASK.after_examples(table, lang, inputs, outputs)  # clicking an example runs it
-    FILL_MASK.after_examples(fails, lang, inputs, outputs, family="fails_example")
+    examples_ = [(table, "example"), (fails, "fails_example")]  # clicking an example runs it
+    wire_run(ctx, FILL_MASK, [button.click, text.submit, expected.submit], inputs, outputs, examples_)
     # The radio's choices change with the text, and Gradio checks a radio's value against its current
     # choices; so the public /mask_word takes the word's number from a hidden field instead. /pick_word skips
     # that check too (preprocess=False): a client calling it never holds the choices the page last received,

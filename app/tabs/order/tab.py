@@ -14,9 +14,10 @@ import gradio as gr
 from app.i18n import normalize_lang
 from app.models import language_models
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, Stamp, example_table
+from app.page.endpoints import Endpoint, example_table
 from app.page.examples import PARAGRAPH as example_paragraphs
 from app.page.examples import order_pairs
+from app.page.runs import wire_run
 from app.paper import views as paper_views
 from app.tabs import TabContext
 from app.tabs.order import side_by_side, views
@@ -66,7 +67,6 @@ SENTENCE_ORDER = Endpoint(
     views.sentence_order_view,
     "model",
     takes=("sentence_a", "sentence_b", "model", "lang", "other"),
-    stamp=Stamp(),
     button="order.button",
 )
 DRAW_OTHER = Endpoint(
@@ -80,7 +80,6 @@ SPLIT_PARAGRAPH = Endpoint(
     views.split_paragraph_view,
     "model",
     takes=("paragraph", "split_after", "model", "lang", "other"),
-    stamp=Stamp(writes=("sentence_a", "sentence_b"), answers=("model", "lang", "other")),
 )
 ENDPOINTS = (SENTENCE_ORDER, DRAW_OTHER, SPLIT_PARAGRAPH)
 
@@ -132,9 +131,8 @@ def build(ctx: TabContext) -> None:
     )
     outputs = [raw, status, verdict, chart]
     pair = [sentence_a, sentence_b, ctx.model, lang, other]  # /sentence_order's inputs: `other` last (added later)
-    SENTENCE_ORDER.on([button.click, sentence_a.submit, sentence_b.submit, other.submit], pair, outputs)
-    SENTENCE_ORDER.after_examples(table, lang, pair, outputs)  # clicking an example runs it
-    SENTENCE_ORDER.after_examples(fails, lang, pair, outputs, family="fails_example")
+    actions = [button.click, sentence_a.submit, sentence_b.submit, other.submit]
+    wire_run(ctx, SENTENCE_ORDER, actions, pair, outputs, [(table, "example"), (fails, "fails_example")])
     DRAW_OTHER.on(draw.click, pair, [other, *outputs])
     SPLIT_PARAGRAPH.on(
         split_button.click, [paragraph, split_after, ctx.model, lang, other], [sentence_a, sentence_b, *outputs]

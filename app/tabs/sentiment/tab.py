@@ -9,8 +9,9 @@ import gradio as gr
 from app.i18n import normalize_lang
 from app.models.classifiers import is_installed, zh_sentiment_dir
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, Stamp, example_table
+from app.page.endpoints import Endpoint, example_table
 from app.page.examples import sentiment_texts
+from app.page.runs import wire_run
 from app.paper import views as paper_views
 from app.tabs import TabContext
 from app.tabs.sentiment import views
@@ -47,7 +48,6 @@ SENTIMENT = Endpoint(
     views.sentiment_view,
     "model",
     takes=("text", "lang"),
-    stamp=Stamp(),
     button="sentiment.button",
 )
 TWO_HEADS = Endpoint("sentiment_two_heads", two_heads_view, "model", public=False)  # the multi-task model: two heads
@@ -92,9 +92,8 @@ def build(ctx: TabContext) -> None:
     DEPLOY_MEASURE.on(measure_button.click, [lang], [measured])
     TWO_HEADS.on(button2.click, [text, lang], [two_raw, two_answer])
     outputs = [raw, status, verdict, probabilities, passes, tokens]
-    SENTIMENT.on([button.click, text.submit], [text, lang], outputs)
-    SENTIMENT.after_examples(table, lang, [text, lang], outputs)  # clicking an example runs it
-    SENTIMENT.after_examples(fails, lang, [text, lang], outputs, family="fails_example")
+    examples_ = [(table, "example"), (fails, "fails_example")]  # clicking an example runs it
+    wire_run(ctx, SENTIMENT, [button.click, text.submit], [text, lang], outputs, examples_)
 
 
 def _deploy_view(tr: Any) -> tuple[tuple[gr.Button, gr.JSON, gr.Markdown], tuple[gr.Button, gr.Markdown]]:

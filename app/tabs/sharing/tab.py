@@ -9,7 +9,8 @@ import gradio as gr
 from app.i18n import normalize_lang, t
 from app.models import language_models, runs
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, Stamp
+from app.page.endpoints import Endpoint
+from app.page.runs import wire_run
 from app.paper import views as paper_views
 from app.tabs import TabContext
 from app.tabs.sharing import views
@@ -36,7 +37,6 @@ LAYER_TRANSITIONS = Endpoint(
     views.layer_transitions_view,
     "heavy",  # every pass's hidden states: on the heavy lane (app.hosting)
     takes=("text", "model", "compare", "lang"),
-    stamp=Stamp(),
     button="sharing.button",
 )
 ENDPOINTS = (SHARING_MODES, LAYER_TRANSITIONS)
@@ -107,6 +107,10 @@ def build(ctx: TabContext) -> None:
     outputs = [raw, status, per_mode, mlm_curves, sop_curves, summary, table]
     tr.refresh("sharing_modes", views.sharing_modes_view, [config, lang], outputs)
     SHARING_MODES.on(config.input, [config, lang], outputs)
-    LAYER_TRANSITIONS.on(
-        [button.click, text.submit], [text, ctx.model, compare, lang], [live_raw, live_status, l2, cosine]
+    wire_run(
+        ctx,
+        LAYER_TRANSITIONS,
+        [button.click, text.submit],
+        [text, ctx.model, compare, lang],
+        [live_raw, live_status, l2, cosine],
     )

@@ -15,10 +15,13 @@ from tests.app.support import use_tiny_assets
 
 ROOT = Path(__file__).resolve().parents[3]
 FAMILY = re.compile(
-    r"_(example|fails_example|example_pick|fails_example_pick|on_open|again(_\d+)?|new_model|fresh|in_language|"
-    r"stale|landed|late|cancel|after_edit|after_preset)(_\d+)?$"
+    r"_(example|fails_example|example_pick|fails_example_pick|cleared|landed|opened|switched|recleared|new_model|"
+    r"after_edit|after_preset)$"
 )
-"""The events that run a declared endpoint again for another reason, or keep its result fresh."""
+"""The events that run a declared endpoint again for another reason, or start or clear a tab's run in the page
+(app/page/runs.py)."""
+IN_THE_PAGE = re.compile(r"_(cleared|landed|opened|switched|recleared|new_model)$")
+"""A tab's run's events answered in the page alone (no function on the server): they start its run or clear it."""
 
 
 @pytest.fixture(scope="module")
@@ -34,19 +37,21 @@ def built():
 def test_every_registered_event_is_a_declared_endpoint_or_of_its_family(built) -> None:
     demo, endpoints, dependencies = built
     declared = {endpoint.name for endpoint in endpoints}
-    refreshed = {name for name in gradio_compat.api_names(demo) if name and name.endswith("_in_language")}
     orphans = []
     for dependency in dependencies:
         name = dependency["api_name"]
-        if name in {"relabel", "drawn"}:  # the language switch's steps that run in the page alone
+        if name in {"relabel", "drawn", "page_in_language"}:  # the language switch's steps
+            if name == "page_in_language":  # one queued redraw of the examples, charts and tables (app.i18n)
+                assert dependency["backend_fn"] and dependency["api_visibility"] == "undocumented"
+                continue
             assert not dependency["backend_fn"] and dependency["js"] and dependency["api_visibility"] == "private"
             continue
         base = FAMILY.sub("", name)
-        if name not in declared and base not in declared and name not in refreshed:
+        if name not in declared and base not in declared:
             orphans.append(name)
-        if name.startswith("unnamed"):  # Gradio's name for a function-less event: typing cancels a tab's runs
-            assert dependency["api_visibility"] == "private" and dependency["cancels"], dependency
-            orphans.remove(name)
+        if IN_THE_PAGE.search(name) and not re.search(r"_example", name):
+            assert not dependency["backend_fn"] and dependency["js"] and dependency["api_visibility"] == "private"
+            assert not dependency["cancels"], name  # nothing cancels a run (app/page/runs.py says why)
     assert orphans == [], orphans
     assert declared <= {dependency["api_name"] for dependency in dependencies}, "declared but never wired"
     assert len({dependency["api_name"] for dependency in dependencies}) == len(dependencies), "a name used twice"
@@ -72,8 +77,8 @@ def test_each_event_runs_in_the_group_its_endpoint_declares(built) -> None:
     for block_fn in gradio_compat.events(demo):
         name = block_fn.api_name
         declared = cost.get(name, cost.get(FAMILY.sub("", name)))
-        if declared is None or re.search(r"_(pick|stale|landed|late|cancel)(_\d+)?$", name):
-            continue  # answered at once, outside the queue: a row, a digest, a cancel
+        if declared is None or re.search(r"_pick$", name) or IN_THE_PAGE.search(name) or name.endswith("example"):
+            continue  # answered at once, outside the queue: a row, or in the page alone
         if declared == "instant":
             assert not block_fn.queue, name
         else:
@@ -81,14 +86,14 @@ def test_each_event_runs_in_the_group_its_endpoint_declares(built) -> None:
             assert block_fn.concurrency_limit == hosting.GROUPS[declared].limit(), name
 
 
-def test_a_tab_declares_its_main_event_with_its_button_and_language_step(built) -> None:
+def test_a_tab_declares_its_main_event_with_its_button(built) -> None:
     _, endpoints, _ = built
     from app.layout import model_events
 
     main = model_events()
     assert set(main) == {"sharing", "masked", "order", "attention", "sentiment"}
     assert main["masked"] is endpoint_named(endpoints, "fill_mask")
-    assert all(e.button and e.stamp is not None for e in main.values())
+    assert all(e.button for e in main.values())
     assert endpoint_named(endpoints, "attention").cost == "heavy"  # every layer's attention: the heavy lane
     assert endpoint_named(endpoints, "measure_speed").cost == "measure"
     with pytest.raises(KeyError):

@@ -189,8 +189,8 @@ def set_concurrency_group(block_fn: Any, group: str, limit: int) -> None:
     block_fn.concurrency_limit = limit
 
 
-def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any], str | None]) -> bool:
-    """Before a request joins its concurrency group's waiting line, `answer(group, waiting, body)` may refuse it
+def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any, Any], str | None]) -> bool:
+    """Before a request joins its concurrency group's waiting line, `answer(group, waiting, body, event)` may refuse it
     with a sentence (HTTP 503, the state "queue_full"); None lets it in. The groups' lines are made again at the
     first request, with the groups set on the events by then. False (with a warning) when this Gradio's queue has
     no `push` or no lines per group."""
@@ -207,7 +207,7 @@ def bound_group_lines(demo: gr.Blocks, answer: Callable[[str, int, Any], str | N
         block_fn = demo.fns.get(fn_index) if isinstance(fn_index, int) else None
         group = getattr(block_fn, "concurrency_id", None)
         line = lines.get(group)
-        refusal = answer(group, len(line.queue), body) if line is not None else None
+        refusal = answer(group, len(line.queue), body, block_fn) if line is not None else None
         if refusal is not None:
             return False, refusal, "queue_full"
         return await push(body, *args, **kwargs)

@@ -109,12 +109,16 @@ def busy_answer(group: str, waiting: int, lang: str = "en") -> str:
     return t(GROUPS[group].busy, lang, n=waiting)
 
 
-def request_language(body: Any) -> str:
-    """The language a queued request asks its answer in: every event of the page sends the interface's language
-    ("en" or "zh") as its last value; "en" when the last value is not one of them (an API caller's own order)."""
+def request_language(body: Any, block_fn: Any = None) -> str:
+    """The language a queued request asks its answer in: the value it sent for the page's language switch (the
+    input of `block_fn`, its event, whose elem_id is `LANGUAGE_ID`), found by name, not by place: /fill_mask sends
+    it fourth of five. "en" when the event reads no language or the value is not "en" or "zh"."""
     data = getattr(body, "data", None)
-    last = data[-1] if isinstance(data, list) and data else None
-    return last if last in ("en", "zh") else "en"
+    if not isinstance(data, list):
+        return "en"
+    sent = (value for name, value in zip(gradio_compat.input_ids(block_fn), data, strict=False) if name == LANGUAGE_ID)
+    lang = next(sent, None)
+    return lang if lang in ("en", "zh") else "en"
 
 
 def isolate(demo: Any) -> Any:
@@ -167,12 +171,12 @@ def checked_values(fn: Callable[..., Any], languages: tuple[int, ...] = ()) -> C
     return check
 
 
-def group_busy(group: str | None, waiting: int, body: Any) -> str | None:
-    """The busy sentence for a request of `group` when `waiting` of its kind already wait (in the request's
-    language), None when there is room in its line."""
+def group_busy(group: str | None, waiting: int, body: Any, block_fn: Any = None) -> str | None:
+    """The busy sentence for a request of `group` (sent to the event `block_fn`) when `waiting` of its kind already
+    wait (in the request's language), None when there is room in its line."""
     if group not in GROUPS or waiting < GROUPS[group].waiting:
         return None
-    return busy_answer(group, waiting, request_language(body))
+    return busy_answer(group, waiting, request_language(body, block_fn))
 
 
 def cached_updates(updates: Callable[[str], list[dict[str, Any]]]) -> Callable[[Any], list[dict[str, Any]]]:

@@ -145,18 +145,22 @@ def _measured_at_once(*args: Any) -> tuple:
 
 @pytest.fixture
 def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldApp]:
-    """The app on a free loopback port, /attention and /measure_speed held at their gates until the test opens
-    them (or ends)."""
+    """The app on a free loopback port, /attention, /measure_speed and /fill_mask held at their gates until the test
+    opens them (or ends)."""
     from app import bound_queue, build_app, launch_options
     from app.tabs.attention import tab as attention_tab
+    from app.tabs.masked import tab as masked_tab
     from app.tabs.parameters import tab as parameters_tab
 
     use_tiny_assets(monkeypatch)
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-temp"))
-    gates = {name: threading.Event() for name in ("attention", "measure")}
+    gates = {name: threading.Event() for name in ("attention", "measure", "fill_mask")}
     entered = {name: threading.Semaphore(0) for name in gates}
     replace_view(
         monkeypatch, attention_tab, "ATTENTION", lambda view: _held(view, gates["attention"], entered["attention"])
+    )
+    replace_view(
+        monkeypatch, masked_tab, "FILL_MASK", lambda view: _held(view, gates["fill_mask"], entered["fill_mask"])
     )
     replace_view(
         monkeypatch,
@@ -243,12 +247,22 @@ def test_light_requests_answer_while_heavy_ones_fill_their_group(held_app: HeldA
 
 
 def test_a_busy_answer_is_in_the_language_the_request_asked_for() -> None:
+    """The language is found by its input's name: /fill_mask sends it fourth of five (the optional expected word
+    after it), and a 中文 class that filled the model line was told it was busy in English."""
     from types import SimpleNamespace
 
-    assert hosting.request_language(SimpleNamespace(data=["text", 5, "", "zh"])) == "zh"
-    assert hosting.request_language(SimpleNamespace(data=["text", 5, "", "en"])) == "en"
-    for data in (["zh", 5], [], None, "zh", [["zh"]]):  # not the last value, or no list: English
-        assert hosting.request_language(SimpleNamespace(data=data)) == "en"
+    inputs = [SimpleNamespace(elem_id=name) for name in ("mask-text", None, "model-picker", "language", "expected")]
+    fill_mask = SimpleNamespace(inputs=inputs)
+    sent = SimpleNamespace(data=["我爱[MASK]。", 5, "", "zh", ""])
+    assert hosting.request_language(sent, fill_mask) == "zh"
+    assert hosting.request_language(SimpleNamespace(data=["text", 5, "", "en", ""]), fill_mask) == "en"
+    for data in (["zh", 5], [], None, "zh", [["zh"]], ["a", 5, "", "fr", "zh"]):  # not at the language's place
+        assert hosting.request_language(SimpleNamespace(data=data), fill_mask) == "en"
+    assert hosting.request_language(sent) == "en"  # an event that reads no language
+    full = hosting.GROUPS["model"].waiting
+    assert hosting.group_busy("model", full - 1, sent, fill_mask) is None
+    assert hosting.group_busy("model", full, sent, fill_mask) == hosting.busy_answer("model", full, "zh")
+    assert hosting.busy_answer("model", full, "zh") != hosting.busy_answer("model", full, "en")
 
 
 @pytest.mark.slow
@@ -291,10 +305,33 @@ def test_the_heavy_group_has_its_own_waiting_line(held_app: HeldApp) -> None:
         refused_zh = _send(http, url, "attention", [*ATTENTION[:-1], "zh"])  # the page's language, last value
         assert refused_zh.json()["detail"] == hosting.busy_answer("heavy", waiting, "zh")
         assert refused_zh.json()["detail"].startswith("ALBERT 实验室正忙")
+        held_app.gates["fill_mask"].set()  # /fill_mask is held only where a test fills its line
         masked = _send(http, url, "fill_mask", ["the old [MASK] walked", 5, "", "en"])
         assert _answer(http, url, "fill_mask", masked)[0]["masks"]  # other groups still take requests
         held_app.gates["attention"].set()
         assert _answer(http, url, "attention", sent[-1])[0]["tokens"]
+
+
+@pytest.mark.slow
+def test_a_chinese_request_that_meets_a_full_model_line_is_refused_in_chinese(held_app: HeldApp) -> None:
+    """/fill_mask sends the page's language fourth of five values (the optional expected word after it): the busy
+    answer finds it by name and answers a 中文 class in Chinese (it read the last value, and said it in English)."""
+    import httpx
+
+    url, group = held_app.url, hosting.GROUPS["model"]
+    chinese = ["我爱自然语言处[MASK]。", 5, "", "zh", ""]
+    with httpx.Client(timeout=120) as http:
+        sent = [_send(http, url, "fill_mask", chinese) for _ in range(group.limit())]
+        for _ in sent:
+            assert held_app.entered["fill_mask"].acquire(timeout=120), "/fill_mask never started"
+        sent += [_send(http, url, "fill_mask", chinese) for _ in range(group.waiting)]
+        assert {r.status_code for r in sent} == {200}, [r.text for r in sent if r.status_code != 200][:3]
+        refused = _send(http, url, "fill_mask", chinese)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["detail"] == hosting.busy_answer("model", group.waiting, "zh")
+        english = _send(http, url, "fill_mask", [*chinese[:3], "en", ""])
+        assert english.json()["detail"] == hosting.busy_answer("model", group.waiting, "en")
+        held_app.gates["fill_mask"].set()
 
 
 # ----- the door ----------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ TABS = (
 )
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it (its
 `build(ctx)`) and declares its endpoints (its `ENDPOINTS`)."""
-SET_LANGUAGE = Endpoint("set_language", Translations().updates, "language", takes=("lang",))
+SET_LANGUAGE = Endpoint("set_language", Translations().updates, "language")
 """The page's labels in the other language (`build_app` wires it with its page's own `Translations.updates`)."""
 ENDPOINTS: tuple[Endpoint, ...] = (SET_LANGUAGE, *(endpoint for _, module in TABS for endpoint in module.ENDPOINTS))
 """Every endpoint of the lab: the language switch and those the tabs declare."""

@@ -9,6 +9,7 @@ groups, the API record (tests/app/test_api.py) and the example tables derive fro
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,8 +36,8 @@ class Endpoint:
     view: Callable[..., Any]
     """The function it runs; it checks its own inputs (every event runs with `preprocess=False`)."""
     cost: Cost
-    takes: tuple[str, ...] = ()
-    """The values a client sends, in order (a public endpoint's parameters in docs/usage/api.md)."""
+    parameters: tuple[str, ...] | None = None
+    """Only for a view that takes `*values`: the names of what it takes. Otherwise they are the view's own."""
     optional: tuple[Any, ...] = ()
     """The values of the last `len(optional)` parameters when a client leaves them out (a parameter added to a
     public endpoint later, so that older clients keep working)."""
@@ -44,6 +45,17 @@ class Endpoint:
     """Listed in the API page ("public"), or there for the page only ("undocumented")."""
     button: str | None = None
     """A tab's main model event: the string key of its button (`app.page.runs.wire_run` wires it)."""
+
+    @property
+    def takes(self) -> tuple[str, ...]:
+        """The values a client sends, in order: the view's parameters (a public endpoint's, as docs/usage/api.md
+        lists them; tests/app/page/test_endpoints.py holds that table to them)."""
+        if self.parameters is not None:
+            return self.parameters
+        parameters = inspect.signature(self.view).parameters.values()
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+            raise TypeError(f"/{self.name}: its view takes *values; name them in `parameters`")
+        return tuple(p.name for p in parameters)
 
     @property
     def fn(self) -> Callable[..., Any]:

@@ -52,7 +52,6 @@ ATTENTION = Endpoint(
     "attention",
     views.attention_view,
     "heavy",  # every layer's attention: on the heavy lane (app.hosting)
-    takes=("sentence_a", "sentence_b", "head", "max_tokens", "model", "compare", "lang"),
     button="attention.button",
 )
 HEAD_BOUNDS = Endpoint("attention_heads", head_bounds, "instant", public=False)

@@ -57,7 +57,7 @@ def attention_view(
     head: float = 1,
     max_tokens: float = inference.ATTENTION_TOKENS,
     model: str | None = "",
-    compare_model: str | None = "",
+    compare: str | None = "",
     lang: str = "en",
 ) -> AttentionAnswer:
     """/attention: (JSON, message, head view, model view, one head at every pass, pass-by-pass similarity). A
@@ -73,7 +73,7 @@ def attention_view(
         inference.MAX_ATTENTION_TOKENS,
         default=inference.ATTENTION_TOKENS,
     )
-    compare_model = inputs.name(compare_model, lang, "attention.compare")
+    compare = inputs.name(compare, lang, "attention.compare")
     both = f"{sentence_a} {sentence_b}"
     picked = defaults.pick(model, both, lang, model_for(model, both, lang))  # online: a real ALBERT once fetched
     lm = load(picked.value, lang)
@@ -86,7 +86,7 @@ def attention_view(
         notices.append(t("attention.head_clamped", lang, head=head, heads=heads))
     similarity = {series(lm): inference.attention_similarity(result.attentions)}
     labels = {series(lm): series(lm, lang)}
-    others, why = compare_choices(lm, compare_model, lang)
+    others, why = compare_choices(lm, compare, lang)
     for other in others:
         try:
             twin = load(other, lang)

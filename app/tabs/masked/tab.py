@@ -56,7 +56,6 @@ FILL_MASK = Endpoint(
     "fill_mask",
     views.fill_mask_view,
     "model",
-    takes=("text", "top_k", "model", "lang", "expected"),
     optional=("",),  # `expected` came later: a client sending the first four gets no expected word
     button="mask.button",
 )
@@ -64,7 +63,6 @@ MASK_WORD = Endpoint(
     "mask_word",
     views.mask_word_view,
     "model",
-    takes=("text", "word", "top_k", "model", "lang"),
 )
 PICK_WORD = Endpoint("pick_word", _picked, "instant", public=False)
 ENDPOINTS = (FILL_MASK, MASK_WORD, PICK_WORD)

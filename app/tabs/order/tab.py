@@ -66,20 +66,17 @@ SENTENCE_ORDER = Endpoint(
     "sentence_order",
     views.sentence_order_view,
     "model",
-    takes=("sentence_a", "sentence_b", "model", "lang", "other"),
     button="order.button",
 )
 DRAW_OTHER = Endpoint(
     "draw_other",
     views.draw_other_event(SENTENCE_ORDER.fn),  # the other book's segment, then /sentence_order
     "model",
-    takes=("sentence_a", "sentence_b", "model", "lang", "other"),
 )
 SPLIT_PARAGRAPH = Endpoint(
     "split_paragraph",
     views.split_paragraph_view,
     "model",
-    takes=("paragraph", "split_after", "model", "lang", "other"),
 )
 ENDPOINTS = (SENTENCE_ORDER, DRAW_OTHER, SPLIT_PARAGRAPH)
 

@@ -40,11 +40,11 @@ def preset_match(*values: object) -> str:
     return matching_preset(values, {name: views.preset_fields(name) for name in names})
 
 
-PARAMETERS = Endpoint("parameters", views.parameters_view, "light", takes=(*FORM, "lang"))
-PRESET = Endpoint("preset", views.preset_view, "light", takes=("preset", "lang"))
-PRESET_MATCH = Endpoint("preset_match", preset_match, "light", takes=FORM)
-COMPUTE = Endpoint("compute", costs.compute_view, "light", takes=(*FORM, "batch_size", "seq_len", "mlm_head", "lang"))
-MEASURE_SPEED = Endpoint("measure_speed", costs.measure_view, "measure", takes=(*FORM, "seq_len", "lang"))
+PARAMETERS = Endpoint("parameters", views.parameters_view, "light")
+PRESET = Endpoint("preset", views.preset_view, "light")
+PRESET_MATCH = Endpoint("preset_match", preset_match, "light", parameters=FORM)
+COMPUTE = Endpoint("compute", costs.compute_view, "light")
+MEASURE_SPEED = Endpoint("measure_speed", costs.measure_view, "measure")
 ENDPOINTS = (PARAMETERS, PRESET, PRESET_MATCH, COMPUTE, MEASURE_SPEED)
 
 

@@ -47,7 +47,6 @@ SENTIMENT = Endpoint(
     "sentiment",
     views.sentiment_view,
     "model",
-    takes=("text", "lang"),
     button="sentiment.button",
 )
 TWO_HEADS = Endpoint("sentiment_two_heads", two_heads_view, "model", public=False)  # the multi-task model: two heads

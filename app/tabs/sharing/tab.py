@@ -31,12 +31,11 @@ def example_in_language(text: Any, lang: Any) -> Any:
     return gr.skip() if wanted is None else wanted
 
 
-SHARING_MODES = Endpoint("sharing_modes", views.sharing_modes_view, "light", takes=("config", "lang"))
+SHARING_MODES = Endpoint("sharing_modes", views.sharing_modes_view, "light")
 LAYER_TRANSITIONS = Endpoint(
     "layer_transitions",
     views.layer_transitions_view,
     "heavy",  # every pass's hidden states: on the heavy lane (app.hosting)
-    takes=("text", "model", "compare", "lang"),
     button="sharing.button",
 )
 ENDPOINTS = (SHARING_MODES, LAYER_TRANSITIONS)

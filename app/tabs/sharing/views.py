@@ -129,16 +129,16 @@ def _recorded_runs_of(lang: str, signature: tuple) -> RecordedRuns:
 
 
 @guarded(SharingAnswer)
-def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> SharingAnswer:
+def sharing_modes_view(config: str | None = "", lang: str = "en") -> SharingAnswer:
     """/sharing_modes: (JSON, message, parameters per mode, MLM curves, SOP curves, final metrics, table)."""
     lang = inputs.language(lang)
-    config = _config_of(inputs.name(config_choice, lang, "sharing.config"), lang)
+    chosen = _config_of(inputs.name(config, lang, "sharing.config"), lang)
     recorded = recorded_runs(lang)
     from albert.core.params import count_parameters
 
     per_mode = {
         mode: count_parameters(
-            config.replace(sharing=mode, num_hidden_groups=(config.num_hidden_layers if mode == "none" else 1))
+            chosen.replace(sharing=mode, num_hidden_groups=(chosen.num_hidden_layers if mode == "none" else 1))
         ).total
         for mode in ("all", "attention", "ffn", "none")
     }
@@ -146,7 +146,7 @@ def sharing_modes_view(config_choice: str | None = "", lang: str = "en") -> Shar
     return SharingAnswer(
         result=raw,
         status=status_markdown(recorded.notices),
-        parameters=mode_parameters_figure(config, lang),
+        parameters=mode_parameters_figure(chosen, lang),
         mlm_curves=recorded.mlm_curves,
         sop_curves=recorded.sop_curves,
         final_metrics=recorded.final_metrics,
@@ -182,17 +182,15 @@ def paper_pair(lang: str = "en") -> tuple[tuple[str, str], str] | None:
     return None
 
 
-def _transition_models(
-    text: str, model: str | None, compare_model: str, lang: str
-) -> tuple[list, list[str], list[str]]:
+def _transition_models(text: str, model: str | None, compare: str, lang: str) -> tuple[list, list[str], list[str]]:
     """The loaded models to draw (the first always loads, or its one sentence is the answer), the notices, and the
     sentence that says why these are compared (the paper's pair, or a like-for-like twin or pair)."""
-    pair = paper_pair(lang) if compare_model == PAPER_PAIR else None
+    pair = paper_pair(lang) if compare == PAPER_PAIR else None
     if pair is not None:
         (first, second), sentence = pair
         return [load(first, lang), load(second, lang)], [], [sentence]
     lm = load(model_for(model, text, lang), lang)
-    others, why = compare_choices(lm, "" if compare_model == PAPER_PAIR else compare_model, lang)
+    others, why = compare_choices(lm, "" if compare == PAPER_PAIR else compare, lang)
     models, notices = [lm], []
     for other in others:
         try:
@@ -206,14 +204,14 @@ def _transition_models(
 
 @guarded(TransitionsAnswer)
 def layer_transitions_view(
-    text: str, model: str | None = "", compare_model: str | None = "", lang: str = "en"
+    text: str, model: str | None = "", compare: str | None = "", lang: str = "en"
 ) -> TransitionsAnswer:
     """/layer_transitions: (JSON, message, L2 distance per pass, angle per pass), shared vs not — or the paper's
-    pair (compare_model "paper"): BERT-large against ALBERT-large, as Lan et al. (ICLR 2020) Figure 1 draws them."""
+    pair (compare "paper"): BERT-large against ALBERT-large, as Lan et al. (ICLR 2020) Figure 1 draws them."""
     lang = inputs.language(lang)
     text = inputs.text(text, lang, "sharing.text")
-    compare_model = inputs.name(compare_model, lang, "attention.compare").strip()
-    models, notices, why = _transition_models(text, model, compare_model, lang)
+    compare = inputs.name(compare, lang, "attention.compare").strip()
+    models, notices, why = _transition_models(text, model, compare, lang)
     lm = models[0]
     results = {series(lm): inference.layer_transitions(lm, text, lang)}
     labels = {series(m): series(m, lang) for m in models}

@@ -68,10 +68,10 @@ for _page, _view in (
 ):
     _page.__doc__ = _view.__doc__
 
-TRAIN_RECORDED = Endpoint("train_recorded", recorded, "light", takes=("lesson", "lang"))
-TRAIN_START = Endpoint("train_start", start, "light", takes=("lesson", "previous", "lang"))
-TRAIN_POLL = Endpoint("train_poll", poll, "light", takes=("ticket", "lesson", "lang"))
-TRAIN_STOP = Endpoint("train_stop", stop, "light", takes=("ticket", "lesson", "lang"))
+TRAIN_RECORDED = Endpoint("train_recorded", recorded, "light")
+TRAIN_START = Endpoint("train_start", start, "light")
+TRAIN_POLL = Endpoint("train_poll", poll, "light")
+TRAIN_STOP = Endpoint("train_stop", stop, "light")
 ENDPOINTS = (TRAIN_RECORDED, TRAIN_START, TRAIN_POLL, TRAIN_STOP)
 
 

@@ -117,3 +117,23 @@ def test_an_example_click_fills_the_row_in_the_page_language_and_refuses_anythin
             single.pick(bad, "en")
     with pytest.raises(gr.Error, match="0 到 1"):
         single.pick(5, "zh")
+
+
+def test_each_event_has_as_many_outputs_as_its_views_answer_names(built) -> None:
+    """An endpoint's outputs are declared once, by its view's answer (a NamedTuple): every event that runs the view
+    is wired to that many components, and the public ones' parameters are the view's own (`Endpoint.takes`)."""
+    import inspect
+    import typing
+
+    demo, endpoints, _ = built
+    answers = {}
+    for endpoint in endpoints:
+        answer = typing.get_type_hints(endpoint.view).get("return")
+        if isinstance(answer, type) and issubclass(answer, tuple) and hasattr(answer, "_fields"):
+            answers[endpoint.name] = answer
+        if endpoint.parameters is None:
+            assert endpoint.takes == tuple(inspect.signature(endpoint.view).parameters), endpoint.name
+    assert {"fill_mask", "mask_word", "sentence_order", "attention", "sentiment", "layer_transitions"} <= set(answers)
+    for block_fn in gradio_compat.events(demo):
+        if block_fn.api_name in answers:
+            assert len(block_fn.outputs) == len(answers[block_fn.api_name]._fields), block_fn.api_name

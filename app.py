@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from app import bound_queue, build_app, launch_options
+from app import bound_queue, build_app, launch_options, settings
 from app.models import warm_up
 from app.tabs.training.runner import TRAINER
 
@@ -46,7 +46,7 @@ def main() -> None:
     demo = bound_queue(build_app())  # without torch: the page is served about 2.5 s sooner
     demo.launch(prevent_thread_lock=True, **launch_options())
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
-    if os.environ.get("ALBERT_LAB_WARM_TRAINING", "1") != "0":
+    if settings.WARM_TRAINING.read() != "0":
         TRAINER.warm()  # Train it yourself: two arm processes start ahead (nice 19) and import the pretraining command
     else:
         logger.info("ALBERT_LAB_WARM_TRAINING=0: no arm process waits; a lesson starts its own (~5 s more to a curve)")

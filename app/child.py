@@ -30,10 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app import settings
+
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[1]
-PARENT_ENV = "ALBERT_LAB_CHILD_PARENT"
-"""The server's process id, handed to the child so that it can tell whether the server is still there."""
 PR_SET_PDEATHSIG = 1
 
 
@@ -47,7 +47,7 @@ def run_in_child(fn: Callable[..., Any], *args: Any, nice: int = 19, timeout: fl
     environment = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
-        PARENT_ENV: str(os.getpid()),
+        settings.CHILD_PARENT.name: str(os.getpid()),  # the child can tell whether the server is still there
     }
     try:
         finished = subprocess.run(
@@ -96,7 +96,7 @@ def end_with_parent() -> bool:
         taken = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
-    expected = os.environ.get(PARENT_ENV, "")
+    expected = settings.CHILD_PARENT.read()
     if taken and expected.isdigit() and os.getppid() != int(expected):  # the server ended before the request
         os._exit(1)
     return taken

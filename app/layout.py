@@ -11,7 +11,7 @@ from typing import Any
 
 import gradio as gr
 
-from app import gradio_compat, hosting
+from app import gradio_compat, hosting, settings
 from app.hosting import door
 from app.i18n import LANG_CODES, LANGUAGES, Translations, t
 from app.models import (
@@ -206,10 +206,9 @@ def launch_options() -> dict[str, Any]:
     the local copies of d3 / jQuery that the attention views load, the sentiment model's card, the
     bounds on uploads and kept sessions, the page's scripts (`PAGE_JS`), and Gradio's
     monitoring dashboard off."""
-    port = os.environ.get("GRADIO_SERVER_PORT", "").strip()
     return {
-        "server_name": os.environ.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
-        "server_port": int(port) if port else 7860,
+        "server_name": settings.SERVER_NAME.read(),
+        "server_port": int(settings.SERVER_PORT.number(7860)),
         "theme": THEME,
         "css": CSS,
         "allowed_paths": bertviz.allowed_paths() + sentiment.allowed_paths(),

@@ -37,12 +37,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import gradio_compat, inputs
+from app import gradio_compat, inputs, settings
 from app.hosting.lanes import in_lane
 from app.i18n import normalize_lang, t
 
@@ -71,10 +70,7 @@ def model_workers(default: int = 2) -> int:
     """`ALBERT_LAB_MODEL_WORKERS` (1–4): model requests computed at once. On a small CPU machine (a free Space has 2
     cores) letting every request run its own threads makes all of them slow; two workers against one measured p95
     4.4 s against 4.9 s for 32 clients' mixed requests on 2 busy cores (docs/results/hosting-limits.md)."""
-    try:
-        return min(max(int(os.environ.get("ALBERT_LAB_MODEL_WORKERS", default)), 1), 4)
-    except ValueError:
-        return default
+    return min(max(int(settings.MODEL_WORKERS.number(default)), 1), 4)
 
 
 GROUPS: dict[str, CostGroup] = {

@@ -20,6 +20,7 @@ from typing import Any
 
 from albert.core.config import AlbertConfig, ConfigError
 from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
+from app import settings
 from app.i18n import safe, t
 from app.inputs import MAX_NAME_CHARS
 from app.models import budget, cache, hub
@@ -38,8 +39,6 @@ from app.models.hub_picker import announce_download
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[2]
-MODELS_ENV = "ALBERT_LAB_MODELS"
-THREADS_ENV = "ALBERT_LAB_TORCH_THREADS"
 DEFAULT_MODEL = "albert-lab-e128-gpu"
 """The English model the app uses offline unless another is picked: `app.models.defaults.english_default`'s rule
 (an ALBERT: all shared, SOP; the best held-out masked words, 25.9%) on the shipped models (tests/app check that)."""
@@ -104,17 +103,14 @@ def configure_torch_threads() -> int:
     """
     import torch
 
-    try:
-        threads = max(int(os.environ.get(THREADS_ENV, "1")), 1)
-    except ValueError:
-        threads = 1
+    threads = max(int(settings.TORCH_THREADS.number(1)), 1)
     torch.set_num_threads(threads)
     return threads
 
 
 def models_dir() -> Path:
     """Where shipped models are looked for (`ALBERT_LAB_MODELS` overrides `assets/models`)."""
-    override = os.environ.get(MODELS_ENV, "").strip()
+    override = settings.MODELS.read()
     return Path(override) if override else REPO_ROOT / "assets" / "models"
 
 

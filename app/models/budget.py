@@ -8,17 +8,16 @@ instead of holding the only model worker. Outside a `deadline` block nothing is 
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from app import settings
 from app.i18n import t
 from app.inputs import InputError
 
-SECONDS_ENV = "ALBERT_LAB_REQUEST_SECONDS"
 REQUEST_SECONDS = 20.0
 """Default limit of one model request's computing time (the queue's waiting time is not counted)."""
 _local = threading.local()
@@ -30,10 +29,7 @@ class RequestTooLong(InputError):
 
 def request_seconds() -> float:
     """The limit in seconds: `ALBERT_LAB_REQUEST_SECONDS` when it is a positive number, else REQUEST_SECONDS."""
-    try:
-        value = float(os.environ.get(SECONDS_ENV, ""))
-    except ValueError:
-        return REQUEST_SECONDS
+    value = settings.REQUEST_SECONDS.number(REQUEST_SECONDS)
     return value if 0 < value < float("inf") else REQUEST_SECONDS
 
 

@@ -6,16 +6,14 @@ Chinese (`app.models.languages.text_language`). Loading and classifying: `app.ta
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from app import settings
 from app.models import REPO_ROOT
 from app.models.languages import text_language
 
-SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT"
 DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / "albert-lab-sst2"
-ZH_SENTIMENT_ENV = "ALBERT_LAB_SENTIMENT_ZH"
 ZH_SENTIMENT_MODEL = "albert-lab-zh-sentiment"
 """The Chinese sentiment model (fine-tuned from albert-lab-zh on Chinese reviews)."""
 ZH_DEFAULT_DIR = REPO_ROOT / "assets" / "sentiment" / ZH_SENTIMENT_MODEL
@@ -27,13 +25,13 @@ _NESTED_KEYS = ("best", "dev", "metrics", "fp32")
 
 def sentiment_dir() -> Path:
     """Where the sentiment model is looked for (`ALBERT_LAB_SENTIMENT` overrides the shipped folder)."""
-    override = os.environ.get(SENTIMENT_ENV, "").strip()
+    override = settings.SENTIMENT.read()
     return Path(override).expanduser() if override else DEFAULT_DIR
 
 
 def zh_sentiment_dir() -> Path:
     """Where the Chinese sentiment model is looked for (`ALBERT_LAB_SENTIMENT_ZH` overrides the shipped folder)."""
-    override = os.environ.get(ZH_SENTIMENT_ENV, "").strip()
+    override = settings.SENTIMENT_ZH.read()
     return Path(override).expanduser() if override else ZH_DEFAULT_DIR
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
 import time
 import urllib.error
@@ -33,12 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from albert import PRESETS, count_parameters
+from app import settings
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL_ENV = "ALBERT_LAB_DEFAULT_MODEL"
-SPACE_ENV = "SYSTEM"
-"""Hugging Face Spaces set SYSTEM=spaces (and SPACE_ID) in every Space's environment."""
 REACHABILITY_TTL_S = 600.0
 REACHABILITY_TIMEOUT_S = 3.0
 
@@ -199,8 +196,8 @@ def hub_reachable(probe: Callable[[], bool] | None = None) -> bool:
 
 
 def on_space() -> bool:
-    """Whether the app runs on a Hugging Face Space (SYSTEM=spaces)."""
-    return os.environ.get(SPACE_ENV, "").strip().lower() == "spaces"
+    """Whether the app runs on a Hugging Face Space (SYSTEM=spaces, `app.settings.SPACE`)."""
+    return settings.on_space()
 
 
 def online(probe: Callable[[], bool] | None = None) -> bool:
@@ -229,7 +226,7 @@ def offered(lang: str = "en", reachable: bool | None = None) -> list[HubModel]:
 
 def default_from_environment(shipped: list[str]) -> str | None:
     """A Space's chosen default (`ALBERT_LAB_DEFAULT_MODEL`): a shipped name, or a hub model it can have."""
-    choice = os.environ.get(DEFAULT_MODEL_ENV, "").strip()
+    choice = settings.DEFAULT_MODEL.read()
     if not choice:
         return None
     if choice in shipped:
@@ -238,6 +235,8 @@ def default_from_environment(shipped: list[str]) -> str | None:
     if model is not None and (is_cached(model.hub_id) or hub_reachable()):
         return model.hub_id
     logger.warning(
-        "%s=%r is neither a shipped model nor a hub model that can be had; keeping ours", DEFAULT_MODEL_ENV, choice
+        "%s=%r is neither a shipped model nor a hub model that can be had; keeping ours",
+        settings.DEFAULT_MODEL.name,
+        choice,
     )
     return None

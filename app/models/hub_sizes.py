@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import fnmatch
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
 from albert.core.checkpoint import HUB_FALLBACK_WEIGHTS, HUB_PATTERNS
+from app import settings
 from app.i18n import safe, t
 from app.models import hub
 from app.models.files import (
@@ -39,9 +39,6 @@ from app.models.files import (
 )
 
 logger = logging.getLogger(__name__)
-
-ANY_HUB_ID_ENV = "ALBERT_LAB_ANY_HUB_ID"
-"""Set to 1 on a Space to load any hub id (sized first, as everywhere); unset, a Space loads the catalogue's only."""
 
 
 def planned_download(sizes: dict[str, int | None]) -> dict[str, int | None]:
@@ -66,8 +63,8 @@ def check_before_download(hub_id: str, lang: str = "en", api: Any = None) -> Non
     name = safe(hub_id, 80)
     if hub.is_cached(hub_id):
         return
-    if hub.on_space() and hub.hub_model(hub_id) is None and os.environ.get(ANY_HUB_ID_ENV, "").strip() != "1":
-        raise ModelError(t("model.err.hub_not_offered", lang, name=name, env=ANY_HUB_ID_ENV))
+    if hub.on_space() and hub.hub_model(hub_id) is None and settings.ANY_HUB_ID.read() != "1":
+        raise ModelError(t("model.err.hub_not_offered", lang, name=name, env=settings.ANY_HUB_ID.name))
     if api is None:
         from huggingface_hub import HfApi
 

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from pathlib import Path
 
 import pandas as pd
 
+from app import settings
 from app.models import REPO_ROOT
 
 logger = logging.getLogger(__name__)
-RUNS_ENV = "ALBERT_LAB_RUNS"
 _MEASURES = ("mlm", "order", "order_replication", "topic")
 
 
 def runs_dir() -> Path:
-    override = os.environ.get(RUNS_ENV, "").strip()
+    override = settings.RUNS.read()
     return Path(override) if override else REPO_ROOT / "assets" / "runs"
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from app import settings
 from tests.app.support import tiny_assets, use_tiny_assets
 
 
@@ -338,14 +339,14 @@ def test_a_request_past_its_time_limit_stops_with_a_sentence(monkeypatch, no_tra
     from app.tabs.masked.views import fill_mask_view
 
     fill_mask_view("the [MASK]", 5, "", "en")  # loaded, so the limit meets the model, not the loading
-    monkeypatch.setenv(budget.SECONDS_ENV, "1e-9")
+    monkeypatch.setenv(settings.REQUEST_SECONDS.name, "1e-9")
     raw, *_ = fill_mask_view("the old [MASK] walked", 5, "", "en")
     assert "took longer than 1e-09 seconds" in raw["error"]
     raw, *_ = attention_view("the old sailor", "", 1, 16, "", "", "zh")
     assert "秒" in raw["error"]
-    monkeypatch.setenv(budget.SECONDS_ENV, "nan")
+    monkeypatch.setenv(settings.REQUEST_SECONDS.name, "nan")
     assert budget.request_seconds() == budget.REQUEST_SECONDS
-    monkeypatch.delenv(budget.SECONDS_ENV)
+    monkeypatch.delenv(settings.REQUEST_SECONDS.name)
     raw, *_ = fill_mask_view("the old [MASK] walked", 5, "", "en")
     assert "error" not in raw
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from app import settings
 from app.models import hub as hub_models
 from app.models import hub_sizes
 from app.models.files import MAX_PARAMETERS, WEIGHTS_MAX_BYTES, ModelError
@@ -71,7 +72,7 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     (tmp_path / "cache").mkdir()
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(hub_models, "_reachability", {})
-    monkeypatch.delenv(hub_models.SPACE_ENV, raising=False)
+    monkeypatch.delenv(settings.SPACE.name, raising=False)
     downloads: list[str] = []
 
     def snapshot_download(repo_id: str, **kwargs: Any) -> str:
@@ -196,12 +197,12 @@ def test_offline_the_hub_is_not_asked_and_the_sentence_says_so(hub: list[str], m
 def test_a_space_loads_only_the_catalogue_unless_its_host_allows_any_id(
     hub: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(hub_models.SPACE_ENV, "spaces")
+    monkeypatch.setenv(settings.SPACE.name, "spaces")
     fake = _fake(tmp_path, BASE_FILES)
     with pytest.raises(ModelError, match="ALBERT_LAB_ANY_HUB_ID=1"):
         hub_sizes.check_before_download("someone/any-model", "en", api=fake)
     assert fake.calls == []
     hub_sizes.check_before_download("albert/albert-base-v2", "en", api=fake)  # the catalogue's: sized, then fetched
-    monkeypatch.setenv(hub_sizes.ANY_HUB_ID_ENV, "1")
+    monkeypatch.setenv(settings.ANY_HUB_ID.name, "1")
     hub_sizes.check_before_download("someone/any-model", "en", api=fake)
     assert fake.calls.count("model_info") == 2 and hub == []

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import random
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app import paper
+from app import paper, settings
 from app.i18n import normalize_lang, safe, t
 from app.inference import SentenceOrderResult
 from app.inputs import InputError
@@ -42,8 +41,6 @@ from app.page.plots import PALETTE, FigureJSON, base_layout, plot_text
 logger = logging.getLogger(__name__)
 OTHERS_PATH = REPO_ROOT / "assets" / "sentence_order" / "other-books.json"
 """{"en": [segment, …], "zh": [segment, …]}: held-out segments for the "B from another book" button."""
-OTHERS_ENV = "ALBERT_LAB_ORDER_OTHERS"
-"""Another such file (tests point it at segments their tiny models read), as ALBERT_LAB_MODELS moves the models."""
 ROLES = ("sop", "nsp")
 """The two columns, left to right."""
 _rng = random.Random()
@@ -68,7 +65,7 @@ def _read_segments(path: Path) -> dict[str, tuple[str, ...]]:
 
 def others_path() -> Path:
     """Where the segments of other books are read (`ALBERT_LAB_ORDER_OTHERS` overrides `OTHERS_PATH`)."""
-    override = os.environ.get(OTHERS_ENV, "").strip()
+    override = settings.ORDER_OTHERS.read()  # tests point it at segments their tiny models read
     return Path(override) if override else OTHERS_PATH
 
 

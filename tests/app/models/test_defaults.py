@@ -18,6 +18,7 @@ import torch
 
 import app.models as app_models
 from albert import AlbertForPreTraining
+from app import settings
 from app.models import defaults
 from app.models import hub as hub_models
 from benchmarks.hub_layouts import GOOGLE_ID, TINY, UER_ID, write_google_albert, write_uer_albert
@@ -46,7 +47,7 @@ def cached(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache_dir))
     monkeypatch.setattr(hub_models, "_reachability", {})
     app_models.cache.forget()  # every model loads afresh
-    monkeypatch.delenv(hub_models.SPACE_ENV, raising=False)
+    monkeypatch.delenv(settings.SPACE.name, raising=False)
     defaults.reset()
     yield cache_dir
     defaults.reset()
@@ -73,9 +74,9 @@ def test_the_rule_takes_the_best_masked_words_of_the_albert_models_and_never_rea
 
 
 def test_the_shipped_english_default_is_the_rules_and_a_shared_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.models import CHINESE_MODELS, DEFAULT_MODEL, MODELS_ENV, language_models, shipped_config, shipped_models
+    from app.models import CHINESE_MODELS, DEFAULT_MODEL, language_models, shipped_config, shipped_models
 
-    monkeypatch.delenv(MODELS_ENV, raising=False)
+    monkeypatch.delenv(settings.MODELS.name, raising=False)
     english = {
         folder.name: json.loads((folder / "metrics.json").read_text())
         for folder in ASSETS.iterdir()
@@ -198,14 +199,14 @@ def test_online_is_a_space_or_a_hub_that_answers(monkeypatch: pytest.MonkeyPatch
     from huggingface_hub import constants
 
     monkeypatch.setattr(hub_models, "_reachability", {})
-    monkeypatch.delenv(hub_models.SPACE_ENV, raising=False)
+    monkeypatch.delenv(settings.SPACE.name, raising=False)
     assert hub_models.online(lambda: True) is False  # HF_HUB_OFFLINE=1: the probe is never asked
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     assert hub_models.online(lambda: False) is False
     monkeypatch.setattr(hub_models, "_reachability", {})
     assert hub_models.online(lambda: True) is True
     monkeypatch.setattr(hub_models, "_reachability", {})
-    monkeypatch.setenv(hub_models.SPACE_ENV, "spaces")
+    monkeypatch.setenv(settings.SPACE.name, "spaces")
     assert hub_models.online(lambda: False) is True
 
 
@@ -251,7 +252,7 @@ def test_until_the_real_albert_is_ready_ours_answers_and_says_so(cached: Path, m
     assert answer.result["model"] == ours
     assert f"Automatic: our {ours} answered; {GOOGLE_ID} (about 47 MB) is still being fetched" in answer.status
     defaults.reset()  # on a Space, before warm-up has started the fetch (it loads ours first): already on its way
-    monkeypatch.setenv(hub_models.SPACE_ENV, "spaces")
+    monkeypatch.setenv(settings.SPACE.name, "spaces")
     answer = fill_mask_view(EN_TEXT, 3, "auto", "en")
     assert answer.result["model"] == ours and f"{GOOGLE_ID} (about 47 MB) is still being fetched" in answer.status
     defaults._set("en", defaults.FAILED, "the hub did not answer")
@@ -264,7 +265,7 @@ def test_warm_up_on_a_space_fetches_both_and_a_download_never_holds_up_loaded_mo
 ) -> None:
     """SYSTEM=spaces makes the app online; the fetch runs beside requests: while a hub model is still loading, a
     shipped model already in memory is handed out at once."""
-    monkeypatch.setenv(hub_models.SPACE_ENV, "spaces")
+    monkeypatch.setenv(settings.SPACE.name, "spaces")
     release, started = threading.Event(), threading.Event()
     real = app_models.load_uncached
 

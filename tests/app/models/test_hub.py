@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from albert import AlbertForPreTraining
+from app import settings
 from app.models import hub as hub_models
 from app.models.files import MAX_PARAMETERS
 from tests.factories import tiny_config
@@ -81,13 +82,13 @@ def test_reachability_is_probed_once_and_remembered(hub_cache: Path, monkeypatch
 
 def test_space_default_from_the_environment(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = ["albert-lab-none-s1", "albert-lab-all"]
-    monkeypatch.delenv(hub_models.DEFAULT_MODEL_ENV, raising=False)
+    monkeypatch.delenv(settings.DEFAULT_MODEL.name, raising=False)
     assert hub_models.default_from_environment(shipped) is None
-    monkeypatch.setenv(hub_models.DEFAULT_MODEL_ENV, "albert-lab-all")
+    monkeypatch.setenv(settings.DEFAULT_MODEL.name, "albert-lab-all")
     assert hub_models.default_from_environment(shipped) == "albert-lab-all"
-    monkeypatch.setenv(hub_models.DEFAULT_MODEL_ENV, "albert/albert-large-v2")
+    monkeypatch.setenv(settings.DEFAULT_MODEL.name, "albert/albert-large-v2")
     assert hub_models.default_from_environment(shipped) is None  # offline and not cached: ours stays
     _write_cached(hub_cache, "albert/albert-large-v2")
     assert hub_models.default_from_environment(shipped) == "albert/albert-large-v2"
-    monkeypatch.setenv(hub_models.DEFAULT_MODEL_ENV, "someone/else")
+    monkeypatch.setenv(settings.DEFAULT_MODEL.name, "someone/else")
     assert hub_models.default_from_environment(shipped) is None

@@ -21,6 +21,7 @@ from safetensors.torch import load_file, save_file
 import app.models as app_models
 from albert import AlbertForPreTraining
 from albert.core.transitions import layer_transitions
+from app import settings
 from app.models import hub as hub_models
 from tests.app.support import WORDS, tiny_assets, use_tiny_assets
 
@@ -115,9 +116,9 @@ def test_the_environment_picks_a_cached_hub_default(cached: Path, monkeypatch: p
 
     shipped = shipped_models()
     assert picker_default(shipped, "fallback") == "fallback"
-    monkeypatch.setenv(hub_models.DEFAULT_MODEL_ENV, "albert/albert-base-v2")
+    monkeypatch.setenv(settings.DEFAULT_MODEL.name, "albert/albert-base-v2")
     assert picker_default(shipped, "fallback") == "albert/albert-base-v2"
-    monkeypatch.setenv(hub_models.DEFAULT_MODEL_ENV, "albert/albert-xxlarge-v2")  # not cached, hub off: ours stays
+    monkeypatch.setenv(settings.DEFAULT_MODEL.name, "albert/albert-xxlarge-v2")  # not cached, hub off: ours stays
     assert picker_default(shipped, "fallback") == "fallback"
 
 
@@ -277,7 +278,7 @@ def test_a_browser_picks_a_cached_hub_model_and_gets_its_answer(cache_dir: Path,
 
     port = free_port()
     env = {**app_env(tiny_assets(), port), "HF_HUB_CACHE": str(cache_dir)}
-    env.pop(hub_models.DEFAULT_MODEL_ENV, None)
+    env.pop(settings.DEFAULT_MODEL.name, None)
     with open(tmp_path / "server.log", "w", encoding="utf-8") as log:
         server = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from app import settings
 from app.models import runs, shipped_models
 
 
@@ -39,7 +40,7 @@ def _curve(path: Path, accuracy: float) -> None:
 def test_recorded_runs_are_read_again_when_a_file_changes(tmp_path, monkeypatch) -> None:
     from app.tabs.sharing.views import recorded_runs
 
-    monkeypatch.setenv(runs.RUNS_ENV, str(tmp_path))
+    monkeypatch.setenv(settings.RUNS.name, str(tmp_path))
     _curve(tmp_path / "albert-lab-all.csv", 0.25)
     first = recorded_runs("en")
     assert first.names == ["albert-lab-all"] and recorded_runs("en") is first  # drawn once

@@ -13,6 +13,7 @@ import torch
 
 from albert import AlbertForPreTraining
 from albert.data.tokenizer import load_tokenizer
+from app import settings
 
 ASSETS = Path(__file__).resolve().parents[3] / "assets"
 
@@ -250,7 +251,7 @@ def test_the_default_model_is_the_one_the_rule_chooses(monkeypatch: pytest.Monke
     """Issue 41's rule (app/models/defaults.py), read here from the shipped files by itself: among the English
     ALBERTs (all shared, SOP) that ran their whole plan, the best held-out masked words; order figures are not read.
     Issue 30's default (not shared, picked by an order interval whose second draw was a coin toss) comes next."""
-    from app.models import DEFAULT_MODEL, FORMER_DEFAULT_MODEL, MODELS_ENV, language_models, shipped_models
+    from app.models import DEFAULT_MODEL, FORMER_DEFAULT_MODEL, language_models, shipped_models
 
     candidates = {}
     for folder in sorted((ASSETS / "models").iterdir()):
@@ -262,16 +263,16 @@ def test_the_default_model_is_the_one_the_rule_chooses(monkeypatch: pytest.Monke
         if "language: en" in card and (metrics.get("sharing"), metrics.get("objective")) == ("all", "sop"):
             candidates[folder.name] = metrics["mlm_accuracy"]
     assert DEFAULT_MODEL == max(candidates, key=candidates.get) == "albert-lab-e128-gpu"
-    monkeypatch.delenv(MODELS_ENV, raising=False)  # the shipped models, whatever an earlier test pointed the app at
+    monkeypatch.delenv(settings.MODELS.name, raising=False)  # the shipped models, wherever an earlier test pointed
     assert language_models()["en"] == DEFAULT_MODEL and shipped_models()[:2] == [DEFAULT_MODEL, FORMER_DEFAULT_MODEL]
 
 
 def test_each_model_is_compared_with_its_like_for_like_sharing_twin(monkeypatch: pytest.MonkeyPatch) -> None:
     """A not-shared arm is set beside the all-shared arm of its own seed, E and budget; a shared model beside the
     not-shared arm. The default (all shared again since issue 41) is compared with the not-shared arm."""
-    from app.models import DEFAULT_MODEL, MODELS_ENV, comparison_model
+    from app.models import DEFAULT_MODEL, comparison_model
 
-    monkeypatch.delenv(MODELS_ENV, raising=False)
+    monkeypatch.delenv(settings.MODELS.name, raising=False)
     assert comparison_model("albert-lab-none-s1") == "albert-lab-all-s1"
     assert comparison_model("albert-lab-none") == "albert-lab-all"
     assert comparison_model("albert-lab-e128-continued") == comparison_model("albert-lab-all") == "albert-lab-none"

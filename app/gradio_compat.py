@@ -9,8 +9,8 @@ Gradio has no public option for what these do, so they read or replace attribute
   `Queue.event_queue_per_concurrency_id`);
 - `BlockFunction.queue`, `concurrency_id` and `concurrency_limit`, read and set to put each queued event in its
   cost group (`queued_events`, `concurrency_group`, `set_concurrency_group`, used by `app.hosting`);
-- `BlockFunction.fn`, replaced by a wrapper of it (`wrap_event`: the heavy lane's threads, the language switch's
-  cache);
+- `BlockFunction.fn`, replaced by a wrapper of it (`wrap_event`: only for an event wired by hand, which
+  `app.hosting.isolate` serves with a warning);
 - `Queue.sleep_when_free`, set so that a queue with nothing it can start looks again every 10 ms, not every 1 ms
   (`poll_queue_every`);
 - `Blocks.validate_inputs`, wrapped so that too few values get a sentence naming the count (`name_input_counts`);

@@ -4,7 +4,7 @@ The events run with `preprocess=False` (`app.hosting.queue_options`), so these f
 browser or an API client sent: any JSON value. Each returns the value in the type the app uses, or
 raises `InputError` with one sentence (what was wrong, what is accepted) in the user's language.
 
-Two checks hold for every value of every event, before its function runs (`app.hosting.isolate` applies them):
+Two checks hold for every value of every event, before its function runs (`app.hosting.served` applies them):
 `readable` refuses text holding a lone surrogate (JSON's "\\ud800" decodes to one; it is no character, and the
 answer that quoted it could not be encoded) and whole numbers of more than `MAX_DIGITS` digits (a 400-digit one
 overflowed every float conversion); `page_language` refuses a `lang` that is not "en" or "zh".

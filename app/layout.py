@@ -74,7 +74,7 @@ TABS = (
 )
 """Each tab's id (its label is the string `tab.<id>`, its elem_id `tab-<id>`) and the module that builds it (its
 `build(ctx)`) and declares its endpoints (its `ENDPOINTS`)."""
-SET_LANGUAGE = Endpoint("set_language", Translations().updates, "language")
+SET_LANGUAGE = Endpoint("set_language", hosting.cached_updates(Translations().updates), "language")
 """The page's labels in the other language (`build_app` wires it with its page's own `Translations.updates`)."""
 ENDPOINTS: tuple[Endpoint, ...] = (SET_LANGUAGE, *(endpoint for _, module in TABS for endpoint in module.ENDPOINTS))
 """Every endpoint of the lab: the language switch and those the tabs declare."""
@@ -117,7 +117,7 @@ def build_app() -> gr.Blocks:
         # relabels (the tabs and accordions with all they hold) became part of every later event's loading status in
         # Gradio 6's frontend, which copies them all on each status change: every event of the page cost more.
         # /set_language still answers the same updates to API clients (no trigger of its own; app.hosting caches it).
-        switch = replace(SET_LANGUAGE, view=tr.updates)  # this page's labels
+        switch = replace(SET_LANGUAGE, view=hosting.cached_updates(tr.updates))  # this page's labels, from a cache
         switch.on([], [lang], tr.components, show_progress="hidden")
         event = lang.change(
             None,
@@ -133,7 +133,7 @@ def build_app() -> gr.Blocks:
         # Examples, charts and tables are drawn in a language: all drawn again in the new one, by one event.
         redraw, inputs, outputs = tr.redraw()
         drawn = event.then(
-            redraw,
+            hosting.served(redraw, "language", hosting.language_positions(inputs)),
             inputs=inputs,
             outputs=outputs,
             api_name="page_in_language",
@@ -266,4 +266,4 @@ def bound_queue(
         t("app.busy", "en", n=max_queued),
         on_first_request=lambda queue: gradio_compat.drop_unread_results(queue, unread_seconds),
     )
-    return hosting.isolate(demo)  # the lanes, each group's own busy answer (outside the one above)
+    return hosting.isolate(demo)  # each group's own busy answer (outside the one above)

@@ -1,12 +1,12 @@
 """Isolation by cost: every queued event runs in the group its cost puts it in, so a light request never waits
 behind a heavy one (issue 35).
 
-Gradio runs each concurrency group (`concurrency_id`) with its own limit and its own waiting line. `isolate(demo)`
-is applied once, after the Blocks are built (`app.layout.bound_queue`). Each event was wired in its group already,
-from the cost its endpoint declares (`app.page.endpoints.Endpoint.cost`, `queue_options`): `isolate` puts the groups
-of a lower CPU priority on their lanes, bounds each group's waiting line with a busy answer of its own, and makes
-the language switch answer from a cache. Before the groups, every model event shared two workers: three large
-speed measurements made another user's masked words wait 13–14 s.
+Gradio runs each concurrency group (`concurrency_id`) with its own limit and its own waiting line. Each event is
+wired in its group, from the cost its endpoint declares (`app.page.endpoints.Endpoint.cost`, `queue_options`), and
+its function is built there too (`served`: the values checked, then the groups of a lower CPU priority on their
+lanes). `isolate(demo)` is applied once, after the Blocks are built (`app.layout.bound_queue`): it bounds each
+group's waiting line with a busy answer of its own. Before the groups, every model event shared two workers: three
+large speed measurements made another user's masked words wait 13–14 s.
 
 Groups, cheapest first:
 - `light`: formulas, strings and small files (calculator, presets, sharing modes, the language's redrawing);
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,26 +117,40 @@ def request_language(body: Any, block_fn: Any = None) -> str:
     return lang if lang in ("en", "zh") else "en"
 
 
+def served(fn: Callable[..., Any], cost: str, languages: tuple[int, ...] = ()) -> Callable[..., Any]:
+    """`fn` as an event of `cost` runs it, built where the event is declared: its values checked first
+    (`checked_values`; the page's language at the positions `languages`), then, in a group of a lower CPU priority,
+    computed on that group's lane (`app.hosting.lanes`). The chain an endpoint's request takes, in one place."""
+    group = GROUPS.get(cost)
+    run = in_lane(fn, cost, group.limit(), group.nice) if group is not None and group.nice > 0 else fn
+    checked = checked_values(run, languages)
+    checked.lab_served = True  # type: ignore[attr-defined]
+    return checked
+
+
+def language_positions(components: Sequence[Any]) -> tuple[int, ...]:
+    """Where among an event's input components the page's language switch is (its elem_id is `LANGUAGE_ID`)."""
+    return tuple(i for i, component in enumerate(components) if getattr(component, "elem_id", None) == LANGUAGE_ID)
+
+
 def isolate(demo: Any) -> Any:
-    """Run the groups of a lower CPU priority on their lanes, bound each group's waiting line, and make the language
-    switch answer from a cache; returns `demo`. Call after `demo.queue(...)` and before the first request."""
+    """Bound each group's waiting line with its busy answer; returns `demo`. Call after `demo.queue(...)` and before
+    the first request. Each event's function was built where it was declared (`served`); an event wired by hand
+    without a group runs in the heavy one, and one whose function was not built by `served` is served here, each with
+    a warning in the log (tests/app/hosting asserts there is none)."""
     for block_fn in gradio_compat.queued_events(demo):  # unqueued events run at once, outside every group
         group = gradio_compat.concurrency_group(block_fn)
         if group not in GROUPS:
             name = gradio_compat.event_name(block_fn)
             logger.warning("%r was wired without a cost group; it runs in the %s group", name, UNKNOWN_GROUP)
-            group = UNKNOWN_GROUP
-            gradio_compat.set_concurrency_group(block_fn, group, GROUPS[group].limit())
-        if GROUPS[group].nice > 0:
-            lane = GROUPS[group]
-            gradio_compat.wrap_event(
-                block_fn, f"lane:{group}", lambda fn, g=group, c=lane: in_lane(fn, g, c.limit(), c.nice)
-            )
-    for block_fn in gradio_compat.events(demo, "set_language"):
-        gradio_compat.wrap_event(block_fn, "cached-language", cached_updates)
-    for block_fn in gradio_compat.events(demo):  # checked last: the check runs first, before a lane is taken
-        where = tuple(i for i, name in enumerate(gradio_compat.input_ids(block_fn)) if name == LANGUAGE_ID)
-        gradio_compat.wrap_event(block_fn, "checked-values", lambda fn, w=where: checked_values(fn, w))
+            gradio_compat.set_concurrency_group(block_fn, UNKNOWN_GROUP, GROUPS[UNKNOWN_GROUP].limit())
+    for block_fn in gradio_compat.events(demo):
+        fn = getattr(block_fn, "fn", None)
+        if callable(fn) and not getattr(fn, "lab_served", False):
+            name, group = gradio_compat.event_name(block_fn), gradio_compat.concurrency_group(block_fn) or "instant"
+            logger.warning("%r was wired without app.hosting.served; its values are checked here", name)
+            where = language_positions(getattr(block_fn, "inputs", None) or [])
+            gradio_compat.wrap_event(block_fn, "served", lambda fn, g=group, w=where: served(fn, g, w))
     gradio_compat.bound_group_lines(demo, group_busy)
     return demo
 

@@ -9,6 +9,7 @@ groups, the API record (tests/app/test_api.py) and the example tables derive fro
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Callable, Sequence
@@ -57,10 +58,12 @@ class Endpoint:
             raise TypeError(f"/{self.name}: its view takes *values; name them in `parameters`")
         return tuple(p.name for p in parameters)
 
-    @property
+    @functools.cached_property
     def fn(self) -> Callable[..., Any]:
-        """The function Gradio calls."""
-        return self.view
+        """The function Gradio calls, built once: the values checked, then the view, on its group's lane when the
+        group has one (`app.hosting.served`; `lang` is the page's language switch wherever the view takes it)."""
+        languages = tuple(i for i, name in enumerate(self.takes) if name == "lang")
+        return hosting.served(self.view, self.cost, languages)
 
     def options(self, family: str = "") -> dict[str, Any]:
         """The event's name, visibility and group: `family` names an event of its family (`<name>_<family>`)."""

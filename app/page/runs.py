@@ -200,7 +200,7 @@ def wire_run(
         _in_the_page(functools.partial(gr.on, typing), [lang], outputs, clear_js(run), f"{run.name}_cleared")
     for table, family in examples:
         picked = table.dataset.click(
-            table.pick,
+            hosting.served(table.pick, "instant", (1,)),
             inputs=[table.dataset, lang],
             outputs=table.inputs,
             api_name=f"{endpoint.name}_{family}_pick",

@@ -70,7 +70,7 @@ SENTENCE_ORDER = Endpoint(
 )
 DRAW_OTHER = Endpoint(
     "draw_other",
-    views.draw_other_event(SENTENCE_ORDER.fn),  # the other book's segment, then /sentence_order
+    views.draw_other_event(SENTENCE_ORDER.view),  # the other book's segment, then /sentence_order
     "model",
 )
 SPLIT_PARAGRAPH = Endpoint(

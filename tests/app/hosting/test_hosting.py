@@ -63,6 +63,34 @@ def test_an_event_wired_without_a_cost_group_runs_in_the_heavy_one(caplog) -> No
     assert "'forgotten' was wired without a cost group" in caplog.text
 
 
+def test_every_events_function_was_built_where_it_was_declared(demo) -> None:
+    """Checked, then on its lane: each event's chain is built by `hosting.served` where the endpoint is declared
+    (`Endpoint.fn`, the example picks, the language switch's redraw), not found and wrapped afterwards."""
+    from app import gradio_compat
+
+    functions = [block_fn.fn for block_fn in gradio_compat.events(demo) if callable(block_fn.fn)]
+    assert len(functions) > 30
+    assert all(getattr(fn, "lab_served", False) for fn in functions)
+    assert not [fn for fn in functions if "served" in getattr(fn, "lab_wrappers", ())]  # none served by isolate
+    attention = gradio_compat.events(demo, "attention")[0].fn
+    assert attention.lane == "heavy"  # the view runs on the heavy lane, its values checked before
+
+
+def test_an_event_wired_without_served_is_checked_all_the_same(caplog) -> None:
+    import gradio as gr
+
+    with gr.Blocks() as blocks:
+        box = gr.Textbox()
+        box.change(lambda text: text, inputs=box, outputs=box, api_name="bare", **hosting.queue_options("light"))
+    blocks.queue()
+    with caplog.at_level("WARNING"):
+        hosting.isolate(blocks)
+    (bare,) = blocks.fns.values()
+    assert "'bare' was wired without app.hosting.served" in caplog.text
+    with pytest.raises(gr.Error, match="surrogate|readable|character"):
+        bare.fn("\ud800")
+
+
 def test_queue_options_put_an_event_in_its_group_or_outside_the_queue() -> None:
     assert hosting.queue_options("model") == {
         "concurrency_id": "model",

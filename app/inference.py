@@ -224,10 +224,16 @@ def fill_mask(lm: LoadedModel, text: Any, top_k: int = 5, lang: str = "en") -> F
 
 
 def fill_cleaned_mask(
-    lm: LoadedModel, text: str, notices: list[str], top_k: int = 5, lang: str = "en"
+    lm: LoadedModel,
+    text: str,
+    notices: list[str],
+    top_k: int = 5,
+    lang: str = "en",
+    unknown: Unknowns | None = None,
 ) -> FillMaskResult:
     """`fill_mask` of a text already `clean_text`-ed, with the notices its cleaning gave (a caller that checked and
-    cleaned the text once, such as /mask_word, does not clean it again)."""
+    cleaned the text once, such as /mask_word, does not clean it again); `unknown`: what `readable` found, when the
+    caller ran that guard already."""
     import torch
 
     notices = list(notices)
@@ -238,7 +244,7 @@ def fill_cleaned_mask(
     if wanted > MAX_MASKS:
         raise InputError(t("mask.err.too_many", lang, n=wanted, limit=MAX_MASKS))
     top_k = int(min(max(int(top_k or 5), 1), MAX_TOP_K))
-    unknown = readable(lm, [text], lang)
+    unknown = readable(lm, [text], lang) if unknown is None else unknown
     notices += unknown_notice(unknown, lang)
     encoded = encode(lm, text)
     positions = [i for i, token_id in enumerate(encoded.input_ids) if token_id == lm.mask_id]

@@ -13,10 +13,11 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from albert.core.config import AlbertConfig, ConfigError
 from albert.core.hf import BERT_CLASSES, holds_sentence_pair_head
@@ -36,6 +37,9 @@ from app.models.files import (
 )
 from app.models.guards import load_refusal, refuse_non_finite_outputs
 from app.models.hub_picker import announce_download
+
+if TYPE_CHECKING:
+    from app.models.defaults import AutoPick
 
 logger = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -222,17 +226,28 @@ def nsp_model(lang: str) -> str | None:
     return name if name in shipped_models() else None
 
 
-def model_for(choice: str | None, text: str, lang: str = "en") -> str:
+def model_for(choice: str | None, text: str, lang: str = "en", language: str | None = None) -> str:
     """The picker value to load for `text`: an explicit choice as it is; "automatic" (AUTO_MODEL or empty)
-    becomes the Chinese model when it is shipped and the text reads as Chinese (`text_language`: mostly Han
-    letters, or no clear script in the 中文 interface), else the default model (empty)."""
+    becomes the Chinese model when it is shipped and the text reads as Chinese (`language`, else `text_language`:
+    mostly Han letters, or no clear script in the 中文 interface), else the default model (empty)."""
     from app.models.languages import text_language
 
     value = choice.strip() if isinstance(choice, str) else choice
     if value not in ("", None, AUTO_MODEL):
         return value  # type: ignore[return-value] — resolve() refuses anything but text with one sentence
     chinese = language_models()["zh"]
-    return chinese if chinese and text_language(text, lang) == "zh" else ""
+    return chinese if chinese and (language or text_language(text, lang)) == "zh" else ""
+
+
+def resolve_model(choice: str | None, text: str, lang: str = "en") -> AutoPick:
+    """The model that answers `text` in *Masked words* and *Attention*: the text's language read once
+    (`text_language`), the shipped model for it (`model_for`) and, when the app is online and the choice is
+    "automatic", the hub default of that language once fetched (`defaults.pick`, with its line)."""
+    from app.models.defaults import pick
+    from app.models.languages import text_language
+
+    language = text_language(text, lang)
+    return pick(choice, language, model_for(choice, text, lang, language))
 
 
 def shipped_config(name: str) -> AlbertConfig | None:
@@ -394,40 +409,76 @@ def load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         raise ModelError(t("model.err.not_dir", lang, value=_short(name))) from error
     if not is_model_folder(directory):
         raise ModelError(t("model.err.not_dir", lang, value=_short(name)))
-    # Everything below is read from bounded regular files and checked before the model is built.
+
+    def pretraining_only(config: AlbertConfig, raw: dict[str, Any]) -> None:
+        found = _architectures(raw)
+        if found and not any(n in PRETRAINING_ARCHITECTURES for n in found):
+            # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
+            raise ModelError(t("model.err.not_pretraining", lang, name=_short(name), found=_short(", ".join(found))))
+
+    checked = load_checked(directory, name, AlbertForPreTraining, lang, pretraining_only)
+    if checked.tokenizer.mask_token_id is None:
+        raise ModelError(
+            t(
+                "model.err.tokenizer_mismatch",
+                lang,
+                name=_short(name),
+                n=len(checked.tokenizer),
+                V=checked.config.vocab_size,
+            )
+        )
+    logger.info("loaded %s model %s from %s", kind, name, directory)
+    return LoadedModel(
+        name=name,
+        kind=kind,
+        directory=directory,
+        model=checked.model,
+        tokenizer=checked.tokenizer,
+        config=checked.config,
+        has_sentence_head=holds_sentence_pair_head(checked.shapes),
+        metrics=shipped_metrics(name) if kind == "shipped" else None,
+        special_ids=frozenset(int(i) for i in checked.tokenizer.all_special_ids),
+    )
+
+
+@dataclass(frozen=True)
+class CheckedModel:
+    """A model built by `load_checked`, with its tokenizer and the shapes its weight file held."""
+
+    model: Any
+    tokenizer: Any
+    config: AlbertConfig
+    shapes: dict[str, tuple[int, ...]]
+
+
+def load_checked(
+    directory: Path,
+    name: str,
+    head: Any,
+    lang: str,
+    accepts: Callable[[AlbertConfig, dict[str, Any]], None] = lambda config, raw: None,
+) -> CheckedModel:
+    """Every model the app serves is loaded here, as `head` (AlbertForPreTraining, AlbertForSequenceClassification),
+    with the same checks: the config read from a bounded regular file and its sizes bounded, `accepts(config, raw)`
+    (the caller's own refusal, one sentence), the weight file's shapes against the config, the tokenizer files
+    bounded, then built, its outputs finite, its passes under the request's time budget, and a tokenizer that fits
+    its vocabulary."""
     config, raw = read_config(directory, name, lang)
-    found = _architectures(raw)
-    if found and not any(n in PRETRAINING_ARCHITECTURES for n in found):
-        # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
-        raise ModelError(t("model.err.not_pretraining", lang, name=_short(name), found=_short(", ".join(found))))
+    accepts(config, raw)
     shapes = check_weights(directory, config, name, lang)
     check_tokenizer_files(directory, name, lang)
     try:
-        model = AlbertForPreTraining.from_pretrained(directory)
+        model = head.from_pretrained(directory)
     except (ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
         raise load_refusal(error, name, directory, lang) from error
     budget.watch(model.eval())
     refuse_non_finite_outputs(model, name)
     tokenizer = load_tokenizer(directory, name, lang)
-    config = model.config
-    if tokenizer.mask_token_id is None or len(tokenizer) > config.vocab_size:
+    if len(tokenizer) > model.config.vocab_size:
         raise ModelError(
-            t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer), V=config.vocab_size)
+            t("model.err.tokenizer_mismatch", lang, name=_short(name), n=len(tokenizer), V=model.config.vocab_size)
         )
-    special = frozenset(int(i) for i in tokenizer.all_special_ids)
-    logger.info("loaded %s model %s from %s", kind, name, directory)
-    has_head = holds_sentence_pair_head(shapes)
-    return LoadedModel(
-        name=name,
-        kind=kind,
-        directory=directory,
-        model=model,
-        tokenizer=tokenizer,
-        config=config,
-        has_sentence_head=has_head,
-        metrics=shipped_metrics(name) if kind == "shipped" else None,
-        special_ids=special,
-    )
+    return CheckedModel(model, tokenizer, model.config, shapes)
 
 
 def load_tokenizer(directory: Path, name: str, lang: str = "en") -> Any:

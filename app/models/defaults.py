@@ -141,14 +141,12 @@ class AutoPick:
         return [_LINES[self.status][lang].format(hub_id=self.hub_id, ours=safe(answered), mb=mb, reason=self.reason)]
 
 
-def pick(choice: str | None, text: str, lang: str, shipped: str) -> AutoPick:
+def pick(choice: str | None, language: str, shipped: str) -> AutoPick:
     """The model for *Masked words* and *Attention*: `shipped` (the shipped model for the text, `app.models.model_for`;
-    an explicit choice as it is) unless the choice is "automatic" (or nothing) and the app is online: then the text's
-    language's hub default once it is ready, with the line that says which answered."""
-    from app.models.languages import text_language
-
+    an explicit choice as it is) unless the choice is "automatic" (or nothing) and the app is online: then the hub
+    default of `language` (the text's, `app.models.languages.text_language`) once it is ready, with the line that
+    says which answered. `app.models.resolve_model` reads the language once and calls it."""
     automatic = (choice.strip() if isinstance(choice, str) else choice) in ("", None, AUTO)
-    language = text_language(text, lang)
     found = state(language) if automatic else None
     if automatic and found is None and hub.on_space():
         found = (FETCHING, "")  # a Space's warm-up loads ours first, then starts the fetch: it is on its way

@@ -298,17 +298,24 @@ def _entry_shape(key: str, entry: Any, data_bytes: int, bad: Callable[[str], Mod
 
 def allowed_counts(config: AlbertConfig) -> set[int]:
     """Parameter counts a checkpoint of this config may hold: the encoder, with or without its pooler, its
-    MLM head and its sentence-pair head, and the tied decoder weight/bias that some writers store again."""
+    MLM head and its sentence-pair head (or a classifier of `num_labels`), and the tied decoder weight/bias that some
+    writers store again."""
     body = count_parameters(config, "model").total
     H, V, E = config.hidden_size, config.vocab_size, config.embedding_size
-    pooler, mlm, pair = H * H + H, count_parameters(config, "masked_lm").mlm_head, 2 * H + 2
+    pooler, mlm = H * H + H, count_parameters(config, "masked_lm").mlm_head
     counts = set()
-    for with_pooler, with_mlm, with_pair, tied_weight, tied_bias in product((0, 1), repeat=5):
-        if (tied_weight or tied_bias) and not with_mlm:
-            continue
-        counts.add(
-            body - (1 - with_pooler) * pooler + with_mlm * mlm + with_pair * pair + tied_weight * V * E + tied_bias * V
-        )
+    for pair in {2 * H + 2, config.num_labels * (H + 1)}:
+        for with_pooler, with_mlm, with_pair, tied_weight, tied_bias in product((0, 1), repeat=5):
+            if (tied_weight or tied_bias) and not with_mlm:
+                continue
+            counts.add(
+                body
+                - (1 - with_pooler) * pooler
+                + with_mlm * mlm
+                + with_pair * pair
+                + tied_weight * V * E
+                + tied_bias * V
+            )
     return counts
 
 

@@ -11,9 +11,8 @@ from app.inference import InputError
 from app.models import (
     CHINESE_MODELS,
     ModelError,
-    defaults,
     load,
-    model_for,
+    resolve_model,
 )
 from app.page import framing
 from app.page.client import is_phone
@@ -75,7 +74,7 @@ def attention_view(
     )
     compare = inputs.name(compare, lang, "attention.compare")
     both = f"{sentence_a} {sentence_b}"
-    picked = defaults.pick(model, both, lang, model_for(model, both, lang))  # online: a real ALBERT once fetched
+    picked = resolve_model(model, both, lang)  # online: a real ALBERT once fetched
     lm = load(picked.value, lang)
     result = inference.attention(lm, sentence_a, sentence_b or None, max_tokens, lang)
     layers, heads, tokens = result.attentions.shape[0], result.attentions.shape[1], len(result.tokens)

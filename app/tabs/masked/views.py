@@ -14,9 +14,8 @@ from app import inference, inputs
 from app.i18n import t
 from app.inference import InputError
 from app.models import (
-    defaults,
     load,
-    model_for,
+    resolve_model,
 )
 from app.page import framing
 from app.page.results import (
@@ -159,12 +158,12 @@ def _fill_mask(
     """/fill_mask for a text already checked and cleaned; `expected`: the word expected at the `expected_mask`-th
     [MASK] ("" for none)."""
     top_k = inputs.whole(top_k, lang, "mask.top_k", 1, inference.MAX_TOP_K, default=5)
-    picked = defaults.pick(model, text, lang, model_for(model, text, lang))  # online: a real ALBERT once fetched
+    picked = resolve_model(model, text, lang)  # online: a real ALBERT once fetched
     lm = load(picked.value, lang)
-    inference.readable(lm, [text], lang)  # the guard first: a text the model cannot read offers no word
+    unknown = inference.readable(lm, [text], lang)  # the guard first: a text the model cannot read offers no word
     words = inference.word_choices(text)
     try:
-        result = inference.fill_cleaned_mask(lm, text, notices, top_k, lang)
+        result = inference.fill_cleaned_mask(lm, text, notices, top_k, lang, unknown)
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
         return error_outputs(str(error), MaskAnswer)._replace(words=_word_list(words))

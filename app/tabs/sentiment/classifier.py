@@ -19,7 +19,7 @@ from typing import Any
 from albert.core.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
-from app.models import ModelError, cache, load_refusal, load_tokenizer, refuse_non_finite_outputs
+from app.models import ModelError, cache, load_checked
 from app.models.classifiers import (
     held_out_accuracy,
     is_installed,
@@ -127,29 +127,19 @@ def load_classifier(lang: str = "en", directory: Path | None = None) -> Classifi
 def load_uncached(directory: Path, lang: str) -> Classifier:
     """The classifier in `directory`, loaded and checked now (`load_classifier` keeps it)."""
     from albert import AlbertForSequenceClassification
-    from albert.core.checkpoint import CheckpointError, load_config
 
     name = directory.name
-    try:
-        config = load_config(directory)
-    except (CheckpointError, ConfigError, OSError) as error:
-        raise ModelError(t("model.err.load", lang, name=safe(name), reason=safe(error, 300))) from error
-    architectures = config.extra.get("architectures") or []
-    if CLASSIFIER not in architectures or config.num_labels < 2:
-        found = ", ".join(str(a) for a in architectures) or "no architecture"
-        raise ModelError(
-            t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found), n=config.num_labels)
-        )
-    try:
-        model = AlbertForSequenceClassification.from_pretrained(directory)
-    except (CheckpointError, ConfigError, OSError, ValueError, KeyError, RuntimeError) as error:
-        raise load_refusal(error, name, directory, lang) from error
-    refuse_non_finite_outputs(model.eval(), name)
-    tokenizer = load_tokenizer(directory, name, lang)
-    if len(tokenizer) > config.vocab_size:
-        raise ModelError(
-            t("model.err.tokenizer_mismatch", lang, name=safe(name), n=len(tokenizer), V=config.vocab_size)
-        )
+
+    def classifier_only(config: Any, raw: dict[str, Any]) -> None:
+        architectures = raw.get("architectures") if isinstance(raw.get("architectures"), list) else []
+        if CLASSIFIER not in architectures or config.num_labels < 2:
+            found = ", ".join(str(a) for a in architectures) or "no architecture"
+            raise ModelError(
+                t("sentiment.err.not_classifier", lang, name=safe(name), found=safe(found), n=config.num_labels)
+            )
+
+    checked = load_checked(directory, name, AlbertForSequenceClassification, lang, classifier_only)
+    model, tokenizer, config = checked.model, checked.tokenizer, checked.config
     id2label = config.extra.get("id2label") or {}
     labels = [str(id2label.get(str(i), f"LABEL_{i}")) for i in range(config.num_labels)]
     logger.info("loaded sentiment model %s (%s) from %s", name, "/".join(labels), directory)

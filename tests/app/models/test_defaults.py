@@ -285,3 +285,23 @@ def test_warm_up_on_a_space_fetches_both_and_a_download_never_holds_up_loaded_mo
         if thread.name == "hub-defaults":
             thread.join(timeout=300)
     assert defaults.state("en")[0] == defaults.state("zh")[0] == defaults.READY
+
+
+def test_a_request_reads_its_texts_language_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`resolve_model` reads the language once and hands it to both the shipped model's rule and the hub default's
+    (issue 52: /fill_mask read it twice)."""
+    from app import models
+    from app.models import languages
+
+    calls: list[str] = []
+    real = languages.text_language
+
+    def counted(text: str, lang: str = "en") -> str:
+        calls.append(text)
+        return real(text, lang)
+
+    monkeypatch.setattr(languages, "text_language", counted)
+    picked = models.resolve_model("", "我爱自然语言处[MASK]。", "en")
+    assert calls == ["我爱自然语言处[MASK]。"]
+    assert picked.value == models.model_for("", "我爱自然语言处[MASK]。", "en", "zh")
+    assert models.resolve_model("albert-lab-none", "a [MASK]", "zh").value == "albert-lab-none"

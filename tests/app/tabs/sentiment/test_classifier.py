@@ -226,3 +226,32 @@ def test_app_has_the_tab_with_and_without_the_model(monkeypatch: pytest.MonkeyPa
     demo = build_app()
     assert "sentiment" in {d.api_name for d in demo.fns.values()}
     assert not any("README" in p for p in launch_options()["allowed_paths"])
+
+
+def test_a_classifier_is_loaded_with_the_same_checks_as_every_model(tmp_path) -> None:
+    """One loader (`app.models.load_checked`): a classifier folder whose config promises another size than its
+    weights hold, or an oversized tokenizer file, is refused with the pretraining models' sentences; a loaded one
+    checks the request's time budget in its passes (issue 52: the classifier's loader checked neither)."""
+    from app.models import ModelError
+    from app.models.files import TOKENIZER_MAX_BYTES
+    from app.tabs.sentiment.classifier import load_uncached
+
+    source = tiny_assets().sentiment
+    loaded = load_uncached(source, "en")
+    from app.models.budget import RequestTooLong, deadline
+
+    with deadline(1e-9), pytest.raises(RequestTooLong), torch.no_grad():
+        loaded.model(torch.tensor([[2, 10, 11, 3]]))
+    wrong = tmp_path / "wrong-size"
+    shutil.copytree(source, wrong)
+    config = json.loads((wrong / "config.json").read_text(encoding="utf-8"))
+    config["intermediate_size"] *= 2
+    (wrong / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(ModelError, match="parameters"):
+        load_uncached(wrong, "en")
+    huge = tmp_path / "huge-tokenizer"
+    shutil.copytree(source, huge)
+    with open(huge / "tokenizer.json", "ab") as handle:
+        handle.truncate(TOKENIZER_MAX_BYTES + 1)
+    with pytest.raises(ModelError, match="tokenizer.json"):
+        load_uncached(huge, "zh")

@@ -462,7 +462,8 @@ def replace_view(monkeypatch: Any, module: Any, endpoint: str, wrap: Any) -> Non
     from dataclasses import replace
 
     declared = getattr(module, endpoint)
-    monkeypatch.setattr(module, endpoint, replace(declared, view=wrap(declared.view)))
+    # the stand-in keeps the declared parameters (a wrapper taking *args has none of its own)
+    monkeypatch.setattr(module, endpoint, replace(declared, view=wrap(declared.view), parameters=declared.takes))
 
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}

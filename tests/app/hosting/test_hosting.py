@@ -173,8 +173,8 @@ def _measured_at_once(*args: Any) -> tuple:
 
 @pytest.fixture
 def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldApp]:
-    """The app on a free loopback port, /attention, /measure_speed and /fill_mask held at their gates until the test
-    opens them (or ends)."""
+    """The app on a free loopback port, /attention and /measure_speed held at their gates until the test opens them
+    (or ends); /fill_mask's gate stays open unless a test shuts it."""
     from app import bound_queue, build_app, launch_options
     from app.tabs.attention import tab as attention_tab
     from app.tabs.masked import tab as masked_tab
@@ -183,6 +183,7 @@ def held_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HeldAp
     use_tiny_assets(monkeypatch)
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-temp"))
     gates = {name: threading.Event() for name in ("attention", "measure", "fill_mask")}
+    gates["fill_mask"].set()  # open unless a test shuts it (it fills the model line)
     entered = {name: threading.Semaphore(0) for name in gates}
     replace_view(
         monkeypatch, attention_tab, "ATTENTION", lambda view: _held(view, gates["attention"], entered["attention"])
@@ -333,7 +334,6 @@ def test_the_heavy_group_has_its_own_waiting_line(held_app: HeldApp) -> None:
         refused_zh = _send(http, url, "attention", [*ATTENTION[:-1], "zh"])  # the page's language, last value
         assert refused_zh.json()["detail"] == hosting.busy_answer("heavy", waiting, "zh")
         assert refused_zh.json()["detail"].startswith("ALBERT 实验室正忙")
-        held_app.gates["fill_mask"].set()  # /fill_mask is held only where a test fills its line
         masked = _send(http, url, "fill_mask", ["the old [MASK] walked", 5, "", "en"])
         assert _answer(http, url, "fill_mask", masked)[0]["masks"]  # other groups still take requests
         held_app.gates["attention"].set()
@@ -348,6 +348,7 @@ def test_a_chinese_request_that_meets_a_full_model_line_is_refused_in_chinese(he
 
     url, group = held_app.url, hosting.GROUPS["model"]
     chinese = ["我爱自然语言处[MASK]。", 5, "", "zh", ""]
+    held_app.gates["fill_mask"].clear()
     with httpx.Client(timeout=120) as http:
         sent = [_send(http, url, "fill_mask", chinese) for _ in range(group.limit())]
         for _ in sent:

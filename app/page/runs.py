@@ -61,6 +61,11 @@ class TabRun:
     event: Any
     """The run event."""
 
+    @property
+    def bump_inputs(self) -> list[Any]:
+        """What `bump_js` reads: the JSON result, the keys, the trigger."""
+        return [self.outputs[0], *self.keys, self.trigger]
+
 
 def _key(keys: Sequence[str]) -> str:
     """JavaScript: what a run is asked for, from the variables named `keys` ([model, lang] or [lang])."""
@@ -185,16 +190,7 @@ def wire_run(
     )
     run = TabRun(endpoint.name, endpoint.button, inputs, outputs, trigger, keys, event)
     # A result that lands after typing cleared the tab, with no run asked for since, is cleared again, in the page.
-    event.then(
-        None,
-        inputs=[lang],
-        outputs=outputs,
-        js=reclear_js(run),
-        api_name=f"{run.name}_landed",
-        api_visibility="private",
-        queue=False,
-        show_progress="hidden",
-    )
+    _in_the_page(event.then, [lang], outputs, reclear_js(run), f"{run.name}_landed")
     typing = [component.input for component in inputs if isinstance(component, gr.Textbox)]
     if typing:
         _in_the_page(functools.partial(gr.on, typing), [lang], outputs, clear_js(run), f"{run.name}_cleared")
@@ -208,44 +204,20 @@ def wire_run(
             show_progress="hidden",
             **hosting.queue_options("instant"),
         )
-        start_after(run, picked, "always", f"{endpoint.name}_{family}")
+        _in_the_page(picked.then, run.bump_inputs, [trigger], bump_js(run, "always"), f"{endpoint.name}_{family}")
     ctx.runs[endpoint.name] = run
     return run
-
-
-def start_after(run: TabRun, event: Any, when: str, api_name: str, tab_id: str = "") -> Any:
-    """After `event` (a click's, a switch's), start `run` in the page when `bump_js(run, when, tab_id)` says so."""
-    return event.then(
-        None,
-        inputs=[run.outputs[0], *run.keys, run.trigger],
-        outputs=[run.trigger],
-        js=bump_js(run, when, tab_id),
-        api_name=api_name,
-        api_visibility="private",
-        queue=False,
-        show_progress="hidden",
-    )
 
 
 def wire_page(runs: Sequence[TabRun], tabs: dict[str, Any], switched: Any, lang: Any, model: Any) -> None:
     """The page's part, for each tab's run: opening the tab, the language switch (`switched`: its step after the
     examples are in the new language) and the model picker. `tabs`: each run's gr.Tab, by the run's name."""
     for run in runs:
-        tab = tabs[run.name]
-        inputs = [run.outputs[0], *run.keys, run.trigger]
-        _in_the_page(tab.select, inputs, [run.trigger], bump_js(run, "opened"), f"{run.name}_opened")
-        start_after(run, switched, "switched", f"{run.name}_switched", tab.elem_id)
-        switched.then(
-            None,
-            inputs=[lang],
-            outputs=run.outputs,
-            js=reclear_js(run),
-            api_name=f"{run.name}_recleared",
-            api_visibility="private",
-            queue=False,
-            show_progress="hidden",
-        )
+        tab, inputs, trigger = tabs[run.name], run.bump_inputs, [run.trigger]
+        _in_the_page(tab.select, inputs, trigger, bump_js(run, "opened"), f"{run.name}_opened")
+        _in_the_page(switched.then, inputs, trigger, bump_js(run, "switched", tab.elem_id), f"{run.name}_switched")
+        _in_the_page(switched.then, [lang], run.outputs, reclear_js(run), f"{run.name}_recleared")
         if model in run.keys:
             # the picker sends .input twice per pick (on the option, on blur): the second finds the key noted
             new_model = bump_js(run, "switched", tab.elem_id)
-            _in_the_page(model.input, inputs, [run.trigger], new_model, f"{run.name}_new_model")
+            _in_the_page(model.input, inputs, trigger, new_model, f"{run.name}_new_model")

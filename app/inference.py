@@ -16,6 +16,7 @@ import numpy as np
 
 from albert.data.chinese import HAN_RANGES
 from albert.data.tokenizer import encode_masked
+from app import inputs
 from app.i18n import t
 from app.inputs import InputError
 from app.models import DEFAULT_MODEL, LoadedModel, language_models
@@ -72,6 +73,12 @@ def clean_text(text: Any, lang: str = "en") -> tuple[str, list[str]]:
     """Text cut to MODEL_TEXT_CHARS, made safe for the tokenizer, `[mask]`-like spellings read as [MASK]."""
     text, notices = sanitize_text(text, lang, MODEL_TEXT_CHARS)
     return _MASK_VARIANTS.sub("[MASK]", text), notices
+
+
+def prepare_text(value: Any, lang: str, field: str) -> tuple[str, list[str]]:
+    """What a model tab's view reads from a text box: checked once (`app.inputs.text`: a string of bounded size; a
+    refusal names `field`) and cleaned once (`clean_text`), with the notices the cleaning gave."""
+    return clean_text(inputs.text(value, lang, field), lang)
 
 
 def split_sentences(paragraph: str) -> list[str]:

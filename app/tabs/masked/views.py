@@ -75,11 +75,6 @@ def _mask_refusal(message: str, answer: type[MaskAnswer]) -> MaskAnswer:
     return error_outputs(message, answer)._replace(words=_word_list([]))
 
 
-def _checked_text(text: Any, lang: str) -> tuple[str, list[str]]:
-    """The tab's text, checked and cleaned once (`app.inference.clean_text`), with the notices its cleaning gave."""
-    return inference.clean_text(inputs.text(text, lang, "mask.text"), lang)
-
-
 def fill_mask_view(
     text: str, top_k: float = 5, model: str | None = "", lang: str = "en", expected: str | None = ""
 ) -> MaskAnswer:
@@ -91,7 +86,7 @@ def fill_mask_view(
     then carries its count in the training text and where the text held it and the top guess."""
     lang = inputs.language(lang)
     try:
-        cleaned, notices = _checked_text(text, lang)
+        cleaned, notices = inference.prepare_text(text, lang, "mask.text")
     except InputError as error:
         logger.info("fill_mask_view: refused: %s", str(error)[:200])
         return _mask_refusal(str(error), MaskAnswer)
@@ -200,7 +195,7 @@ def mask_word_view(
     lang = inputs.language(lang)
     try:
         index = inputs.whole(word, lang, "mask.words", 0, inference.MAX_WORDS - 1)
-        cleaned, notices = _checked_text(text, lang)
+        cleaned, notices = inference.prepare_text(text, lang, "mask.text")
         masked = inference.mask_word(cleaned, index)
     except InputError as error:
         return MaskWordAnswer(gr.skip(), *error_outputs(str(error), MaskAnswer))

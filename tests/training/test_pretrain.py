@@ -566,7 +566,7 @@ def test_a_fresh_12_pass_model_leaves_the_plateau_with_the_default_recipe(tmp_pa
         argv = [
             *("--corpus", str(train), "--valid-corpus", str(valid), "--tokenizer", str(tmp_path / "tokenizer")),
             *("--output-dir", str(tmp_path / bias), "--cache-dir", str(tmp_path / "cache"), "--output-bias", bias),
-            *("--data.max-seq-length", "48", "--batch-size", "16", "--max-steps", "400", "--eval-every", "50"),
+            *("--data.max-seq-length", "48", "--batch-size", "16", "--max-steps", "400", "--eval-every", "100"),
             *("--eval-examples", "256", "--threads", "1", "--data-workers", "0", *shape),
         ]
         run(parse_config(PretrainConfig, argv))

@@ -12,18 +12,17 @@ the seconds until the page's last queue request ended.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.app_server import AppServer, choose_models  # noqa: E402
+from benchmarks.page_traffic import QueueTraffic, event_ids  # noqa: E402
 
 logger = logging.getLogger("benchmarks.language_switch")
 TABS = ("Sharing", "Masked words", "Sentence order", "Attention", "Sentiment")
@@ -31,44 +30,7 @@ MODEL_WORD = {"zh": "模型 ", "en": "Model "}
 """What the masked-words status starts with once a result in that language is shown."""
 
 
-def event_names(url: str) -> dict[int, str]:
-    """The served page's events by the fn_index the page sends."""
-    with urllib.request.urlopen(url + "config", timeout=30) as response:
-        return {d["id"]: d["api_name"] for d in json.load(response)["dependencies"]}
-
-
-class Traffic:
-    """The page's queue requests: the events it queued, and when the last one ended."""
-
-    def __init__(self, page: Any) -> None:
-        self.joins: list[int | None] = []
-        self.open: set[Any] = set()
-        self.last = time.monotonic()
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-
-    def _started(self, request: Any) -> None:
-        if "/queue/" in request.url:
-            self.open.add(request)
-            self.last = time.monotonic()
-            if "/queue/join" in request.url:
-                self.joins.append(json.loads(request.post_data or "{}").get("fn_index"))
-
-    def _ended(self, request: Any) -> None:
-        if request in self.open:
-            self.open.discard(request)
-            self.last = time.monotonic()
-
-    def quiet(self, page: Any, seconds: float = 2.0, at_most: float = 300.0) -> None:
-        deadline = time.monotonic() + at_most
-        while self.open or time.monotonic() - self.last < seconds:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"queue requests still open after {at_most:.0f} s")
-            page.wait_for_timeout(100)
-
-
-def switch(page: Any, traffic: Traffic, names: dict[int, str], label: str, code: str) -> dict[str, Any]:
+def switch(page: Any, traffic: QueueTraffic, names: dict[int, str], label: str, code: str) -> dict[str, Any]:
     """Click `label` in the language switch; what it queued and how long it took."""
     first = len(traffic.joins)
     start = time.monotonic()
@@ -80,10 +42,10 @@ def switch(page: Any, traffic: Traffic, names: dict[int, str], label: str, code:
         timeout=300_000,
     )
     shown = time.monotonic() - start
-    traffic.quiet(page)
+    traffic.wait_quiet(page)
     return {
         "to": code,
-        "queued": [names.get(fn, str(fn)) for fn in traffic.joins[first:]],
+        "queued": [names.get(fn, str(fn)) for _, fn in traffic.joins[first:]],
         "answer_s": round(shown, 2),
         "quiet_s": round(traffic.last - start, 2),
         "text": page.locator("#mask-text textarea").input_value(),
@@ -93,16 +55,16 @@ def switch(page: Any, traffic: Traffic, names: dict[int, str], label: str, code:
 def measure(url: str, switches: int) -> list[dict[str, Any]]:
     from playwright.sync_api import sync_playwright
 
-    names = event_names(url)
+    names = event_ids(url, "")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        traffic = Traffic(page)
+        traffic = QueueTraffic(page, 300.0)
         page.goto(url)
         page.wait_for_selector("#lab-tabs")
         for tab in (*TABS, "Masked words"):
             page.get_by_role("tab", name=tab).first.click()
-            traffic.quiet(page)
+            traffic.wait_quiet(page)
         order = [("中文", "zh"), ("English", "en")]
         results = [switch(page, traffic, names, *order[i % 2]) for i in range(switches)]
         browser.close()

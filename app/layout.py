@@ -132,8 +132,9 @@ def build_app() -> gr.Blocks:
         )
         # Examples, charts and tables are drawn in a language: all drawn again in the new one, by one event.
         redraw, inputs, outputs = tr.redraw()
+        languages = hosting.language_positions([getattr(component, "elem_id", None) for component in inputs])
         drawn = event.then(
-            hosting.served(redraw, "language", hosting.language_positions(inputs)),
+            hosting.served(redraw, "language", languages),
             inputs=inputs,
             outputs=outputs,
             api_name="page_in_language",

@@ -110,10 +110,8 @@ def request_language(body: Any, block_fn: Any = None) -> str:
     input of `block_fn`, its event, whose elem_id is `LANGUAGE_ID`), found by name, not by place: /fill_mask sends
     it fourth of five. "en" when the event reads no language or the value is not "en" or "zh"."""
     data = getattr(body, "data", None)
-    if not isinstance(data, list):
-        return "en"
-    sent = (value for name, value in zip(gradio_compat.input_ids(block_fn), data, strict=False) if name == LANGUAGE_ID)
-    lang = next(sent, None)
+    where = language_positions(gradio_compat.input_ids(block_fn))
+    lang = data[where[0]] if isinstance(data, list) and where and where[0] < len(data) else None
     return lang if lang in ("en", "zh") else "en"
 
 
@@ -128,9 +126,9 @@ def served(fn: Callable[..., Any], cost: str, languages: tuple[int, ...] = ()) -
     return checked
 
 
-def language_positions(components: Sequence[Any]) -> tuple[int, ...]:
-    """Where among an event's input components the page's language switch is (its elem_id is `LANGUAGE_ID`)."""
-    return tuple(i for i, component in enumerate(components) if getattr(component, "elem_id", None) == LANGUAGE_ID)
+def language_positions(ids: Sequence[str | None]) -> tuple[int, ...]:
+    """Where among an event's inputs, given by their elem_ids, the page's language switch is (`LANGUAGE_ID`)."""
+    return tuple(i for i, name in enumerate(ids) if name == LANGUAGE_ID)
 
 
 def isolate(demo: Any) -> Any:
@@ -149,7 +147,7 @@ def isolate(demo: Any) -> Any:
         if callable(fn) and not getattr(fn, "lab_served", False):
             name, group = gradio_compat.event_name(block_fn), gradio_compat.concurrency_group(block_fn) or "instant"
             logger.warning("%r was wired without app.hosting.served; its values are checked here", name)
-            where = language_positions(getattr(block_fn, "inputs", None) or [])
+            where = language_positions(gradio_compat.input_ids(block_fn))
             gradio_compat.wrap_event(block_fn, "served", lambda fn, g=group, w=where: served(fn, g, w))
     gradio_compat.bound_group_lines(demo, group_busy)
     return demo

@@ -150,10 +150,11 @@ def architectures(directory: Path) -> list[str]:
         data = read_json(directory / "config.json")
     except (NotAFile, TooLarge, ValueError):
         return []
-    return _architectures(data)
+    return config_architectures(data)
 
 
-def _architectures(data: Any) -> list[str]:
+def config_architectures(data: Any) -> list[str]:
+    """The architectures a config's raw dictionary names (at most ten, as text)."""
     names = data.get("architectures") if isinstance(data, dict) else None
     return [str(n) for n in names][:10] if isinstance(names, list) else []
 
@@ -411,7 +412,7 @@ def load_uncached(kind: str, location: str, lang: str) -> LoadedModel:
         raise ModelError(t("model.err.not_dir", lang, value=_short(name)))
 
     def pretraining_only(config: AlbertConfig, raw: dict[str, Any]) -> None:
-        found = _architectures(raw)
+        found = config_architectures(raw)
         if found and not any(n in PRETRAINING_ARCHITECTURES for n in found):
             # Loading it here would pair its encoder with random MLM/SOP heads: a silent wrong answer.
             raise ModelError(t("model.err.not_pretraining", lang, name=_short(name), found=_short(", ".join(found))))

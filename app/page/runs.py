@@ -63,8 +63,8 @@ class TabRun:
 
     @property
     def bump_inputs(self) -> list[Any]:
-        """What `bump_js` reads: the JSON result, the keys, the trigger."""
-        return [self.outputs[0], *self.keys, self.trigger]
+        """What `bump_js` reads: the keys, the trigger."""
+        return [*self.keys, self.trigger]
 
 
 def _key(keys: Sequence[str]) -> str:
@@ -82,7 +82,7 @@ def _record_js(name: str, inputs: list[Any], keys: list[Any]) -> str:
 
 
 def bump_js(run: TabRun, when: str = "opened", tab_id: str = "") -> str:
-    """(raw, *keys, n) → n + 1 (which starts the run) when the tab should run again, else no change. `when`:
+    """(*keys, n) → n + 1 (which starts the run) when the tab should run again, else no change. `when`:
     "opened" (never ran, or its result was asked for other keys), "switched" (the same, only while the tab of
     elem_id `tab_id` is shown, and never when it has not run yet), "always" (an example was picked)."""
     names = ["model", "lang"] if len(run.keys) == 2 else ["lang"]
@@ -96,7 +96,7 @@ def bump_js(run: TabRun, when: str = "opened", tab_id: str = "") -> str:
         "always": "true",
     }[when]
     return (
-        f"(raw, {', '.join(names)}, n) => {{ window.labRuns = window.labRuns || {{}}; const key = {_key(names)}; "
+        f"({', '.join(names)}, n) => {{ window.labRuns = window.labRuns || {{}}; const key = {_key(names)}; "
         f"const was = {was}; if (!{condition}) return []; {was} = key; return (n || 0) + 1; }}"
     )
 

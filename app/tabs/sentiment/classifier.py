@@ -19,7 +19,7 @@ from typing import Any
 from albert.core.config import AlbertConfig, ConfigError
 from app.i18n import mode_name, safe, t
 from app.inference import InputError, display_token, encode, sanitize_text
-from app.models import ModelError, cache, load_checked
+from app.models import ModelError, cache, config_architectures, load_checked
 from app.models.classifiers import (
     held_out_accuracy,
     is_installed,
@@ -131,7 +131,7 @@ def load_uncached(directory: Path, lang: str) -> Classifier:
     name = directory.name
 
     def classifier_only(config: Any, raw: dict[str, Any]) -> None:
-        architectures = raw.get("architectures") if isinstance(raw.get("architectures"), list) else []
+        architectures = config_architectures(raw)
         if CLASSIFIER not in architectures or config.num_labels < 2:
             found = ", ".join(str(a) for a in architectures) or "no architecture"
             raise ModelError(

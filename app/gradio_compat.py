@@ -4,9 +4,10 @@ Gradio has no public option for what these do, so they read or replace attribute
 
 - `Blocks.fns` (the registered events, `BlockFunction`: `api_name`, `fn`, `inputs`, `outputs`, `get_config()`),
   read to find a tab's event by its api_name and to cancel a tab's runs (`event_named`, `event_configs`);
-- `Blocks._queue.push`, wrapped so that a full queue answers with our own sentence (`answer_full_queue`), and so
+- `Blocks._queue.push`, wrapped so that a full queue answers with our own sentence (`answer_full_queue`), so
   that a full cost group answers with its own before joining its line (`bound_group_lines`, reading
-  `Queue.event_queue_per_concurrency_id`);
+  `Queue.event_queue_per_concurrency_id`), and so that a request's count of values is completed or refused before
+  it can share a batch (`name_input_counts`);
 - `BlockFunction.queue`, `concurrency_id` and `concurrency_limit`, read and set to put each queued event in its
   cost group (`queued_events`, `concurrency_group`, `set_concurrency_group`, used by `app.hosting`);
 - `BlockFunction.fn`, replaced by a wrapper of it (`wrap_event`: only for an event wired by hand, which
@@ -17,10 +18,15 @@ Gradio has no public option for what these do, so they read or replace attribute
 - `Queue.pending_messages_per_session`, `pending_event_ids_session` and `event_ids_to_events`, swept to drop the
   answers of abandoned requests (`drop_unread_results`);
 - `routes.App.get_blocks`, read by the door (`app.hosting.door`) from the request's ASGI scope, so that a call of a
-  name no event has gets one sentence (`served_api_names`): Gradio answered it with a 500 and a traceback;
+  name no event has gets one sentence (`served_api_names`), and so that a queue route naming an event number, a
+  session or an event id that does not exist does too (`serves_event`, `queue_holds`, reading the queue's
+  `event_ids_to_events`, `pending_event_ids_session` and `pending_messages_per_session`): Gradio answered each with a
+  500 and a traceback;
 - `gradio.blocks.inspect`, replaced by the `inspect` module with a `signature` that remembers plain functions'
   signatures (`cache_component_signatures`): every new session builds every component's config, and each reads
   its class's `__init__` signature again;
+- `gradio.http_server.uvicorn`, the module through which Gradio builds its server's `uvicorn.Config`, replaced by one
+  whose `Config` adds the connection rules of `app.hosting.connections` (`serve_with`);
 - `gradio.blocks.postprocess_update_dict` and `Component.constructor_args`, to write an update as Gradio's server
   sends it (`sent_updates`, compared with a real answer in the test): the page relabels itself in the browser with
   those (`app.layout.relabel_js`);
@@ -145,9 +151,9 @@ def wrap_event(block_fn: Any, key: str, wrapper: Callable[[Callable], Callable])
     return True
 
 
-def served_api_names(server_app: Any) -> frozenset[str] | None:
-    """The api_names of the events the Gradio server app `server_app` (the FastAPI app of an ASGI scope's "app")
-    serves; None when it is not one (no Blocks configured, or another app)."""
+def served_blocks(server_app: Any) -> Any:
+    """The Blocks that the Gradio server app `server_app` (the FastAPI app of an ASGI scope's "app") serves; None when
+    it is not one (no Blocks configured, or another app)."""
     get_blocks = getattr(server_app, "get_blocks", None)
     if not callable(get_blocks):
         return None
@@ -155,10 +161,39 @@ def served_api_names(server_app: Any) -> frozenset[str] | None:
         blocks = get_blocks()
     except ValueError:  # Gradio's "No Blocks has been configured for this app."
         return None
-    fns = getattr(blocks, "fns", None)
-    if not isinstance(fns, dict):
+    return blocks if isinstance(getattr(blocks, "fns", None), dict) else None
+
+
+def served_api_names(server_app: Any) -> frozenset[str] | None:
+    """The api_names of the events `server_app` serves; None when it is no Gradio server app."""
+    blocks = served_blocks(server_app)
+    if blocks is None:
         return None
-    return frozenset(name for name in (getattr(fn, "api_name", None) for fn in fns.values()) if isinstance(name, str))
+    names = (getattr(fn, "api_name", None) for fn in blocks.fns.values())
+    return frozenset(name for name in names if isinstance(name, str))
+
+
+def serves_event(server_app: Any, fn_index: int) -> bool:
+    """Whether event number `fn_index` of `server_app` has a function on the server (an event computed in the page
+    only has none); True when `server_app` is no Gradio server app (nothing to check against)."""
+    blocks = served_blocks(server_app)
+    if blocks is None:
+        return True
+    return getattr(blocks.fns.get(fn_index), "fn", None) is not None
+
+
+def queue_holds(server_app: Any, event_id: str | None = None, session_hash: str | None = None) -> bool | None:
+    """Whether the queue of `server_app` holds the event `event_id` (queued, running, or its answer not yet read),
+    or messages for the session `session_hash`; None when it cannot tell (no Gradio server app, another queue)."""
+    queue = getattr(served_blocks(server_app), "_queue", None)
+    sessions = getattr(queue, "pending_messages_per_session", None)
+    events = getattr(queue, "event_ids_to_events", None)
+    pending = getattr(queue, "pending_event_ids_session", None)
+    if not isinstance(sessions, dict) or not isinstance(events, dict) or not isinstance(pending, dict):
+        return None
+    if session_hash is not None:
+        return session_hash in sessions
+    return event_id in events or any(event_id in ids for ids in list(pending.values()))
 
 
 def input_ids(block_fn: Any) -> list[str | None]:
@@ -224,7 +259,9 @@ def name_input_counts(
     """A request with fewer values than its endpoint takes is answered with `sentence(name, fewest, most, got)`
     instead of Gradio's anonymous {"error": null} and a traceback in the log, unless only trailing values the
     endpoint calls optional are missing: `optional(api_name)` gives the values of its last parameters, which fill
-    the gap. False (with a warning) when Gradio checks input counts its own way."""
+    the gap. A queued request is completed (or refused, HTTP 422 with the sentence) when it joins the queue, before
+    it can share a batch (`Endpoint.batch`); an unqueued one when it runs. False (with a warning) when Gradio checks
+    input counts its own way."""
     validate = getattr(demo, "validate_inputs", None)
     if validate is None:
         logger.warning("this Gradio checks input counts its own way; too few values get its generic error")
@@ -242,6 +279,27 @@ def name_input_counts(
         validate(block_fn, inputs)
 
     demo.validate_inputs = validate_or_say
+    queue, push = getattr(demo, "_queue", None), getattr(getattr(demo, "_queue", None), "push", None)
+    if push is None:
+        logger.warning("this Gradio's queue has no push(); too few values are checked when a request runs")
+        return True
+
+    async def push_complete(body: Any, *args: Any, **kwargs: Any) -> Any:
+        # At the door of the queue: a batched event's values are gathered column by column (zip), so one request
+        # with too few values would cut every other request of its batch short.
+        fn_index = getattr(body, "fn_index", None)
+        block_fn = demo.fns.get(fn_index) if isinstance(fn_index, int) else None
+        data = getattr(body, "data", None)
+        if block_fn is not None and isinstance(data, list):
+            try:
+                validate_or_say(block_fn, data)
+            except gr.Error as error:
+                return False, error.message, "validator_error"
+            except ValueError as error:
+                return False, str(error).split("\n", 1)[0], "validator_error"
+        return await push(body, *args, **kwargs)
+
+    queue.push = push_complete
     return True
 
 
@@ -312,6 +370,36 @@ def cache_component_signatures() -> bool:
         logger.warning("gradio.blocks does not import inspect as a module: component signatures are not cached")
         return False
     blocks.inspect = _RememberedSignatures()
+    return True
+
+
+class _ServedWith(types.ModuleType):
+    """The `uvicorn` module as `gradio.http_server` sees it: `Config` is `config_class`; everything else is
+    uvicorn's own."""
+
+    def __init__(self, uvicorn: types.ModuleType, config_class: type) -> None:
+        super().__init__("uvicorn")
+        self.uvicorn, self.Config = uvicorn, config_class
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.uvicorn, name)
+
+
+def serve_with(config_class: type) -> bool:
+    """Make the server of every later `Blocks.launch` from `config_class` (a subclass of `uvicorn.Config`), which
+    `gradio.http_server.start_server` builds with its own arguments; idempotent. False (with a warning) when
+    `gradio.http_server` no longer reads `uvicorn` as a module."""
+    import uvicorn
+    from gradio import http_server
+
+    current = http_server.__dict__.get("uvicorn")
+    if isinstance(current, _ServedWith):
+        current.Config = config_class
+        return True
+    if current is not uvicorn:
+        logger.warning("gradio.http_server does not import uvicorn as a module: its connections keep uvicorn's rules")
+        return False
+    http_server.uvicorn = _ServedWith(uvicorn, config_class)
     return True
 
 

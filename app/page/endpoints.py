@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -21,11 +22,17 @@ import gradio as gr
 from app import hosting
 from app.i18n import Translations, t
 from app.inputs import language
+from app.page.results import error_outputs
 
 logger = logging.getLogger(__name__)
 Cost = Literal["light", "model", "heavy", "measure", "language", "instant"]
 """A concurrency group of `app.hosting.GROUPS`, or "instant": run at once, outside the queue (a digest, a picked
 number; nothing that computes)."""
+
+BATCH = 16
+"""`Endpoint.batch` of the short model events (masked words, sentence order, sentiment): up to 16 requests in one
+call. A class of 32 sending at once fills two calls on the model group's two workers; each request is ~3–10 ms of
+work, so a full batch answers within ~0.2 s of its start (benchmarks/serving_vs_peer.py)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,10 @@ class Endpoint:
     """Listed in the API page ("public"), or there for the page only ("undocumented")."""
     button: str | None = None
     """A tab's main model event: the string key of its button (`app.page.runs.wire_run` wires it)."""
+    batch: int = 0
+    """The most requests answered in one call (Gradio's `batch=True` with this `max_batch_size`,
+    `app.hosting.in_batches`): a class's concurrent requests share one pass through the queue and the model. 0: one
+    at a time. Only for a view whose answer is a NamedTuple that `app.page.results.error_outputs` can fill."""
 
     @property
     def takes(self) -> tuple[str, ...]:
@@ -63,13 +74,18 @@ class Endpoint:
         """The function Gradio calls, built once: the values checked, then the view, on its group's lane when the
         group has one (`app.hosting.served`; `lang` is the page's language switch wherever the view takes it)."""
         languages = tuple(i for i, name in enumerate(self.takes) if name == "lang")
-        return hosting.served(self.view, self.cost, languages)
+        return hosting.served(self.view, self.cost, languages, self.refusal if self.batch else None)
+
+    def refusal(self, message: str) -> Any:
+        """The view's outputs for a refusal's sentence (a batched request refused among others)."""
+        return error_outputs(message, typing.get_type_hints(self.view)["return"])
 
     def options(self, family: str = "") -> dict[str, Any]:
-        """The event's name, visibility and group: `family` names an event of its family (`<name>_<family>`)."""
+        """The event's name, visibility, group and batch: `family` names an event of its family (`<name>_<family>`)."""
         name = f"{self.name}_{family}" if family else self.name
         visibility = "public" if self.public and not family else "undocumented"
-        return {"api_name": name, "api_visibility": visibility, **hosting.queue_options(self.cost)}
+        batch = {"batch": True, "max_batch_size": self.batch} if self.batch else {}
+        return {"api_name": name, "api_visibility": visibility, **hosting.queue_options(self.cost), **batch}
 
     def on(self, triggers: Sequence[Any] | Any, inputs: list[Any], outputs: list[Any], **options: Any) -> Any:
         """Wire the endpoint to `triggers` (one event listener or several, e.g. `[button.click, text.submit]`)."""

@@ -11,7 +11,7 @@ from app.i18n import normalize_lang
 from app.inference import MAX_WORDS
 from app.models import language_models
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, example_table
+from app.page.endpoints import BATCH, Endpoint, example_table
 from app.page.examples import mask_texts
 from app.page.runs import wire_run
 from app.tabs import TabContext
@@ -58,6 +58,7 @@ FILL_MASK = Endpoint(
     "model",
     optional=("",),  # `expected` came later: a client sending the first four gets no expected word
     button="mask.button",
+    batch=BATCH,
 )
 MASK_WORD = Endpoint(
     "mask_word",

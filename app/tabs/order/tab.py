@@ -14,7 +14,7 @@ import gradio as gr
 from app.i18n import normalize_lang
 from app.models import language_models
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, example_table
+from app.page.endpoints import BATCH, Endpoint, example_table
 from app.page.examples import PARAGRAPH as example_paragraphs
 from app.page.examples import order_pairs
 from app.page.runs import wire_run
@@ -67,6 +67,7 @@ SENTENCE_ORDER = Endpoint(
     views.sentence_order_view,
     "model",
     button="order.button",
+    batch=BATCH,
 )
 DRAW_OTHER = Endpoint(
     "draw_other",

@@ -9,7 +9,7 @@ import gradio as gr
 from app.i18n import normalize_lang
 from app.models.classifiers import is_installed, zh_sentiment_dir
 from app.models.languages import follow_language
-from app.page.endpoints import Endpoint, example_table
+from app.page.endpoints import BATCH, Endpoint, example_table
 from app.page.examples import sentiment_texts
 from app.page.runs import wire_run
 from app.paper import views as paper_views
@@ -48,6 +48,7 @@ SENTIMENT = Endpoint(
     views.sentiment_view,
     "model",
     button="sentiment.button",
+    batch=BATCH,
 )
 TWO_HEADS = Endpoint("sentiment_two_heads", two_heads_view, "model", public=False)  # the multi-task model: two heads
 DEPLOY_MEASURE = Endpoint("sentiment_deploy_measure", measure_view, "measure", public=False)  # four models timed

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from app import bound_queue, build_app, launch_options, settings
+from app.hosting import connections, log_lines, shutdown
 from app.models import warm_up
 from app.tabs.training.runner import TRAINER
 
@@ -39,11 +40,14 @@ def _steady_memory() -> None:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format=log_lines.FORMAT)
+    log_lines.escape_controls()  # what a visitor sent is shown in the log, never obeyed by a terminal
+    shutdown.exit_on_sigterm()  # a Space's restart runs atexit too: no lesson folder or arm process is left
     # The page's script and card URLs are relative to the repository root (app.page.static_files).
     os.chdir(Path(__file__).resolve().parent)
     _steady_memory()
     demo = bound_queue(build_app())  # without torch: the page is served about 2.5 s sooner
+    connections.install()  # a deadline for each request's head, a cap on open connections (app.hosting.connections)
     demo.launch(prevent_thread_lock=True, **launch_options())
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     if settings.WARM_TRAINING.read() != "0":

@@ -2,8 +2,10 @@
 
 A thread of the server, even at nice 19, shares the interpreter lock with every request: the measurement's torch
 operations each wait for it, and every masked word waits while the measurement holds it. A child process has its
-own interpreter; at nice 19 it computes on whatever core the server leaves idle, and when it ends, its memory
-(up to ~450 MB for the largest form) goes back to the system.
+own interpreter; at nice 19 it computes on whatever core the server leaves idle, and when it ends, its memory goes
+back to the system: **1,501 MB at its peak** for the heaviest form the button takes (143.6M parameters without
+sharing: its four models, one per sharing mode, live at once so that their timings interleave; measured with
+`resource.getrusage(RUSAGE_CHILDREN)`, issue 53). One measurement runs at a time (`app.hosting.GROUPS["measure"]`).
 
     parent: run_in_child(fn, *args)  ->  python -c "…child import main; main()"  (stdin: pickle of (nice, fn, args))
     child:  lowers its priority, calls fn(*args), writes pickle of ("answer", value) or ("raised", exception)

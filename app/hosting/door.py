@@ -9,12 +9,16 @@ It answers before any route parses anything:
 - a body announced larger than `MAX_BODY_BYTES` → 413 at once; every body is then *read here and counted*, whatever
   its framing says, and handed on only when it held at most `MAX_BODY_BYTES` (413 otherwise): the bound is what was
   read, not what a header promised;
+- a body that has not arrived whole `BODY_SECONDS` after its head → 408 (the head's own deadline, and the cap on
+  open connections, are `app.hosting.connections`');
 - POST to Gradio's upload routes (`/gradio_api/upload`, `/gradio_api/process_recording`) → 403. No tab takes a
   file, and Gradio's upload route stored any file up to its size limit in its temporary folder, served it back and
   never removed it (30 uploads: 27 MB);
 - a call (`/gradio_api/run/<name>`, `/api/<name>`, `/call/<name>`, `/call/v2/<name>`) of a name no event has → 404,
   and one whose body Gradio cannot read as a call (an unknown `fn_index`, positional `data` sent to the keyword
-  route `/call/v2`) → 400, each with one sentence: Gradio answered both with a 500 and a traceback in the log.
+  route `/call/v2`) → 400, each with one sentence: Gradio answered both with a 500 and a traceback in the log;
+- the queue's own routes naming an event, a session or an event id that does not exist → 400 or 404
+  (`app.hosting.envelopes`), and a direct call refused with a sentence → 400 where Gradio answers 500.
 
 The largest body the page itself sends is a masked-words request of 10,000 Chinese characters with its previous answer
 (under 100 kB of JSON), so 256 kB leaves room and refuses a 50-million-character text before it is read.
@@ -22,6 +26,7 @@ The largest body the page itself sends is a masked-words request of 10,000 Chine
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -29,11 +34,15 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from app import gradio_compat
+from app.hosting import envelopes
 
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 256 * 1024
 """The largest request body accepted, in bytes."""
+BODY_SECONDS = 30.0
+"""Seconds a request's body has to arrive whole once its head has (256 kB at ~10 kB/s, a poor phone network); a body
+that promises 100 bytes and sends 10 was held for as long as its connection stayed open."""
 CLOSED_ROUTES = re.compile(r"/(upload|process_recording)/*$")
 """Paths (their end) of Gradio's routes that write uploaded files to the server's temporary folder."""
 CALL_ROUTES = re.compile(r"/gradio_api/(?:run|api|call|call/v2)/([^/]+)/*$")
@@ -48,6 +57,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 TOO_LARGE = f"The request body is larger than {MAX_BODY_BYTES // 1024} kB, the most ALBERT Lab accepts; send less text."
+TOO_SLOW = f"The request body did not arrive within {BODY_SECONDS:.0f} s; send it whole, or send less."
 NO_UPLOADS = "ALBERT Lab takes no files: uploads are closed."
 BAD_LENGTH = "The Content-Length header is not a whole number of bytes."
 TWO_FRAMINGS = (
@@ -79,15 +89,21 @@ class BoundedBodies:
             await _drain(receive, self.max_bytes)
             return
         refusal = self.refusal(scope.get("headers", []))
+        if refusal is None and scope.get("method") == "GET":
+            refusal = envelopes.stream_refusal(path, scope.get("query_string", b""), scope.get("app"))
         if refusal is not None:
             await _answer(send, *refusal)
             await _drain(receive, self.max_bytes)
             return
-        # Whatever the headers say, the body is read here and counted: handed on only when it fits.
-        messages = await _read_at_most(receive, self.max_bytes)
+        messages = await self._read_body(receive, send)
         if messages is None:
-            await _answer(send, 413, TOO_LARGE)
             return
+        if scope.get("method") == "POST":
+            body = b"".join(message.get("body", b"") for message in messages)
+            refusal = envelopes.envelope_refusal(path, body, scope.get("app"))
+            if refusal is not None:
+                await _answer(send, *refusal)
+                return
         replay = iter(messages)
 
         async def replayed() -> Message:
@@ -104,6 +120,18 @@ class BoundedBodies:
             await _answer(send, 404, NO_SUCH_ENDPOINT)
             return
         await self._call(scope, replayed, send)
+
+    async def _read_body(self, receive: Receive, send: Send) -> list[Message] | None:
+        """Whatever the headers say, the body is read here and counted: its messages when it fits and arrived in
+        time; None when it was answered 413 or 408 instead."""
+        try:
+            messages = await asyncio.wait_for(_read_at_most(receive, self.max_bytes), BODY_SECONDS)
+        except TimeoutError:
+            await _answer(send, 408, TOO_SLOW)
+            return None
+        if messages is None:
+            await _answer(send, 413, TOO_LARGE)
+        return messages
 
     def refusal(self, headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
         """(status, sentence) for a request whose framing headers are refused before its body is read; None
@@ -122,11 +150,25 @@ class BoundedBodies:
         return (413, TOO_LARGE) if max(announced) > self.max_bytes else None
 
     async def _call(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A call route: an exception that escapes Gradio before it answered is a call it could not read (400)."""
+        """A call route: an exception that escapes Gradio before it answered is a call it could not read (400), and
+        a refusal that Gradio answers with a 500 (`/run/predict` answers every exception so, a value refused with
+        one sentence included) is a 400 with that sentence."""
         started = False
+        held: Message | None = None
 
         async def watched(message: Message) -> None:
-            nonlocal started
+            nonlocal started, held
+            if message.get("type") == "http.response.start" and message.get("status") == 500:
+                held = message  # sent with the body, once the body says what the 500 was
+                started = True
+                return
+            if held is not None and message.get("type") == "http.response.body":
+                sentence = _refusal_sentence(message.get("body", b""))
+                if sentence is not None and not message.get("more_body", False):
+                    logger.info("a call was refused with a sentence; answered 400, not Gradio's 500")
+                    held = {**held, "status": 400}
+                await send(held)
+                held = None
             started = started or message.get("type") == "http.response.start"
             await send(message)
 
@@ -137,6 +179,17 @@ class BoundedBodies:
                 raise
             logger.info("refused a call Gradio could not read: %s", type(error).__name__)
             await _answer(send, 400, UNREADABLE_CALL)
+
+
+def _refusal_sentence(body: bytes) -> str | None:
+    """The sentence of Gradio's error answer {"error": "…", …} (a `gr.Error`: a refusal), None for anything else
+    (an unexpected error answers {"error": null} and stays a 500)."""
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        return None
+    sentence = answer.get("error") if isinstance(answer, dict) else None
+    return sentence if isinstance(sentence, str) and sentence else None
 
 
 async def _read_at_most(receive: Receive, limit: int) -> list[Message] | None:

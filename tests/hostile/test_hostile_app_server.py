@@ -247,12 +247,13 @@ def test_calls_gradio_could_not_read_get_a_sentence_not_a_500(http, url: str) ->
     """`POST /gradio_api/run/predict` without a number and `POST /gradio_api/call/v2/<name>` with positional data
     were 500s with a traceback in the log (issue 43); a name no event has gets a 404 with a sentence."""
     from app.hosting.door import NO_SUCH_ENDPOINT, UNREADABLE_CALL
+    from app.hosting.envelopes import NO_SUCH_EVENT
 
     log = tiny_assets().root / "server.log"
     start = log.stat().st_size
     calls = [
         ("run/predict", {"data": ["the [MASK]", 5, "", "en"]}, 400, UNREADABLE_CALL),
-        ("run/predict", {"data": [], "fn_index": 100_000}, 400, UNREADABLE_CALL),
+        ("run/predict", {"data": [], "fn_index": 100_000}, 404, NO_SUCH_EVENT),  # app.hosting.envelopes (issue 53)
         ("call/v2/fill_mask", {"data": ["the [MASK]", 5, "", "en"]}, 400, UNREADABLE_CALL),
         ("call/v2/fill_mask", {"text": ["a list"], "nonsense": 1}, 400, UNREADABLE_CALL),
         ("call/v2/no_such_endpoint", {}, 404, NO_SUCH_ENDPOINT),

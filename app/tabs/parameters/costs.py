@@ -20,7 +20,7 @@ from app import inputs
 from app.child import ChildProcessEnded, run_in_child
 from app.i18n import t
 from app.inputs import InputError
-from app.page.numbers import millions
+from app.page.numbers import json_numbers, millions
 from app.tabs.parameters import timing
 from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, whole_number
 from app.tabs.parameters.timing import RoundsPlan
@@ -81,21 +81,24 @@ class Costs:
     inference_values: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "batch_size": self.batch_size,
-            "seq_len": self.seq_len,
-            "mlm_head": self.mlm_head,
-            "parameters": self.parameters,
-            "flops_per_token": self.flops.as_dict(),
-            "forward_flops_per_batch": self.flops.forward * self.batch_size * self.seq_len,
-            "training_flops_per_batch": self.flops.training * self.batch_size * self.seq_len,
-            "weight_bytes": compute.weight_bytes(self.parameters),
-            "training_state_bytes": self.parameters * compute.TRAINING_BYTES_PER_PARAMETER,
-            "activation_values": self.activations.total,
-            "activation_bytes": {"fp32": self.activations.bytes("fp32"), "fp16": self.activations.bytes("fp16")},
-            "attention_probability_values": self.attention_probs,
-            "inference_working_values": self.inference_values,
-        }
+        """The costs as JSON values (counts past 64 bits as floats, `json_numbers`)."""
+        return json_numbers(
+            {
+                "batch_size": self.batch_size,
+                "seq_len": self.seq_len,
+                "mlm_head": self.mlm_head,
+                "parameters": self.parameters,
+                "flops_per_token": self.flops.as_dict(),
+                "forward_flops_per_batch": self.flops.forward * self.batch_size * self.seq_len,
+                "training_flops_per_batch": self.flops.training * self.batch_size * self.seq_len,
+                "weight_bytes": compute.weight_bytes(self.parameters),
+                "training_state_bytes": self.parameters * compute.TRAINING_BYTES_PER_PARAMETER,
+                "activation_values": self.activations.total,
+                "activation_bytes": {"fp32": self.activations.bytes("fp32"), "fp16": self.activations.bytes("fp16")},
+                "attention_probability_values": self.attention_probs,
+                "inference_working_values": self.inference_values,
+            }
+        )
 
 
 def costs(form: ParameterForm, batch_size: Any, seq_len: Any, mlm_head: bool = False, lang: str = "en") -> Costs:

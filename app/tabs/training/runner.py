@@ -84,7 +84,10 @@ class Job:
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     """Each arm's process (`child.py`; its stdin stays open until it is reaped: closing it ends the process)."""
     reason: str = ""
-    """Why it ended: "", "wall" (hard cap), "stop", "closed" (no heartbeat), "failed"."""
+    """Why it ended: "", "wall" (hard cap), "stop", "closed" (no heartbeat), "failed", "replaced" (its session took
+    another ticket)."""
+    owner: str | None = None
+    """The session that took it (a page, or an API client that keeps its session hash); None when unknown."""
 
 
 @dataclass(frozen=True)
@@ -168,13 +171,20 @@ class Trainer:
             self.keep_warm = True
             self._advance()
 
-    def start(self, lesson_id: str) -> str:
-        """A new ticket for `lesson_id`, in line or started; `LineFull` when the line is full."""
+    def start(self, lesson_id: str, owner: str | None = None) -> str:
+        """A new ticket for `lesson_id`, in line or started; `LineFull` when the line is full. A session holds one
+        ticket at most: `owner`'s earlier ticket, waiting or running, ends ("replaced") first, so that the line holds
+        different people (one client's 20 starts held 1 running and 8 waiting, and the class was told to retry)."""
         lesson = LESSONS[lesson_id]
         with self.lock:
+            if owner is not None:
+                for earlier in [job for job in self.jobs.values() if job.owner == owner]:
+                    if earlier.state in ("waiting", "running"):
+                        self._end(earlier, "stopped", "replaced")
+                        self._advance()  # the next in line starts: its place is free for this ticket
             if len(self._waiting()) >= self.max_waiting:
                 raise LineFull(f"{self.max_waiting} lessons already wait")
-            job = Job(uuid.uuid4().hex, lesson)
+            job = Job(uuid.uuid4().hex, lesson, owner=owner)
             self.jobs[job.ticket] = job
             self._advance()
             self._ensure_supervisor()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import plotly.graph_objects as go
 
-from app import inputs
+from app import gradio_compat, inputs
 from app.i18n import safe, t
 from app.page.plots import PALETTE, base_layout, empty_figure, legend_below, plot_text
 from app.tabs.training.lessons import LESSONS, WALL_SECONDS, Lesson, recorded_path
@@ -305,7 +305,7 @@ def start_view(lesson: Any = DEFAULT_LESSON, previous: Any = "", lang: Any = "en
         previous = _ticket(previous, lang)
         if previous:
             TRAINER.stop(previous)
-        ticket = TRAINER.start(chosen.id)
+        ticket = TRAINER.start(chosen.id, getattr(gradio_compat.current_request(), "session_hash", None))
     except inputs.InputError as error:
         return _refusal(error, lang)
     except LineFull:

@@ -156,6 +156,31 @@ def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
     assert not Path(waiting).exists()  # they took their files and their folder with them
 
 
+def test_a_server_ended_by_sigterm_removes_its_lesson_folders_and_children() -> None:
+    """Issue 53: a Space restarting sends SIGTERM, which ended Python at once, without atexit: the running lesson's
+    folder stayed. With `app.hosting.shutdown.exit_on_sigterm` (app.py), SIGTERM runs atexit as Ctrl+C does."""
+    script = "from app.hosting import shutdown\nshutdown.exit_on_sigterm()\n" + textwrap.dedent(SERVER)
+    script = script.replace("pids, running.children_folder,", "pids, str(running.jobs[ticket].folder),")
+    server = subprocess.Popen(  # noqa: S603
+        [sys.executable, "-c", script],
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        pids, lesson, waiting = json.loads(server.stdout.readline())
+        assert Path(lesson).is_dir() and Path(waiting).is_dir()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=60)
+    assert code == 0  # a normal exit: atexit ran
+    assert not Path(lesson).exists() and not Path(waiting).exists()
+    assert not arm_processes(server.pid)
+    for pid in pids:  # ended and reaped by the server itself (Trainer.close), not left to notice their input
+        assert not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+
 @pytest.mark.parametrize("line", ['{"argv": []}', '["--corpus", 7]', '"--corpus"'])
 def test_a_child_refuses_anything_but_a_list_of_strings(line: str) -> None:
     with pytest.raises(ValueError, match="JSON list of strings"):

@@ -86,3 +86,18 @@ def test_a_page_that_stops_asking_loses_its_place(trainer: Trainer) -> None:
     assert trainer.jobs[waiting].reason == "closed"
     assert trainer.jobs[running].state == "stopped" and trainer.jobs[running].reason == "closed"
     assert trainer.active is None and trainer.supervisor is None or not trainer.supervisor.is_alive()
+
+
+def test_a_session_holds_one_ticket_so_the_line_holds_different_people(trainer: Trainer) -> None:
+    """Issue 53: one client's 20 starts held 1 running and 8 waiting, and a classmate was told to retry."""
+    trainer.max_waiting = 2
+    teacher = trainer.start("tiny", owner="teacher")
+    pupil = [trainer.start("tiny", owner="pupil") for _ in range(10)]  # the line holds 2 waiting: never full here
+    assert [trainer.poll(ticket).state for ticket in pupil[-5:]] == ["stopped"] * 4 + ["waiting"]
+    assert {trainer.poll(ticket).reason for ticket in pupil[-5:-1]} == {"replaced"}
+    classmate = trainer.start("tiny", owner="classmate")
+    assert (trainer.poll(pupil[-1]).position, trainer.poll(classmate).position) == (1, 2)
+    assert trainer.poll(teacher).state == "running"
+    again = trainer.start("tiny", owner="teacher")  # the running one ends: a session trains one lesson at a time
+    assert trainer.poll(teacher).state == "stopped" and trainer.poll(again).state == "waiting"
+    assert trainer.poll(pupil[-1]).state == "running"

@@ -249,3 +249,48 @@ def test_an_update_written_for_the_page_is_what_the_server_sends() -> None:
     written = json.dumps(gradio_compat.sent_updates(outputs, updates), ensure_ascii=False)
     answer = asyncio.run(demo.process_api(block_fn=demo.fns[0], inputs=["zh"], state=SessionState(demo)))
     assert json.loads(written) == json.loads(json.dumps(answer["data"], ensure_ascii=False))  # as the page reads them
+
+
+def test_the_server_is_built_from_the_config_class_serve_with_names(monkeypatch) -> None:
+    """`serve_with`: Gradio still builds its server's `uvicorn.Config` through `gradio.http_server.uvicorn`; after it,
+    that Config is the app's (`app.hosting.connections.LabConfig`), and everything else is uvicorn's own."""
+    import uvicorn
+    from gradio import http_server
+
+    from app.hosting.connections import LabConfig, LabHttpProtocol
+
+    assert "uvicorn.Config(" in inspect.getsource(http_server.start_server)
+    monkeypatch.setattr(http_server, "uvicorn", uvicorn)
+    assert gradio_compat.serve_with(LabConfig) and gradio_compat.serve_with(LabConfig)
+    assert http_server.uvicorn.Config is LabConfig and http_server.uvicorn.Server is uvicorn.Server
+    config = http_server.uvicorn.Config(app=lambda *args: None, port=1, host="127.0.0.1", log_level="warning")
+    config.load()
+    assert config.http_protocol_class is LabHttpProtocol
+
+
+def test_the_door_reads_the_queue_of_the_served_app(monkeypatch) -> None:
+    """`serves_event` and `queue_holds` on a queued app: a page-only event has no function on the server, and a
+    session or an event id the queue never saw is not held."""
+    from types import SimpleNamespace
+
+    import gradio as gr
+
+    with gr.Blocks() as blocks:
+        box = gr.Textbox()
+        box.submit(lambda text: text, box, box, api_name="echo")
+        box.change(None, js="(x) => x", inputs=box, outputs=box)
+    blocks.queue()
+    server_app = SimpleNamespace(get_blocks=lambda: blocks)
+    numbers = {fn.api_name: index for index, fn in blocks.fns.items()}
+    page_only = next(index for index, fn in blocks.fns.items() if fn.fn is None)
+    assert gradio_compat.serves_event(server_app, numbers["echo"])
+    assert not gradio_compat.serves_event(server_app, page_only) and not gradio_compat.serves_event(server_app, 999)
+    assert gradio_compat.serves_event(object(), 999)  # not a Gradio app: nothing to check against
+    assert gradio_compat.queue_holds(server_app, session_hash="abc") is False
+    assert gradio_compat.queue_holds(server_app, event_id="abc") is False
+    blocks._queue.pending_event_ids_session["abc"] = {"e1"}
+    blocks._queue.pending_messages_per_session["abc"] = object()
+    assert gradio_compat.queue_holds(server_app, session_hash="abc") and gradio_compat.queue_holds(
+        server_app, event_id="e1"
+    )
+    assert gradio_compat.queue_holds(object(), event_id="e1") is None

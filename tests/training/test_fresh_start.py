@@ -32,3 +32,29 @@ def test_only_the_branch_output_projections_shrink_by_one_over_root_two_passes(s
     assert shrunk == expected and len(expected) == (2 if sharing == "all" else 16)
     for name in shrunk:
         assert torch.allclose(dict(model.named_parameters())[name], before[name] * factor)
+
+
+def test_the_held_out_scores_carry_the_frequency_guess_and_each_examples_loss_on_the_same_blanks() -> None:
+    """`evaluate` with the training text's log shares: the frequency guess's loss is -log share of each blank's
+    piece, averaged; per example, the model's and the guess's mean losses, whose blank-weighted mean is the whole
+    set's (the *Train it yourself* verdict compares two runs example by example)."""
+    from albert.core.config import IGNORE_INDEX
+    from albert.training.pretraining_evaluation import evaluate
+
+    model = fresh("all")
+    torch.manual_seed(1)
+    ids = torch.randint(5, 64, (3, 16))
+    labels = torch.full_like(ids, IGNORE_INDEX)
+    labels[0, [2, 5]] = ids[0, [2, 5]]
+    labels[2, [1, 3, 7]] = ids[2, [1, 3, 7]]  # the second example has no blank: it has no loss of its own
+    batch = {"input_ids": ids, "attention_mask": torch.ones_like(ids), "token_type_ids": torch.zeros_like(ids)}
+    shares = torch.log_softmax(torch.randn(64, dtype=torch.float64), dim=0)
+    result = evaluate(model, [batch | {"mlm_labels": labels}], torch.device("cpu"), "fp32", shares)
+    targets = labels[labels != IGNORE_INDEX]
+    assert result["mlm_frequency_loss"] == pytest.approx(float(-shares[targets].mean()))
+    assert result["mlm_example_frequency_losses"] == pytest.approx(
+        [float(-shares[targets[:2]].mean()), float(-shares[targets[2:]].mean())], abs=1e-5
+    )
+    first, second = result["mlm_example_losses"]
+    assert (2 * first + 3 * second) / 5 == pytest.approx(result["mlm_loss"], abs=1e-4)
+    assert "mlm_example_losses" not in evaluate(model, [batch | {"mlm_labels": labels}], torch.device("cpu"), "fp32")

@@ -56,7 +56,8 @@ def test_recorded_runs_are_read_again_when_a_file_changes(tmp_path, monkeypatch)
     assert recorded_runs("en").names == ["albert-lab-all", "albert-lab-none"]
 
 
-def test_the_queue_summarises_its_analytics_every_500_events_unless_the_environment_says(monkeypatch) -> None:
+def test_the_queue_never_summarises_its_analytics_unless_the_environment_says(monkeypatch) -> None:
+    """Only Gradio's monitoring dashboard (off) reads the summary; building it paused the server (issue 53)."""
     from tests.app.support import use_tiny_assets
 
     use_tiny_assets(monkeypatch)
@@ -66,6 +67,9 @@ def test_the_queue_summarises_its_analytics_every_500_events_unless_the_environm
     for name in QUEUE_ANALYTICS:
         monkeypatch.delenv(name, raising=False)
     queue = bound_queue(build_app())._queue
-    assert (queue.ANAYLTICS_CACHE_FREQUENCY, queue.ANALYTICS_MAX_EVENTS) == (500, 2000)
+    assert (queue.ANAYLTICS_CACHE_FREQUENCY, queue.ANALYTICS_MAX_EVENTS) == (10**9, 2000)
+    records = [{"function": "fill_mask", "status": "success", "process_time": 0.1}] * 3
+    queue.events_recorded = 10_000  # a day of a class's requests
+    assert queue.compute_analytics_summary(records) == {"functions": {}}  # never built
     monkeypatch.setenv("GRADIO_ANALYTICS_CACHE_FREQUENCY", "7")
     assert bound_queue(build_app())._queue.ANAYLTICS_CACHE_FREQUENCY == 7  # an operator's choice is kept

@@ -30,7 +30,7 @@ from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingD
 from albert.data.sentence_order import corpus_order_pairs
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
-from albert.training.fresh_start import scale_residual_branches, unigram_output_bias
+from albert.training.fresh_start import scale_residual_branches, unigram_log_shares, unigram_output_bias
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
@@ -258,6 +258,10 @@ def held_out_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -
     return HeldOutSets(mlm, pairs, special, tokenizer.pad_token_id)
 
 
+EXAMPLE_LOSSES_KEPT = 512
+"""A held-out evaluation of at most this many examples writes each example's loss (and the frequency guess's) into its
+row, so that two runs on the same blanks can be compared with an interval (the lessons: 64); a larger one writes the
+means alone."""
 _SUMS = ("steps", "loss", "mlm_loss", "sop_loss", "mlm_correct", "mlm_total", "sop_correct", "sop_total")
 
 
@@ -283,6 +287,8 @@ class PretrainingTask(Task):
             if cfg.valid_corpus
             else None
         )
+        self.frequency = torch.from_numpy(unigram_log_shares(corpus, unwrap(model).config.vocab_size))
+        """The training text's log share of each piece: the held-out loss of guessing by frequency alone."""
         if cfg.output_bias == "unigram" and not cfg.init_from:
             unigram_output_bias(unwrap(model), corpus)
         if cfg.residual_init == "scaled" and not cfg.init_from:
@@ -424,7 +430,7 @@ class PretrainingTask(Task):
         held_out = self.held_out
         if held_out is None or not self.run.dist.is_main:
             return
-        result = evaluate(self.model, held_out.mlm, self.run.device, self.cfg.precision)
+        result = evaluate(self.model, held_out.mlm, self.run.device, self.cfg.precision, self.frequency)
         row: dict[str, Any] = {
             "step": step,
             "tokens": self.tokens_seen,
@@ -432,7 +438,11 @@ class PretrainingTask(Task):
             "elapsed_seconds": self.run.elapsed(),
             "mlm_accuracy": result["mlm_accuracy"],
             "mlm_loss": result["mlm_loss"],
+            "mlm_frequency_loss": result["mlm_frequency_loss"],
         }
+        if len(result["mlm_example_losses"]) <= EXAMPLE_LOSSES_KEPT:
+            row["mlm_example_losses"] = result["mlm_example_losses"]
+            row["mlm_example_frequency_losses"] = result["mlm_example_frequency_losses"]
         if held_out.pairs:
             scores = score_id_pairs(
                 unwrap(self.model), held_out.pairs, held_out.special, held_out.pad_id, self.cfg.data.max_seq_length - 3

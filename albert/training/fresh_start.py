@@ -16,13 +16,18 @@ from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
 
 
+def unigram_log_shares(corpus: TokenizedCorpus, vocab_size: int) -> np.ndarray:
+    """The log of each piece's share of `corpus` (add-one smoothed): what a model that guesses every blank by the
+    training text's frequencies alone answers, whatever the text around the blank."""
+    counts = np.bincount(np.asarray(corpus.tokens), minlength=vocab_size)[:vocab_size] + 1.0
+    return np.log(counts / counts.sum())
+
+
 def unigram_output_bias(model: AlbertForPreTraining, corpus: TokenizedCorpus) -> None:
-    """Set the MLM decoder's bias to the log of each piece's share of `corpus` (add-one smoothed, centred): the
+    """Set the MLM decoder's bias to the log of each piece's share of `corpus` (`unigram_log_shares`, centred): the
     model starts out answering the unigram distribution, the plateau a fresh model otherwise spends its first
     steps reaching."""
-    vocab_size = model.config.vocab_size
-    counts = np.bincount(np.asarray(corpus.tokens), minlength=vocab_size)[:vocab_size] + 1.0
-    log_share = np.log(counts / counts.sum())
+    log_share = unigram_log_shares(corpus, model.config.vocab_size)
     with torch.no_grad():
         model.mlm_head.bias.copy_(torch.from_numpy(log_share - log_share.mean()))
 

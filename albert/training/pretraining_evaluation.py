@@ -38,13 +38,25 @@ logger = logging.getLogger(__name__)
 
 @torch.no_grad()
 def evaluate(
-    model: torch.nn.Module, batches: list[dict[str, torch.Tensor]], device: torch.device, precision: str
-) -> dict[str, float]:
+    model: torch.nn.Module,
+    batches: list[dict[str, torch.Tensor]],
+    device: torch.device,
+    precision: str,
+    frequency: torch.Tensor | None = None,
+) -> dict[str, Any]:
     """Held-out MLM accuracy (every selected position is [MASK]) and loss. Sentence order is scored apart, by the
-    one honest pair rule (`albert.training.order_scoring`), never on these one-order-per-example batches."""
+    one honest pair rule (`albert.training.order_scoring`), never on these one-order-per-example batches.
+
+    With `frequency` (the log share of each piece in the training text, `albert.training.fresh_start.
+    unigram_log_shares`), also the loss of guessing every blank by frequency alone on the same blanks
+    (`mlm_frequency_loss`), and, per held-out example with a blank, the mean loss of the model and of that guess
+    (`mlm_example_losses`, `mlm_example_frequency_losses`, in the examples' order): two runs scored on the same
+    blanks can then be compared example by example, with an interval (the *Train it yourself* verdicts)."""
     model.eval()
     correct = total = 0
-    loss_sum = 0.0
+    loss_sum = frequency_sum = 0.0
+    examples: list[float] = []
+    frequency_examples: list[float] = []
     for number, batch in enumerate(batches, 1):
         batch = {k: v.to(device) for k, v in batch.items()}
         with autocast(device, precision):
@@ -52,12 +64,36 @@ def evaluate(
                 batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], mlm_labels=batch["mlm_labels"]
             )
         require_finite(out.mlm_logits, f"held-out batch {number} of {len(batches)}")
-        targets = batch["mlm_labels"][batch["mlm_labels"] != IGNORE_INDEX]
+        blanks = batch["mlm_labels"] != IGNORE_INDEX
+        targets = batch["mlm_labels"][blanks]
         correct += int((out.mlm_logits.argmax(-1) == targets).sum())
         total += targets.numel()
         loss_sum += float(out.mlm_loss) * targets.numel()
+        if frequency is not None:
+            guessed = -frequency.to(device)[targets].double()
+            frequency_sum += float(guessed.sum())
+            losses = torch.nn.functional.cross_entropy(out.mlm_logits.double(), targets, reduction="none")
+            rows = blanks.nonzero()[:, 0]
+            examples += _per_example(losses, rows, blanks.shape[0])
+            frequency_examples += _per_example(guessed, rows, blanks.shape[0])
     model.train()
-    return {"mlm_accuracy": correct / max(1, total), "mlm_loss": loss_sum / max(1, total), "masked_positions": total}
+    result: dict[str, Any] = {
+        "mlm_accuracy": correct / max(1, total),
+        "mlm_loss": loss_sum / max(1, total),
+        "masked_positions": total,
+    }
+    if frequency is not None:
+        result["mlm_frequency_loss"] = frequency_sum / max(1, total)
+        result["mlm_example_losses"] = examples
+        result["mlm_example_frequency_losses"] = frequency_examples
+    return result
+
+
+def _per_example(losses: torch.Tensor, rows: torch.Tensor, count: int) -> list[float]:
+    """The mean of `losses` per example (`rows`: the example of each blank), for the examples with a blank."""
+    sums = torch.zeros(count, dtype=torch.float64, device=losses.device).index_add_(0, rows, losses)
+    blanks = torch.bincount(rows, minlength=count)
+    return [round(float(s / n), 5) for s, n in zip(sums.tolist(), blanks.tolist(), strict=True) if n]
 
 
 CARD_TOLERANCE = 0.005

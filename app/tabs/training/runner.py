@@ -63,6 +63,11 @@ CHILD = Path(__file__).with_name("child.py")
 """An arm's process: imports the command, then runs it with the arguments it reads from stdin."""
 WARM = 2
 """Arm processes kept started ahead: one lesson's two arms."""
+SPARES_AFTER = 10.0
+"""Seconds into a running lesson after which the next lesson's two arm processes are started ahead too, so that a
+Train right after Stop (or the next in line) starts on warm processes, as a first Train does: a restart drew its
+first lines 7–15 s after the click when its processes only started at the Stop (issue 54). By then the running arms
+have imported and trained for seconds; the spares' imports (~2.5 s of CPU each, at nice 19) cost them a few steps."""
 
 
 class LineFull(RuntimeError):
@@ -104,6 +109,9 @@ class Snapshot:
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """Each arm's metrics rows so far (training and held-out rows, as metrics.jsonl holds them)."""
     reason: str = ""
+    wait: float = 0.0
+    """While waiting: the most seconds until it starts (what the running lesson may still take, then a whole
+    lesson for each one ahead of it)."""
 
 
 @dataclass
@@ -151,9 +159,10 @@ class Trainer:
         max_waiting: int = MAX_WAITING,
         tick: float = 0.25,
         nice: int = CHILD_NICE,
+        spares_after: float = SPARES_AFTER,
     ) -> None:
         self.wall_seconds, self.minutes, self.heartbeat = wall_seconds, minutes, heartbeat
-        self.max_waiting, self.tick, self.nice = max_waiting, tick, nice
+        self.max_waiting, self.tick, self.nice, self.spares_after = max_waiting, tick, nice, spares_after
         self.lock = threading.Lock()
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.active: Job | None = None
@@ -166,7 +175,8 @@ class Trainer:
 
     # ----- what the server and the endpoints call --------------------------------------------------
     def warm(self) -> None:
-        """From now until `close`, keep `WARM` arm processes started ahead whenever no lesson runs (now included)."""
+        """From now until `close`, keep `WARM` arm processes started ahead whenever no lesson runs (now included), and
+        from `spares_after` seconds into a running one."""
         with self.lock:
             self.keep_warm = True
             self._advance()
@@ -202,8 +212,9 @@ class Trainer:
             position = waiting.index(job) + 1 if job in waiting else 0
             folder, state, reason = job.folder, job.state, job.reason
             elapsed = ((job.ended or time.monotonic()) - job.started) if job.started else 0.0
+            wait = self._wait(position) if position else 0.0
         rows = {arm.name: read_rows(folder / arm.name / "metrics.jsonl") for arm in job.lesson.arms} if folder else {}
-        return Snapshot(ticket, job.lesson.id, state, position, elapsed, rows, reason)
+        return Snapshot(ticket, job.lesson.id, state, position, elapsed, rows, reason, wait)
 
     def stop(self, ticket: str) -> bool:
         """Leave the line or end the run; False when `ticket` is unknown or already ended."""
@@ -237,6 +248,13 @@ class Trainer:
             return len(self._waiting())
 
     # ----- inside the lock ----------------------------------------------------------------------
+    def _wait(self, position: int) -> float:
+        """The most seconds until the `position`-th in line starts: the rest of the running lesson's cap, then the
+        whole cap for each lesson ahead."""
+        running = self.active
+        left = max(self.wall_seconds - (time.monotonic() - running.started), 0.0) if running and running.started else 0
+        return left + (position - 1) * self.wall_seconds
+
     def _waiting(self) -> list[Job]:
         return [job for job in self.jobs.values() if job.state == "waiting"]
 
@@ -248,6 +266,8 @@ class Trainer:
                 self._launch(waiting[0])
             elif self.keep_warm:
                 self._refill()
+        elif self.keep_warm and time.monotonic() - (self.active.started or time.monotonic()) >= self.spares_after:
+            self._refill()  # spares for a restart after Stop, or the next in line
         ended = [job for job in self.jobs.values() if job.state not in ("waiting", "running")]
         for job in ended[: max(0, len(ended) - KEPT)]:
             del self.jobs[job.ticket]

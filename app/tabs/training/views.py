@@ -8,6 +8,8 @@ held-out evaluation of each arm (never a canned sentence).
 from __future__ import annotations
 
 import logging
+import math
+import statistics
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import plotly.graph_objects as go
@@ -16,6 +18,7 @@ from app import gradio_compat, inputs
 from app.i18n import safe, t
 from app.page.plots import PALETTE, base_layout, empty_figure, legend_below, plot_text
 from app.tabs.training.lessons import LESSONS, WALL_SECONDS, Lesson, recorded_path
+from app.tabs.training.readings import Z95, arm_label, frequency_reading, paired_gap, paper_reading, signed
 from app.tabs.training.runner import TRAINER, LineFull, Snapshot, read_rows
 
 if TYPE_CHECKING:
@@ -23,8 +26,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 DEFAULT_LESSON = "sharing"
-SAME_LOSS = 0.005
-"""Two held-out losses closer than this read the same at the two decimals the verdict shows."""
 
 
 class LessonAnswer(NamedTuple):
@@ -78,38 +79,59 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def sharing_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: str) -> str:
-    """One sentence from the arms' last held-out MLM loss, their parameters and their speed."""
+def sharing_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: str, ended: bool = False) -> str:
+    """The arms' last held-out MLM losses (the chart's last markers), their gap with its 95% interval ("the same
+    within noise" when it holds 0), their parameters and speed; then what they learned beside the frequency-only
+    line, and what the paper found on real data (`app.tabs.training.readings`). `ended`: the run will not evaluate
+    again (stopped, finished, failed), so an arm without an evaluation gets no verdict, and the page says why."""
     shared, unshared = lesson.arms
     ends = {arm.name: last(rows.get(arm.name, []), "eval", "mlm_loss") for arm in lesson.arms}
     if any(end is None for end in ends.values()):
-        return t("training.verdict.pending", lang)
+        return _unevaluated(lesson, rows, [name for name, end in ends.items() if end is None], lang, ended)
     a, b = ends[shared.name], ends[unshared.name]
-    gap = a["mlm_loss"] - b["mlm_loss"]
-    outcome = "same" if abs(gap) < SAME_LOSS else "lower" if gap < 0 else "within"
-    key = f"training.verdict.{lesson.verdict}.{outcome}"
+    gap = paired_gap(a["mlm_loss"] - b["mlm_loss"], a.get("mlm_example_losses"), b.get("mlm_example_losses"))
+    if gap is None:
+        outcome, interval = ("lower" if a["mlm_loss"] < b["mlm_loss"] else "higher"), t("training.gap.none", lang)
+    else:
+        outcome = "noise" if gap.holds_zero else "lower" if gap.high < 0 else "higher"
+        interval = t("training.gap", lang, low=signed(gap.low), high=signed(gap.high), n=gap.examples)
     speeds = {arm.name: _speed(rows.get(arm.name, [])) for arm in lesson.arms}
-    return t(
-        key,
+    verdict = t(
+        f"training.verdict.{lesson.verdict}.{outcome}",
         lang,
-        shared=shared.name,
-        unshared=unshared.name,
+        shared=arm_label(shared.name, lang),
+        unshared=arm_label(unshared.name, lang),
         loss=f"{a['mlm_loss']:.2f}",
         other=f"{b['mlm_loss']:.2f}",
-        gap=f"{abs(gap):.2f}",
+        gap=signed(a["mlm_loss"] - b["mlm_loss"]),
+        interval=interval,
         ratio=f"{lesson.parameters(unshared) / lesson.parameters(shared):.1f}",
         steps=a["step"],
         other_steps=b["step"],
         speed=f"{speeds[shared.name]:,.0f}",
         other_speed=f"{speeds[unshared.name]:,.0f}",
     )
+    readings = [frequency_reading(ends, lang), paper_reading(lesson.verdict, lang)]
+    return "\n\n".join([verdict, *(reading for reading in readings if reading)])
 
 
-def order_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: str) -> str:
-    """Each arm's held-out order preference with its 95% interval, then which arm reads order better (or neither)."""
+def _unevaluated(
+    lesson: Lesson, rows: dict[str, list[dict[str, Any]]], missing: list[str], lang: str, ended: bool
+) -> str:
+    """The verdict's place while arms (`missing`) have no held-out evaluation yet: it is coming, or, once the run has
+    ended, it will not come, and why (the first evaluation is at step `eval_every`)."""
+    if not ended:
+        return t("training.verdict.pending", lang)
+    step = max((row["step"] for row in rows.get(missing[0], [])), default=0)
+    return t("training.verdict.none", lang, arm=arm_label(missing[0], lang), step=step, every=lesson.eval_every)
+
+
+def order_verdict(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: str, ended: bool = False) -> str:
+    """Each arm's held-out order preference with its 95% interval, then which arm reads order better (or neither);
+    `ended` as in `sharing_verdict`."""
     found = {arm.name: order_proportion(last(rows.get(arm.name, []), "eval", "order_hits")) for arm in lesson.arms}
     if any(p is None for p in found.values()):
-        return t("training.verdict.pending", lang)
+        return _unevaluated(lesson, rows, [name for name, p in found.items() if p is None], lang, ended)
     lines = []
     for arm in lesson.arms:
         order = found[arm.name]
@@ -182,7 +204,13 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         step = max((row["step"] for row in arm_rows), default=0)
         ev = last(arm_rows, "eval", "mlm_loss")
         loss = f"{ev['mlm_loss']:.2f}" if ev else "–"
-        cells = [arm.name, f"{lesson.parameters(arm):,}", f"{step:,}", f"{_speed(arm_rows):,.0f}", loss]
+        cells = [
+            arm_label(arm.name, lang),
+            f"{lesson.parameters(arm):,}",
+            f"{step:,}",
+            f"{_speed(arm_rows):,.0f}",
+            loss,
+        ]
         if lesson.kind == "sharing":
             probe = last(arm_rows, "eval", "probe")
             guesses = ", ".join(f"{safe(p, 20)} {100 * q:.0f}%" for p, q in probe["probe"]) if probe else "–"
@@ -193,7 +221,7 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         lines.append("| " + " | ".join(cells) + " |")
     if lesson.kind == "sharing":
         lines.append("")
-        lines.append(t("training.probe", lang, text=safe(lesson.probe, 120)))
+        lines.append(t("training.probe", lang, text=safe(lesson.probe, 120), meaning=t("training.probe.meaning", lang)))
     return "\n".join(lines)
 
 
@@ -206,13 +234,25 @@ def curves_figure(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: s
     for colour, arm in zip(PALETTE, lesson.arms, strict=False):
         arm_rows = rows.get(arm.name, [])
         if lesson.kind == "sharing":
-            points = [row for row in arm_rows if row.get("split") == "train"]
+            label = arm_label(arm.name, lang)
+            training = [row for row in arm_rows if row.get("split") == "train"]
             figure.add_scatter(
-                x=[row["step"] for row in points],
-                y=[row["mlm_loss"] for row in points],
+                x=[row["step"] for row in training],
+                y=[row["mlm_loss"] for row in training],
                 mode="lines",
-                name=plot_text(arm.name),
-                line=dict(color=colour),
+                name=plot_text(t("training.trace.training", lang, arm=label)),
+                line=dict(color=colour, width=1),
+                opacity=0.45,
+            )
+            held = [row for row in arm_rows if row.get("split") == "eval" and "mlm_loss" in row]
+            figure.add_scatter(
+                x=[row["step"] for row in held],
+                y=[row["mlm_loss"] for row in held],
+                error_y=dict(type="data", array=[_half_interval(row) for row in held], visible=True),
+                mode="lines+markers",
+                name=plot_text(t("training.trace.held_out", lang, arm=label)),
+                line=dict(color=colour, width=3),
+                meta="held-out",
             )
             continue
         points = [row for row in arm_rows if row.get("split") == "eval" and order_proportion(row)]
@@ -233,6 +273,15 @@ def curves_figure(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: s
         )
     if lesson.kind == "order":
         figure.add_hline(y=0.5, line_dash="dot", line_color="#6b7280")
+    frequency = _frequency_line(lesson, rows)
+    if frequency is not None:
+        figure.add_hline(
+            y=frequency,
+            line_dash="dot",
+            line_color="#6b7280",
+            annotation_text=plot_text(f"{t('training.curves.frequency', lang)} {frequency:.2f}"),
+            annotation_position="bottom right",
+        )
     title, axis = (
         ("training.curves.loss", "training.axis.loss")
         if lesson.kind == "sharing"
@@ -247,6 +296,20 @@ def curves_figure(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: s
         )
     )
     return figure
+
+
+def _half_interval(row: dict[str, Any]) -> float:
+    """Half the 95% interval of an evaluation's loss, from its examples' losses (0 when it holds none)."""
+    losses = row.get("mlm_example_losses") or []
+    return Z95 * statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
+
+
+def _frequency_line(lesson: Lesson, rows: dict[str, list[dict[str, Any]]]) -> float | None:
+    """The held-out loss of guessing by frequency alone (the same blanks for both arms), for a sharing-kind lesson."""
+    if lesson.kind != "sharing":
+        return None
+    row = last(rows.get(lesson.arms[0].name, []), "eval", "mlm_frequency_loss")
+    return row["mlm_frequency_loss"] if row else None
 
 
 def render(lesson: Lesson, snapshot: Snapshot | None, lang: str, status: str, polling: bool) -> LessonAnswer:
@@ -270,7 +333,7 @@ def render(lesson: Lesson, snapshot: Snapshot | None, lang: str, status: str, po
         status,
         curves_figure(lesson, rows, lang),
         label + table_markdown(lesson, rows, lang),
-        verdict(lesson, rows, lang),
+        verdict(lesson, rows, lang, ended=not recorded and snapshot.state in ("finished", "stopped", "failed")),
         commands_markdown(lesson.id, lang),
         snapshot.ticket if snapshot else "",
         polling,
@@ -344,13 +407,15 @@ def snapshot_answer(lesson: Lesson, snapshot: Snapshot, lang: str) -> LessonAnsw
     """The outputs for a live ticket: its place in line, its progress, or how it ended."""
     cap = f"{WALL_SECONDS:g}"
     if snapshot.state == "waiting":
-        status = t("training.status.waiting", lang, n=snapshot.position)
+        status = t("training.status.waiting", lang, n=snapshot.position, wait=f"{snapshot.wait:.0f}")
         return render(lesson, snapshot, lang, status, True)
     steps = " · ".join(
-        f"{name} {max((row['step'] for row in rows), default=0)}" for name, rows in snapshot.rows.items()
+        f"{arm_label(name, lang)} {max((row['step'] for row in rows), default=0)}"
+        for name, rows in snapshot.rows.items()
     )
     if snapshot.state == "running":
-        status = t("training.status.running", lang, s=f"{snapshot.elapsed:.0f}", cap=cap, steps=steps)
+        phase = running_phase(lesson, snapshot.rows)
+        status = t(f"training.status.{phase}", lang, s=f"{snapshot.elapsed:.0f}", cap=cap, steps=steps)
         return render(lesson, snapshot, lang, status, True)
     key = {
         "finished": "training.status.finished",
@@ -361,6 +426,21 @@ def snapshot_answer(lesson: Lesson, snapshot: Snapshot, lang: str) -> LessonAnsw
     if snapshot.reason == "wall":
         status += " " + t("training.status.capped", lang, cap=cap)
     return render(lesson, snapshot, lang, status, False)
+
+
+def running_phase(lesson: Lesson, rows: dict[str, list[dict[str, Any]]]) -> str:
+    """What a running lesson is doing, from its rows: "starting" (an arm has logged nothing yet: Python, torch and
+    the text load), "evaluating" (an arm's last training row is at an evaluation step whose held-out row has not
+    come yet) or "running" (training)."""
+    arm_rows = [rows.get(arm.name, []) for arm in lesson.arms]
+    if any(not found for found in arm_rows):
+        return "starting"
+    for found in arm_rows:
+        step = max(row["step"] for row in found)
+        evaluated = any(row.get("split") == "eval" and row["step"] == step for row in found)
+        if step % lesson.eval_every == 0 and not evaluated:
+            return "evaluating"
+    return "running"
 
 
 def commands_markdown(lesson: Any = DEFAULT_LESSON, lang: Any = "en") -> str:

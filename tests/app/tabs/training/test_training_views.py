@@ -43,27 +43,81 @@ def test_sharing_counts_fewer_parameters_for_the_shared_arm() -> None:
     assert (shared, unshared) == (289_664, 687_104)
 
 
-def test_the_sharing_verdict_is_computed_from_the_rows() -> None:
+def held_out(step: int, losses: list[float], frequency: list[float] | None = None, probe: bool = False) -> dict:
+    """An evaluation row with each example's loss (and the frequency guess's): its loss is their mean."""
+    row = eval_row(step, sum(losses) / len(losses), probe=probe) | {"mlm_example_losses": losses}
+    if frequency is not None:
+        row |= {"mlm_frequency_loss": sum(frequency) / len(frequency), "mlm_example_frequency_losses": frequency}
+    return row
+
+
+NOISE = [0.3, -0.3] * 16
+"""Per-example wobble of 32 held-out examples (a spread of 0.3: an interval of ±0.11 around a gap)."""
+OTHER_NOISE = [0.3, -0.3, -0.3, 0.3] * 8
+"""Another wobble of the same spread: the examples' gaps between two arms then vary as much."""
+
+
+def test_the_sharing_verdict_reads_the_gap_with_its_interval_and_quotes_the_charts_last_points() -> None:
     lesson = LESSONS["sharing"]
+    same = [6.1 + wobble for wobble in NOISE]
     rows = {
-        "all": [train_row(5, 7.0, 1.0), train_row(25, 6.0, 5.0), eval_row(25, 6.25, probe=True)],
-        "none": [train_row(5, 7.0, 1.0), train_row(20, 6.0, 6.0), eval_row(20, 6.0)],
+        "all": [
+            *(train_row(5, 7.0, 1.0), train_row(25, 6.0, 5.0)),
+            held_out(25, [x + 0.02 + w for x, w in zip(same, OTHER_NOISE, strict=True)], probe=True),
+        ],
+        "none": [train_row(5, 7.0, 1.0), train_row(20, 6.0, 6.0), held_out(20, same)],
     }
     verdict = views.sharing_verdict(lesson, rows, "en")
-    assert "6.25, within 0.25 of the unshared one's 6.00" in verdict
+    assert verdict.startswith("**Verdict: the same within noise.** The shared model (all) ended at a held-out")
+    assert (
+        "loss of 6.12, the unshared one (none) at 6.10: a difference of +0.02 (95% interval -0.09 to +0.13" in verdict
+    )
     assert "2.4× fewer parameters" in verdict and "25 steps at 5,000 tokens/s against 20 at 3,000" in verdict
-    rows["all"][-1]["mlm_loss"] = 5.5
-    assert "*below* the unshared" in views.sharing_verdict(lesson, rows, "en")
-    assert "少 2.4 倍" in views.sharing_verdict(lesson, rows, "zh")
-    rows["all"][-1]["mlm_loss"] = 5.998
-    assert "reached the same held-out masked-word loss as the unshared one (6.00 against 6.00)" in (
+    figure = views.curves_figure(lesson, rows, "en")
+    markers = [trace for trace in figure.data if trace.meta == "held-out"]
+    assert [f"{trace.y[-1]:.2f}" for trace in markers] == ["6.12", "6.10"]  # the verdict's figures
+    rows["all"][-1] = held_out(25, [x - 0.3 for x in same])
+    assert "ended *lower*: a held-out masked-word loss of 5.80 against the unshared one's (none) 6.10" in (
         views.sharing_verdict(lesson, rows, "en")
     )
-    rows["all"][-1]["mlm_loss"] = 5.5
+    rows["all"][-1] = held_out(25, [x + 0.3 for x in same])
+    assert "ended *higher*" in views.sharing_verdict(lesson, rows, "en")
+    zh = views.sharing_verdict(lesson, rows, "zh")
+    assert "共享模型（全部共享（ALBERT））最终 *更高*" in zh and "多 2.4 倍" in zh
     table = views.table_markdown(lesson, rows, "en")
-    assert "| all | 289,664 | 25 | 5,000 | 5.50 | ▁the 25%, , 12% |" in table
+    assert "| all | 289,664 | 25 | 5,000 | 6.40 |" in table
+    assert "| 不共享（BERT） | 687,104 | 20 |" in views.table_markdown(lesson, rows, "zh")
     assert views.sharing_verdict(lesson, {"all": rows["all"], "none": []}, "en") == views.t(
         "training.verdict.pending", "en"
+    )
+
+
+def test_the_frequency_line_says_whether_the_models_read_the_context() -> None:
+    lesson = LESSONS["sharing"]
+    guess = [6.2 + wobble for wobble in NOISE]
+    near = [x - 0.01 + w for x, w in zip(guess, OTHER_NOISE, strict=True)]
+    rows = {"all": [held_out(50, near, guess)], "none": [held_out(50, guess, guess)]}
+    verdict = views.sharing_verdict(lesson, rows, "en")
+    assert "scores a loss of 6.20 on the same blanks (the dotted line). Neither model is clearly below it" in verdict
+    assert "all -0.01 [-0.12, +0.10]; none 0.00 [0.00, 0.00]" in verdict
+    figure = views.curves_figure(lesson, rows, "en")
+    assert figure.layout.shapes[0].y0 == pytest.approx(6.2)  # the dotted line is the same figure
+    rows["all"] = [held_out(50, [x - 0.5 + w / 3 for x, w in zip(guess, NOISE, strict=True)], guess)]
+    verdict = views.sharing_verdict(lesson, rows, "en")
+    assert "all is clearly below it (all -0.50 [-0.54, -0.46]; none 0.00 [0.00, 0.00]" in verdict
+    assert "Table 4" in verdict and "80.1" in verdict and "81.6" in verdict  # what the paper found, longer
+    assert "表 4" in views.sharing_verdict(lesson, rows, "zh")
+
+
+def test_after_an_early_stop_the_verdict_says_none_will_come_and_why() -> None:
+    lesson = LESSONS["sharing"]
+    rows = {"all": [train_row(5, 7.0, 1.0), train_row(30, 6.5, 4.0)], "none": [train_row(25, 6.5, 4.0)]}
+    assert views.sharing_verdict(lesson, rows, "en") == views.t("training.verdict.pending", "en")
+    ended = views.sharing_verdict(lesson, rows, "en", ended=True)
+    assert ended.startswith("**No verdict:** all stopped at step 30, before its first held-out evaluation (every 50")
+    order = LESSONS["order-books"]
+    assert views.order_verdict(order, {"sop": [train_row(10, 7.0, 1.0)], "nsp": []}, "zh", ended=True).startswith(
+        "**没有结论：** SOP 在第 10 步停止"
     )
 
 
@@ -85,10 +139,11 @@ def test_the_order_verdict_reads_the_wilson_intervals() -> None:
 def test_recorded_view_draws_the_shipped_recording_with_its_commands() -> None:
     answer = views.recorded_view("sharing", "en")
     assert answer.raw["recorded"] and not answer.polling and answer.ticket == ""
-    assert len(answer.curves.data) == 2 and answer.table.startswith("**Recorded run**")
+    assert len(answer.curves.data) == 4 and answer.table.startswith("**Recorded run**")  # training and held-out
     assert answer.commands.count("python -m albert.pretrain") == 2
-    assert answer.verdict.startswith("**Verdict:** the shared model (all) reached ")
-    assert "2.4× fewer parameters" in answer.verdict
+    assert answer.verdict.startswith("**Verdict: the same within noise.** The shared model (all) ended at ")
+    assert "2.4× fewer parameters" in answer.verdict and "over the same 64 held-out examples" in answer.verdict
+    assert "(the dotted line). Neither model is clearly below it" in answer.verdict
 
 
 def test_the_shipped_order_recording_shows_sop_learning_order_where_the_text_holds_it() -> None:
@@ -123,12 +178,13 @@ def test_the_embedding_lesson_says_what_the_small_e_saves() -> None:
     lesson = LESSONS["embedding"]
     assert [lesson.config(arm).embedding_size for arm in lesson.arms] == [16, 128]
     rows = {
-        "e16": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 2.0), eval_row(10, 6.5)],
-        "e128": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 3.0), eval_row(10, 6.25)],
+        "e16": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 2.0), held_out(10, [6.5 + w for w in NOISE])],
+        "e128": [train_row(5, 7.0, 1.0), train_row(10, 6.0, 3.0), held_out(10, [6.25 + w for w in NOISE])],
     }
     verdict = views.sharing_verdict(lesson, rows, "en")
-    assert verdict.startswith("**Verdict:** the factorized model (e16) reached a held-out masked-word loss of 6.50")
-    assert "within 0.25 of the E = H one's 6.25, with **2.3× fewer parameters**" in verdict
+    assert verdict.startswith("**Verdict:** the factorized model (E 16) ended *higher*: a held-out masked-word loss")
+    assert "of 6.50 against the E = H one's (E 128) 6.25" in verdict and "**2.3× more parameters** paid" in verdict
+    assert "Table 3" in verdict
 
 
 def test_the_page_asks_every_half_second_until_each_arm_has_logged_two_rows() -> None:
@@ -145,3 +201,22 @@ def test_the_page_asks_every_half_second_until_each_arm_has_logged_two_rows() ->
     waiting = running._replace(raw={**running.raw, "state": "waiting"})  # in line, the recorded run is shown
     assert tab.poll_interval(waiting) == tab.POLL_SECONDS
     assert tab._for_page(recorded)[-1].active is False
+
+
+def test_the_status_names_each_phase_of_a_running_lesson() -> None:
+    from app.tabs.training.runner import Snapshot
+
+    lesson = LESSONS["sharing"]
+    assert views.running_phase(lesson, {"all": [], "none": []}) == "starting"
+    assert views.running_phase(lesson, {"all": [train_row(5, 7.0, 1.0)], "none": []}) == "starting"
+    rows = {"all": [train_row(45, 7.0, 1.0)], "none": [train_row(40, 7.0, 1.0)]}
+    assert views.running_phase(lesson, rows) == "running"
+    rows["all"].append(train_row(50, 6.9, 2.0))  # step 50: its held-out evaluation runs now
+    assert views.running_phase(lesson, rows) == "evaluating"
+    rows["all"].append(held_out(50, [6.9, 7.0]))
+    assert views.running_phase(lesson, rows) == "running"
+    snapshot = Snapshot("t", "sharing", "running", elapsed=3.2, rows={"all": [], "none": []})
+    assert views.snapshot_answer(lesson, snapshot, "en").status.startswith("⏳ Starting: the two models are loading")
+    assert "正在启动" in views.snapshot_answer(lesson, snapshot, "zh").status
+    waiting = Snapshot("t", "sharing", "waiting", position=2, wait=95.4)
+    assert "number **2** in line, starting within about 95 s" in views.snapshot_answer(lesson, waiting, "en").status

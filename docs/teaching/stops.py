@@ -68,6 +68,18 @@ _ATTENTION = (
     (CHARTS, "0.77, 0.88, 0.95, 0.98, 0.99"),
     (CHARTS, "0.43, 0.68, 0.75, 0.65, 0.59"),
 )
+_TRAINING = (
+    ("training-table", "289,664"),
+    ("training-table", "687,104"),
+    ("training-table", "6.01"),
+    ("training-verdict", "-0.02"),
+    ("training-verdict", "+0.02"),
+    ("training-verdict", "6.02"),
+    ("training-verdict", "80.1"),
+    ("training-verdict", "81.6"),
+)
+"""Stop 7 reads the lesson's recorded run (its live run differs a little each time): the table, the verdict with its
+interval, the frequency line and the paper's Table 4."""
 STOPS: dict[str, tuple[Stop, ...]] = {
     "en": (
         _PARAMETERS,
@@ -116,6 +128,13 @@ STOPS: dict[str, tuple[Stop, ...]] = {
             ),
             (("sentiment-verdict", "98.9%"),),
             ("sentiment.button",),
+        ),
+        Stop(
+            7,
+            "training",
+            (Step("tab", "training"),),
+            _TRAINING,
+            ("training.button", "training.stop", "training.lesson"),
         ),
     ),
     "zh": (
@@ -172,6 +191,13 @@ STOPS: dict[str, tuple[Stop, ...]] = {
             ),
             (("sentiment-verdict", "91.7%"),),
             ("sentiment.button",),
+        ),
+        Stop(
+            7,
+            "training",
+            (Step("tab", "training"),),
+            _TRAINING,
+            ("training.button", "training.stop", "training.lesson"),
         ),
     ),
 }

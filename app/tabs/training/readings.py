@@ -84,7 +84,8 @@ def frequency_reading(ends: dict[str, dict[str, Any]], lang: str) -> str:
             below.append(label)
     key = "none_below" if not below else "all_below" if len(below) == len(ends) else "some_below"
     first_below = below[0] if below else ""
-    return t(f"training.baseline.{key}", lang, base=f"{base:.2f}", details="; ".join(details), below=first_below)
+    separator = "；" if lang == "zh" else "; "
+    return t(f"training.baseline.{key}", lang, base=f"{base:.2f}", details=separator.join(details), below=first_below)
 
 
 def paper_reading(verdict: str, lang: str) -> str:

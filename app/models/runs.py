@@ -143,6 +143,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     """What the recorded sharing arms show, from summary.csv: each arm's size and held-out masked words, which
     intervals are apart (the protocol's test for a difference), and their sentence order against chance."""
     from app.i18n import mode_name, t
+    from app.page.numbers import count_words
 
     summary = summary if summary is not None else load_summary()
     arms = sharing_family(summary)
@@ -163,7 +164,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
         "sharing.runs",
         lang,
         size="" if embedding is None or pd.isna(embedding) else t("sharing.runs.size", lang, e=int(embedding)),
-        tokens=f"{arms['tokens'].max() / 1e6:.1f}M",
+        tokens=count_words(float(arms["tokens"].max()), lang),
         arms=listed,
     )
     if {"mlm_low", "mlm_high"} <= set(arms):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from app import inputs
-from app.i18n import mode_name, safe, t
+from app.i18n import mode_name, normalize_lang, safe, t
 from app.inference import InputError
 from app.models import (
     AUTO_MODEL,
@@ -22,6 +22,7 @@ from app.models import (
     fair_comparison,
     shipped_metrics,
 )
+from app.page.numbers import count_words
 
 logger = logging.getLogger(__name__)
 A = TypeVar("A", bound=tuple)
@@ -124,5 +125,5 @@ def compare_choices(lm: LoadedModel, compare_model: str | None, lang: str = "en"
     if pair is None:
         return names, []
     tokens = (shipped_metrics(pair[0]) or {}).get("tokens")
-    millions = f"{tokens / 1e6:.0f}M" if isinstance(tokens, (int, float)) else "?"
-    return names, [t("compare.pair", lang, shared=pair[0], alone=pair[1], tokens=millions, model=safe(lm.name))]
+    read = count_words(tokens, normalize_lang(lang)) if isinstance(tokens, (int, float)) else "?"
+    return names, [t("compare.pair", lang, shared=pair[0], alone=pair[1], tokens=read, model=safe(lm.name))]

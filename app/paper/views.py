@@ -336,14 +336,15 @@ def downstream_markdown(lang: str = "en", sentiment_facts: Any = None) -> str:
     dev = dict(zip(paper.GLUE_TASKS, paper.TABLE9_DEV["ALBERT (1.5M)"], strict=True))["SST"]
     test_scores, wnli, glue = paper.TABLE9_TEST_ALBERT
     test = dict(zip(paper.GLUE_TASKS, test_scores, strict=True))["SST"]
+    code = normalize_lang(lang)
     if sentiment_facts is not None and sentiment_facts.accuracy is not None:
         ours = t(
             "paper.downstream.ours",
             lang,
             name=safe(sentiment_facts.name),
             accuracy=f"{100 * sentiment_facts.accuracy:.1f}",
-            n=millions(sentiment_facts.parameters),
-            tokens=millions(sentiment_facts.base_tokens) if sentiment_facts.base_tokens else "?",
+            n=count_words(sentiment_facts.parameters, code),
+            tokens=count_words(sentiment_facts.base_tokens, code) if sentiment_facts.base_tokens else "?",
         )
     else:
         ours = t("paper.downstream.ours_missing", lang)

@@ -38,16 +38,24 @@ TOP_TOKENS = 5
 """How many tokens the most important pass's [CLS] attended to most are listed."""
 
 
-def card_path(directory: Path | None = None) -> Path | None:
-    """The model card (README.md) next to the weights, if there is one."""
-    path = (directory or sentiment_dir()) / "README.md"
-    return path if path.is_file() else None
+CARDS = {"en": "README.md", "zh": "README.zh.md"}
+"""A model's card in each language, next to its weights; the 中文 interface links the Chinese one where it exists."""
 
 
-def card_url(directory: Path | None = None) -> str | None:
-    """The card as this server serves it: an HTML page rendered from it (see `app.page.cards`), under a URL that
-    names no folder here; None when there is no card (or it cannot be rendered)."""
-    path = card_path(directory)
+def card_path(directory: Path | None = None, lang: str = "en") -> Path | None:
+    """The model card next to the weights in `lang` (README.zh.md for 中文), else the English one (README.md); None
+    when there is none."""
+    folder = directory or sentiment_dir()
+    for name in dict.fromkeys([CARDS.get(lang, CARDS["en"]), CARDS["en"]]):
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+def card_url(directory: Path | None = None, lang: str = "en") -> str | None:
+    """The card in `lang` as this server serves it: an HTML page rendered from it (see `app.page.cards`), under a URL
+    that names no folder here; None when there is no card (or it cannot be rendered)."""
+    path = card_path(directory, lang)
     return publish_card(path) if path is not None else None
 
 
@@ -56,10 +64,11 @@ def allowed_paths() -> list[str]:
     Markdown they were rendered from."""
     paths = []
     for directory in (sentiment_dir(), zh_sentiment_dir()):
-        path = card_path(directory)
-        if path is not None and card_url(directory) is not None:
-            paths.append(served_card_path(path))
-    return paths
+        for lang in CARDS:
+            path = card_path(directory, lang)
+            if path is not None and card_url(directory, lang) is not None:
+                paths.append(served_card_path(path))
+    return list(dict.fromkeys(paths))
 
 
 def card_markdown(lang: str = "en") -> str:
@@ -86,7 +95,7 @@ def card_markdown(lang: str = "en") -> str:
     accuracy = held_out_accuracy(read_metrics(directory))
     if accuracy is not None:
         text += t("sentiment.card.accuracy", lang, accuracy=f"{accuracy:.1%}")
-    url = card_url(directory)
+    url = card_url(directory, lang)
     if url is not None:
         text += t("sentiment.card.link", lang, url=url)
     return text

@@ -156,7 +156,7 @@ def sentiment_view(text: str, lang: str = "en") -> SentimentAnswer:
             L=clf.config.num_hidden_layers,
             sharing=mode_name(clf.config.sharing, lang),
         )
-        + (t("sentiment.card.link", lang, url=url) if (url := card_url(clf.directory)) else ""),
+        + (t("sentiment.card.link", lang, url=url) if (url := card_url(clf.directory, lang)) else ""),
         framing.sentiment_line(clf, lang, label_name),
         *result.notices,
     ]

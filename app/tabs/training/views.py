@@ -221,7 +221,7 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         lines.append("| " + " | ".join(cells) + " |")
     if lesson.kind == "sharing":
         lines.append("")
-        lines.append(t("training.probe", lang, text=safe(lesson.probe, 120), meaning=t("training.probe.meaning", lang)))
+        lines.append(t("training.probe", lang, text=safe(lesson.probe, 120)))
     return "\n".join(lines)
 
 

@@ -54,7 +54,8 @@ def test_intervals_apart_are_named_in_both_languages() -> None:
     )
     chinese = sharing_runs_text("zh", summary)
     assert "区间不重叠（按实验方案算作差异）：仅前馈 > 全部共享（ALBERT）" in chinese
-    assert "（词嵌入 E 64，各在 2 个 CPU 核上训练 20.2M 词元，种子 0）" in chinese and "parameters" not in chinese
+    assert "（词嵌入 E 64，各在 2 个 CPU 核上训练 2,019 万个词元，种子 0）" in chinese and "parameters" not in chinese
+    assert "(E 64, 20.2M tokens each on 2 CPU cores, seed 0)" in sharing_runs_text("en", summary)
 
 
 def test_a_summary_without_intervals_or_sizes_still_reads() -> None:

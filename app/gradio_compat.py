@@ -165,11 +165,12 @@ def served_blocks(server_app: Any) -> Any:
 
 
 def served_api_names(server_app: Any) -> frozenset[str] | None:
-    """The api_names of the events `server_app` serves; None when it is no Gradio server app."""
+    """The api_names of the events `server_app` computes on the server (an event computed in the page alone has a
+    name but no function: it cannot be called); None when it is no Gradio server app."""
     blocks = served_blocks(server_app)
     if blocks is None:
         return None
-    names = (getattr(fn, "api_name", None) for fn in blocks.fns.values())
+    names = (getattr(fn, "api_name", None) for fn in blocks.fns.values() if getattr(fn, "fn", None) is not None)
     return frozenset(name for name in names if isinstance(name, str))
 
 

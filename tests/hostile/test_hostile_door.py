@@ -160,7 +160,7 @@ def test_the_refused_framing_is_answered_before_the_body_is_read_past_the_cap() 
 
 def _server(*names: str) -> Any:
     """A stand-in for Gradio's FastAPI app in the scope: get_blocks() with events of these api_names."""
-    fns = {i: SimpleNamespace(api_name=name) for i, name in enumerate(names)}
+    fns = {i: SimpleNamespace(api_name=name, fn=print) for i, name in enumerate(names)}
     return SimpleNamespace(get_blocks=lambda: SimpleNamespace(fns=fns))
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.hosting import envelopes
+from app.hosting.door import NO_SUCH_ENDPOINT
 from tests.app.support import running_app, tiny_assets
 from tests.hostile.test_hostile_every_endpoint import tracebacks
 
@@ -131,3 +132,12 @@ def test_compute_past_64_bits_answers_with_floats(url: str, http, clean_log) -> 
     result = json.loads(next(line for line in stream.splitlines() if line.startswith("data:"))[5:])[0]
     assert result["forward_flops_per_batch"] == pytest.approx(1.026195193856e19)
     assert result["batch_size"] == 1_000_000
+
+
+@pytest.mark.slow
+def test_events_computed_in_the_page_cannot_be_called_by_name(url: str, http, clean_log, events) -> None:
+    named = [dep["api_name"] for dep in events.values() if not dep.get("backend_fn") and dep.get("api_name")]
+    for name in named:
+        for route in (f"call/{name}", f"call/v2/{name}", f"run/{name}"):
+            response = http.post(f"{url}/gradio_api/{route}", json={"data": []})
+            assert response.status_code == 404 and response.json() == {"detail": NO_SUCH_ENDPOINT}, (route, name)

@@ -143,7 +143,7 @@ def sharing_runs_text(lang: str = "en", summary: pd.DataFrame | None = None) -> 
     """What the recorded sharing arms show, from summary.csv: each arm's size and held-out masked words, which
     intervals are apart (the protocol's test for a difference), and their sentence order against chance."""
     from app.i18n import mode_name, t
-    from app.page.numbers import count_words
+    from app.numbers import count_words
 
     summary = summary if summary is not None else load_summary()
     arms = sharing_family(summary)

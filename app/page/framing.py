@@ -21,7 +21,7 @@ from typing import Any
 
 from albert.core.params import PAPER_TABLE1
 from app.i18n import normalize_lang, safe, t
-from app.page.numbers import count_words, paper_millions
+from app.numbers import count_words, paper_millions
 
 logger = logging.getLogger(__name__)
 TASK_METRICS: dict[str, tuple[str, ...]] = {

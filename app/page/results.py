@@ -22,7 +22,7 @@ from app.models import (
     fair_comparison,
     shipped_metrics,
 )
-from app.page.numbers import count_words
+from app.numbers import count_words
 
 logger = logging.getLogger(__name__)
 A = TypeVar("A", bound=tuple)

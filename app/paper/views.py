@@ -20,7 +20,7 @@ from albert.core.params import count_parameters
 from app import paper
 from app.i18n import LANG_CODES, Translations, normalize_lang, safe, t
 from app.models.runs import accuracy_with_interval as _interval
-from app.page.numbers import count_words, millions, paper_millions
+from app.numbers import count_words, millions, paper_millions
 
 logger = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("all", "attention", "ffn", "none")

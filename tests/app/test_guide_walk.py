@@ -110,7 +110,8 @@ def shipped_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
-def _do(page, step) -> None:
+def do_step(page, step) -> None:
+    """Do one step of a guide stop on the page (docs/teaching/stops.py: `Step.do`)."""
     if step.do == "tab":
         page.locator(f"#tab-{step.target}-button").click()
     elif step.do == "example":
@@ -191,7 +192,7 @@ def test_the_guide_walks_on_the_page(shipped_app: str, lang: str, tmp_path_facto
         for stop in stops.STOPS[lang]:
             began = time.perf_counter()
             for step in stop.steps:
-                _do(page, step)
+                do_step(page, step)
                 if step.do == "model":  # a teacher picks the model, then opens the tab: the shown tab reruns first
                     _pace(page, traffic, timings, f"stop {stop.number}, after the model pick")
             for target, text in stop.shows:

@@ -18,7 +18,10 @@ from tests.repo.import_cycles import find_cycle
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("app.settings", "app.i18n", "app.inputs", "app.gradio_compat", "app.child", "app.paper")),
+    (
+        "foundation",
+        ("app.settings", "app.i18n", "app.inputs", "app.numbers", "app.gradio_compat", "app.child", "app.paper"),
+    ),
     ("models", ("app.models",)),
     ("hosting", ("app.hosting",)),
     ("inference", ("app.inference",)),

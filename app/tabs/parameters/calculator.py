@@ -26,7 +26,7 @@ from albert.core.params import (
 )
 from app import inputs
 from app.i18n import config_error, safe, t
-from app.page.numbers import millions, paper_millions
+from app.numbers import millions, paper_millions
 from app.tabs.parameters.file_sizes import file_sizes, megabytes
 
 PAPER_PRESETS: tuple[str, ...] = (

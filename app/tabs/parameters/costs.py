@@ -20,7 +20,7 @@ from app import inputs
 from app.child import ChildProcessEnded, run_in_child
 from app.i18n import t
 from app.inputs import InputError
-from app.page.numbers import json_numbers, millions
+from app.numbers import json_numbers, millions
 from app.tabs.parameters import timing
 from app.tabs.parameters.calculator import CalculatorInputError, ParameterForm, build_config, whole_number
 from app.tabs.parameters.timing import RoundsPlan

@@ -140,7 +140,7 @@ def _vertical_line(x: float) -> dict[str, Any]:
 
 
 def _short(n: float) -> str:
-    from app.page.numbers import millions
+    from app.numbers import millions
 
     return millions(n)
 

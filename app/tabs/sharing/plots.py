@@ -28,7 +28,7 @@ def mode_parameters_figure(config: AlbertConfig, lang: str = "en") -> go.Figure:
             else (config.num_hidden_layers if mode == "none" else 1)
         )
         totals.append(count_parameters(config.replace(sharing=mode, num_hidden_groups=groups)).total)
-    from app.page.numbers import millions
+    from app.numbers import millions
 
     figure = go.Figure(
         go.Bar(

@@ -350,8 +350,9 @@ def test_a_chinese_request_that_meets_a_full_model_line_is_refused_in_chinese(he
     chinese = ["我爱自然语言处[MASK]。", 5, "", "zh", ""]
     held_app.gates["fill_mask"].clear()
     with httpx.Client(timeout=120) as http:
-        sent = [_send(http, url, "fill_mask", chinese) for _ in range(group.limit())]
-        for _ in sent:
+        sent = []
+        for _ in range(group.limit()):  # one at a time: requests waiting together would share one batch (issue 53)
+            sent.append(_send(http, url, "fill_mask", chinese))
             assert held_app.entered["fill_mask"].acquire(timeout=120), "/fill_mask never started"
         sent += [_send(http, url, "fill_mask", chinese) for _ in range(group.waiting)]
         assert {r.status_code for r in sent} == {200}, [r.text for r in sent if r.status_code != 200][:3]

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from app.numbers import count_words
 from app.page import examples
 from app.page.examples import MaskExample, OrderExample, SentimentExample
-from app.page.numbers import count_words
 
 ASSETS = Path(__file__).resolve().parents[3] / "assets"
 SHIPPED = sorted(

@@ -1,0 +1,119 @@
+"""Where each guide stop's quoted figures land on a projector's screen (issue 54, item 5): the guide's stops done in
+Chromium, as tests/app/test_guide_walk.py does them, and for every figure a stop quotes, where it is drawn after the
+stop's last action: inside the first screen (no scrolling by the teacher) or how far below or above it.
+
+    python benchmarks/guide_fold.py                       # English guide, 1,280 × 720 (a projector)
+    python benchmarks/guide_fold.py --lang zh --size 1400x1000
+
+`python app.py` on the shipped models, offline. A figure of `charts` is placed at the chart that draws it. The
+page's own scrolling counts (a click scrolls its button into view, as Playwright and a teacher's click do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.app_server import REPO, free_port  # noqa: E402
+
+logger = logging.getLogger("benchmarks.guide_fold")
+WHERE_JS = """([id, wanted]) => {
+  let element = null, rect = null;
+  if (id === 'charts') {
+    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+      if (!plot.offsetParent || !plot._fullData) continue;
+      for (const trace of plot._fullData) {
+        if (!trace.y || typeof trace.y === 'string' || trace.y.length === undefined) continue;
+        const ys = Array.from(trace.y).filter(v => typeof v === 'number');
+        const texts = [ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', ')];
+        if (texts.some(text => text.includes(wanted))) element = element || plot;
+      }
+    }
+  } else {
+    element = document.getElementById(id);
+    const walker = element && document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    let node;
+    while (walker && (node = walker.nextNode())) {
+      const at = node.textContent.indexOf(wanted);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + wanted.length);
+      rect = range.getBoundingClientRect();
+      break;
+    }
+  }
+  if (!element) return null;
+  rect = rect || element.getBoundingClientRect();
+  return {top: Math.round(rect.top), bottom: Math.round(rect.bottom), height: window.innerHeight};
+}"""
+"""Where a figure is drawn, relative to the screen: the text's own box, or a chart's whole box."""
+
+
+def guide_stops():  # noqa: ANN201 — docs/teaching/stops.py's STOPS
+    spec = importlib.util.spec_from_file_location("guide_stops", REPO / "docs" / "teaching" / "stops.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["guide_stops"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", choices=["en", "zh"], default="en")
+    parser.add_argument("--size", default="1280x720", help="the screen, WIDTHxHEIGHT")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    from playwright.sync_api import sync_playwright
+
+    from tests.app.support import ARGS, CHROMIUM, switch_language, wait_for_page
+    from tests.app.test_guide_walk import TEXT_JS, do_step
+
+    stops = guide_stops()
+    width, height = (int(part) for part in args.size.split("x"))
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ALBERT_LAB_")}
+    env |= {"GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HUB_OFFLINE": "1"}
+    env |= {"TRANSFORMERS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "ALBERT_LAB_WARM_TRAINING": "0"}
+    server = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    inside = total = 0
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_for_page(url, server, 600)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(url)
+            if args.lang == "zh":
+                switch_language(page, "中文")
+            logger.info("| stop | tab | where | figure | top – bottom (screen %d px) | |", height)
+            logger.info("|---|---|---|---|---|---|")
+            for stop in stops.STOPS[args.lang]:
+                for step in stop.steps:
+                    do_step(page, step)
+                for target, text in stop.shows:
+                    page.wait_for_function(TEXT_JS, arg=[target, text], timeout=120_000)
+                    where = page.evaluate(WHERE_JS, [target, text])
+                    seen = bool(where) and where["top"] >= 0 and where["bottom"] <= where["height"]
+                    inside, total = inside + seen, total + 1
+                    place = f"{where['top']} – {where['bottom']}" if where else "not found"
+                    verdict = "inside" if seen else "**outside**"
+                    logger.info("| %d | %s | %s | %s | %s | %s |", stop.number, stop.tab, target, text, place, verdict)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    logger.info("%d of %d quoted figures inside the first screen at %s (%s guide)", inside, total, args.size, args.lang)
+
+
+if __name__ == "__main__":
+    main()

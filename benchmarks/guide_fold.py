@@ -55,6 +55,8 @@ WHERE_JS = """([id, wanted]) => {
   return {top: Math.round(rect.top), bottom: Math.round(rect.bottom), height: window.innerHeight};
 }"""
 """Where a figure is drawn, relative to the screen: the text's own box, or a chart's whole box."""
+PACE_MS = 500
+"""A pause after each step, as a teacher's (a click at once after typing can meet the page before it read the text)."""
 
 
 def guide_stops():  # noqa: ANN201 — docs/teaching/stops.py's STOPS
@@ -100,6 +102,7 @@ def main() -> None:
             for stop in stops.STOPS[args.lang]:
                 for step in stop.steps:
                     do_step(page, step)
+                    page.wait_for_timeout(PACE_MS)
                 for target, text in stop.shows:
                     page.wait_for_function(TEXT_JS, arg=[target, text], timeout=120_000)
                     where = page.evaluate(WHERE_JS, [target, text])

@@ -16,6 +16,8 @@ from app.page.plots import FigureJSON, base_layout, plot_text
 
 PHONE_PLOT_PX = 320
 """The plot's width on a 390 px phone (the page's padding and the block's border taken off)."""
+MIN_LABEL_PX = 7
+"""The smallest axis label a map's columns get before some go unlabelled: a character of 7 px is still legible."""
 
 
 def head_heatmaps_figure(
@@ -81,8 +83,13 @@ def head_heatmaps_figure(
     # window keeps (app/static/lab.css), or the phone's plot width less the labels; a turned label needs ~font + 4
     # px. Past that, every stride-th column is labelled.
     across = PHONE_PLOT_PX - margin["l"] - margin["r"] if narrow else 730 / cols
-    stride = -(-count // max(1, int(across / (font + 4))))
-    x_axis = axis | dict(tickvals=positions[::stride], ticktext=labels[::stride], tickangle=-90)
+    # The turned labels shrink to fit every column (down to MIN_LABEL_PX, issue 54: a 中文 phone saw every other
+    # character); only past that is every stride-th column labelled.
+    column_font = max(MIN_LABEL_PX, min(font, int(across / count) - 3))
+    stride = -(-count // max(1, int(across / (column_font + 3))))
+    x_axis = axis | dict(
+        tickvals=positions[::stride], ticktext=labels[::stride], tickangle=-90, tickfont=dict(size=column_font)
+    )
     for name, value in grid_axes.items():  # the first map's axes: the grid's place and the page's look
         layout[name] = {**value, **layout[name]}
     for cell in range(1, rows * cols + 1):

@@ -52,3 +52,16 @@ def test_a_phone_gets_the_passes_stacked_the_rest_a_grid() -> None:
     assert bar["orientation"] == "h" and bar["y"] > 1  # across the top, above pass 1
     assert stacked["height"] > grid["height"] and stacked["margin"]["r"] < grid["margin"]["r"]
     assert "orientation" not in grid["coloraxis"]["colorbar"]
+
+
+@pytest.mark.parametrize("count, every", [(9, 1), (18, 1), (24, 1), (48, 2)])
+def test_a_phones_heatmap_labels_every_character_while_a_legible_label_fits(count: int, every: int) -> None:
+    """Issue 54: a 中文 phone's heatmaps labelled every other character of an 18-token sentence. The columns' labels
+    shrink (to 7 px at least) before any goes unlabelled."""
+    maps = np.random.default_rng(0).random((2, 1, count, count))
+    tokens = [f"字{i}" for i in range(count)]
+    layout = head_heatmaps_figure(maps, tokens, 0, "zh", narrow=True).to_dict()["layout"]
+    x_axis = layout["xaxis"]
+    assert x_axis["tickvals"] == list(range(count))[::every]
+    assert 7 <= x_axis["tickfont"]["size"] <= 11
+    assert layout["yaxis"]["tickvals"] == list(range(count))  # rows: every token

@@ -78,22 +78,28 @@ ENDPOINTS = (TRAIN_RECORDED, TRAIN_START, TRAIN_POLL, TRAIN_STOP)
 def build(ctx: TabContext) -> None:
     """The training tab; its endpoints are `ENDPOINTS`."""
     tr, lang = ctx.tr, ctx.lang
-    tr.add(gr.Markdown, text="training.explain")
     first = views.recorded_view(views.DEFAULT_LESSON, "en")
-    lesson = tr.add(
-        gr.Radio,
-        value=views.DEFAULT_LESSON,
-        label="training.lesson",
-        choices=views.lesson_choices,
-        elem_id="training-lesson",
-    )
+    # On a projector the results take the first screen (issue 54): the verdict above the controls and the status on
+    # the left, the table above the curves on the right; the explanation and the commands below. A phone stacks the
+    # two columns in that order.
     with gr.Row():
-        train = tr.add(gr.Button, text="training.button", variant="primary", elem_id="training-button")
-        halt = tr.add(gr.Button, text="training.stop", variant="stop", elem_id="training-stop")
-    status = gr.Markdown(first.status, elem_id="training-status")
-    curves = gr.Plot(first.curves, show_label=False, elem_id="training-curves")
-    table = gr.Markdown(first.table, elem_id="training-table")
-    verdict = gr.Markdown(first.verdict, elem_id="training-verdict")
+        with gr.Column(scale=2, min_width=320):
+            verdict = gr.Markdown(first.verdict, elem_id="training-verdict")
+            lesson = tr.add(
+                gr.Radio,
+                value=views.DEFAULT_LESSON,
+                label="training.lesson",
+                choices=views.lesson_choices,
+                elem_id="training-lesson",
+            )
+            with gr.Row():
+                train = tr.add(gr.Button, text="training.button", variant="primary", elem_id="training-button")
+                halt = tr.add(gr.Button, text="training.stop", variant="stop", elem_id="training-stop")
+            status = gr.Markdown(first.status, elem_id="training-status")
+        with gr.Column(scale=3, min_width=320):
+            table = gr.Markdown(first.table, elem_id="training-table")
+            curves = gr.Plot(first.curves, show_label=False, elem_id="training-curves")
+    tr.add(gr.Markdown, text="training.explain")
     commands = gr.Markdown(first.commands, elem_id="training-commands")
     ticket = gr.Textbox("", visible=False, elem_id="training-ticket")
     with tr.add(gr.Accordion, label="common.raw", open=False):

@@ -98,7 +98,7 @@ def test_the_frequency_line_says_whether_the_models_read_the_context() -> None:
     near = [x - 0.01 + w for x, w in zip(guess, OTHER_NOISE, strict=True)]
     rows = {"all": [held_out(50, near, guess)], "none": [held_out(50, guess, guess)]}
     verdict = views.sharing_verdict(lesson, rows, "en")
-    assert "scores a loss of 6.20 on the same blanks (the dotted line). Neither model is clearly below it" in verdict
+    assert "scores 6.20 on these blanks (the dotted line). Neither model is clearly below it" in verdict
     assert "all -0.01 [-0.12, +0.10]; none 0.00 [0.00, 0.00]" in verdict
     figure = views.curves_figure(lesson, rows, "en")
     assert figure.layout.shapes[0].y0 == pytest.approx(6.2)  # the dotted line is the same figure

@@ -140,12 +140,12 @@ def test_narrow_and_wide_windows_never_scroll_sideways(browser) -> None:
 def test_columns_stack_on_a_phone_and_sit_side_by_side_on_a_desktop(phone: Page, desktop: Page) -> None:
     for view, stacked in ((phone, True), (desktop, False)):
         view.open("Masked words")
-        text, status = view.box("#mask-text"), view.box("#mask-status")
+        text, answer = view.box("#mask-text"), view.box("#mask-chart")  # the answer's column starts with its chart
         if stacked:  # inputs above results, each the full width of the page
-            assert status["y"] >= text["y"] + text["height"] - 1 and abs(status["x"] - text["x"]) < 24
+            assert answer["y"] >= text["y"] + text["height"] - 1 and abs(answer["x"] - text["x"]) < 24
             assert text["width"] > 0.8 * (view.viewport["width"] - 40)
         else:
-            assert status["x"] >= text["x"] + text["width"] - 1 and abs(status["y"] - text["y"]) < 40
+            assert answer["x"] >= text["x"] + text["width"] - 1 and abs(answer["y"] - text["y"]) < 40
 
 
 def test_the_tab_bar_scrolls_and_keeps_every_tab(phone: Page) -> None:

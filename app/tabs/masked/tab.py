@@ -98,11 +98,11 @@ def build(ctx: TabContext) -> None:
                 button = tr.add(gr.Button, text="mask.button", variant="primary", elem_id="mask-button")
             table = example_table(tr, [text], "common.examples", lambda lang: [[x] for x in examples(lang)])
             fails = example_table(tr, [text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
-        with gr.Column(scale=2):
+        with gr.Column(scale=2):  # the answer beside the text, chart first: on a projector it is on the first screen
+            chart = gr.Plot(show_label=False, elem_id="mask-chart")
             status = gr.Markdown(elem_id="mask-status")
             filled = tr.add(gr.Textbox, label="mask.filled", interactive=False, elem_id="mask-filled")
             words = tr.add(gr.Radio, [], label="mask.words", info="mask.words.info", elem_id="mask-words")
-    chart = gr.Plot(show_label=False, elem_id="mask-chart")
     tr.add(gr.Markdown, text="howto.mask_chart", elem_classes="lab-howto")
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)

@@ -86,33 +86,37 @@ def build(ctx: TabContext) -> None:
     """The sentence-order tab; `/sentence_order`, `/draw_other` and `/split_paragraph` are its endpoints."""
     tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="order.explain")
-    with gr.Row():
-        sentence_a = tr.add(gr.Textbox, EXAMPLES[0][0], lines=2, label="order.a", elem_id="order-a")
-        sentence_b = tr.add(gr.Textbox, EXAMPLES[0][1], lines=2, label="order.b", elem_id="order-b")
-    with gr.Row(equal_height=True):
-        other = tr.add(
-            gr.Textbox,
-            EXAMPLES[0][2],
-            lines=2,
-            label="order.other",
-            info="order.other.info",
-            elem_id="order-other",
-            scale=3,
-        )
-        draw = tr.add(gr.Button, text="order.draw", elem_id="order-draw", scale=1, min_width=160)
-    button = tr.add(gr.Button, text="order.button", variant="primary", elem_id="order-button")
-    triple, headers = [sentence_a, sentence_b, other], ("order.a", "order.b", "order.other")
-    table = example_table(tr, triple, "common.examples", examples, headers)
-    fails = example_table(tr, triple, "examples.fails", fail_examples, headers)
-    with tr.add(gr.Accordion, label="order.paragraph_box", open=False):
-        paragraph = tr.add(gr.Textbox, PARAGRAPH, lines=3, label="order.paragraph")
-        with gr.Row():
-            split_after = tr.add(gr.Number, 1, precision=0, label="order.split_after")
-            split_button = tr.add(gr.Button, text="order.split_button")
-    status = gr.Markdown(elem_id="order-status")
+    # The answer beside the question (issue 54: on a projector the verdict was ~1,000 px down, under the examples).
     with gr.Row():
         with gr.Column(scale=3):
+            with gr.Row():
+                sentence_a = tr.add(gr.Textbox, EXAMPLES[0][0], lines=2, label="order.a", elem_id="order-a")
+                sentence_b = tr.add(gr.Textbox, EXAMPLES[0][1], lines=2, label="order.b", elem_id="order-b")
+            with gr.Row(equal_height=True):
+                other = tr.add(
+                    gr.Textbox,
+                    EXAMPLES[0][2],
+                    lines=2,
+                    label="order.other",
+                    info="order.other.info",
+                    elem_id="order-other",
+                    scale=3,
+                )
+                draw = tr.add(gr.Button, text="order.draw", elem_id="order-draw", scale=1, min_width=160)
+            button = tr.add(gr.Button, text="order.button", variant="primary", elem_id="order-button")
+            triple, headers = [sentence_a, sentence_b, other], ("order.a", "order.b", "order.other")
+            table = example_table(tr, triple, "common.examples", examples, headers)
+            fails = example_table(tr, triple, "examples.fails", fail_examples, headers)
+            with tr.add(gr.Accordion, label="order.paragraph_box", open=False):
+                paragraph = tr.add(gr.Textbox, PARAGRAPH, lines=3, label="order.paragraph")
+                with gr.Row():
+                    split_after = tr.add(gr.Number, 1, precision=0, label="order.split_after")
+                    split_button = tr.add(gr.Button, text="order.split_button")
+        with gr.Column(scale=2):
+            status = gr.Markdown(elem_id="order-status")
             verdict = gr.Markdown(elem_id="order-verdict")
+    with gr.Row():
+        with gr.Column(scale=3):
             chart = gr.Plot(show_label=False, elem_id="order-chart")
             tr.add(gr.Markdown, text="howto.order_chart", elem_classes="lab-howto")
         with gr.Column(scale=2):

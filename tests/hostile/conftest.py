@@ -1,5 +1,6 @@
 """Fixtures of the hostile-input tests: `models`, a tiny tokenizer and two tiny 'pretrained' ALBERTs of different
-widths (never from ../shared), with a small task table to fine-tune them on."""
+widths (never from ../shared), with a small task table to fine-tune them on; `url` and `http`, the shared launched
+app and a client for raw requests to it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from albert import AlbertForPreTraining
+from tests.app.support import running_app
 from tests.factories import ROUND_FFN, tiny_model
 from tests.hostile.support import WORDS, write_table
 
@@ -32,3 +34,18 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["train"] = write_table(root / "train.tsv", labels)
     out["dev"] = write_table(root / "dev.tsv", labels[:16])
     return out
+
+
+@pytest.fixture(scope="module")
+def url() -> str:
+    """The shared launched app's URL (`tests.app.support.running_app`), without its trailing slash."""
+    return running_app().rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def http():
+    """One HTTP client for a module's raw requests."""
+    import httpx
+
+    with httpx.Client(timeout=60) as client:
+        yield client

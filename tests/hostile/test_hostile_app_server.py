@@ -21,20 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.support import REPO, free_port, replace_view, running_app, tiny_assets, use_tiny_assets
-
-
-@pytest.fixture(scope="module")
-def url() -> str:
-    return running_app().rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def http():
-    import httpx
-
-    with httpx.Client(timeout=60) as client:
-        yield client
+from tests.app.support import REPO, free_port, replace_view, tiny_assets, use_tiny_assets
 
 
 def _call(http, url: str, endpoint: str, body: str) -> tuple[int, str]:

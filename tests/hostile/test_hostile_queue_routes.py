@@ -12,21 +12,8 @@ import pytest
 
 from app.hosting import envelopes
 from app.hosting.door import NO_SUCH_ENDPOINT
-from tests.app.support import running_app, tiny_assets
+from tests.app.support import tiny_assets
 from tests.hostile.test_hostile_every_endpoint import tracebacks
-
-
-@pytest.fixture(scope="module")
-def url() -> str:
-    return running_app().rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def http():
-    import httpx
-
-    with httpx.Client(timeout=60) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import pytest
 
 from app import hosting
 from app.page.endpoints import BATCH
-from tests.app.support import use_tiny_assets
 
 
 class Pair(NamedTuple):
@@ -45,16 +44,6 @@ def test_a_refused_request_alone_is_an_error_as_before() -> None:
     each = hosting.in_batches(hosting.checked_values(_doubled, (1,)), lambda message: Pair({"error": message}, message))
     with pytest.raises(gr.Error, match="lone surrogate"):
         each(["b\ud800"], ["en"])
-
-
-@pytest.fixture(scope="module")
-def demo():
-    monkeypatch = pytest.MonkeyPatch()
-    use_tiny_assets(monkeypatch)
-    from app import bound_queue, build_app
-
-    yield bound_queue(build_app())
-    monkeypatch.undo()
 
 
 def _event(demo, name: str) -> Any:

@@ -23,16 +23,6 @@ from tests.app.support import free_port, replace_view, use_tiny_assets
 
 
 # ----- the table -----------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def demo():
-    monkeypatch = pytest.MonkeyPatch()
-    use_tiny_assets(monkeypatch)
-    from app import bound_queue, build_app
-
-    yield bound_queue(build_app())
-    monkeypatch.undo()
-
-
 def test_the_served_queue_looks_for_work_every_10_ms_not_every_1_ms(demo) -> None:
     """Gradio's queue looks for an event it can start every 1 ms while it has none: ~3.7% of a core for an idle
     server (measured); the app's looks every `QUEUE_POLL_SECONDS`."""

@@ -122,6 +122,16 @@ def waiting_children(grandparent: int) -> list[int]:
     return found
 
 
+def wait_for_lines_or_end(page: Any) -> None:
+    """Until `TIMED` noted two lines drawn, or the lesson ended (finished, stopped or failed) without them."""
+    page.wait_for_function(
+        "() => window.__live.lines !== undefined || /Finished|Stopped|error/.test("
+        "document.querySelector('#training-status').innerText)",
+        timeout=(WALL_SECONDS + 60) * 1000,
+        polling=250,
+    )
+
+
 def test_train_draws_two_live_curves(tmp_path, warm_app: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
@@ -143,12 +153,7 @@ def test_train_draws_two_live_curves(tmp_path, warm_app: str) -> None:
         load = Path("/proc/loadavg").read_text().split()[:3]
         page.locator("#training-button").click()
         status = page.locator("#training-status")
-        page.wait_for_function(
-            "() => window.__live.lines !== undefined || /Finished|Stopped|error/.test("
-            "document.querySelector('#training-status').innerText)",
-            timeout=(WALL_SECONDS + 60) * 1000,
-            polling=250,
-        )
+        wait_for_lines_or_end(page)
         live = page.evaluate("() => window.__live")
         ended = status.inner_text()
         # A restart after Stop (issue 54): from 10 s into a lesson the next two arm processes wait started ahead, so
@@ -161,12 +166,7 @@ def test_train_draws_two_live_curves(tmp_path, warm_app: str) -> None:
         expect(status).not_to_contain_text("Training:")
         page.locator("#training-button").click()
         expect(status).not_to_contain_text("Stopped")  # Train's answer replaced the stopped lesson's status
-        page.wait_for_function(
-            "() => window.__live.lines !== undefined || /Finished|Stopped|error/.test("
-            "document.querySelector('#training-status').innerText)",
-            timeout=(WALL_SECONDS + 60) * 1000,
-            polling=250,
-        )
+        wait_for_lines_or_end(page)
         again = page.evaluate("() => window.__live")
         page.locator("#training-stop").click()
         browser.close()

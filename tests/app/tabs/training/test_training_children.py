@@ -118,23 +118,29 @@ ticket = running.start("tiny")
 while not all(running.poll(ticket).rows.values()):
     time.sleep(0.1)
 pids = [p.pid for p in running.jobs[ticket].processes.values()] + [c.process.pid for c in idle.warm_children]
-print(json.dumps([pids, running.children_folder, str(idle.children_folder)]), flush=True)
+folders = [str(running.jobs[ticket].folder), running.children_folder, str(idle.children_folder)]
+print(json.dumps([pids, *folders]), flush=True)
 time.sleep(600)
 """
-"""A server stand-in: one lesson running (its arms have logged), two warm children idle; it prints their process ids
-and the folders of the waiting children's files, then waits to be killed."""
+"""A server stand-in: one lesson running (its arms have logged), two warm children idle; it prints their process ids,
+the running lesson's folder and the folders of the waiting children's files, then waits to be killed."""
 
 
-def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
-    server = subprocess.Popen(  # noqa: S603
-        [sys.executable, "-c", textwrap.dedent(SERVER)],
+def stand_in_server(before: str = "") -> subprocess.Popen:
+    """`SERVER` in a process of its own, after the lines `before`; its stdout is a pipe (the line it prints)."""
+    return subprocess.Popen(  # noqa: S603
+        [sys.executable, "-c", before + textwrap.dedent(SERVER)],
         cwd=REPO_ROOT,
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
         stdout=subprocess.PIPE,
         text=True,
     )
+
+
+def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
+    server = stand_in_server()
     try:
-        pids, taken, waiting = json.loads(server.stdout.readline())
+        pids, _, taken, waiting = json.loads(server.stdout.readline())
         assert len(pids) == 4 and set(arm_processes(server.pid)) == set(pids)
         assert taken is None and Path(waiting).is_dir()  # the lesson took its arms' files: their folder is gone
     finally:
@@ -159,17 +165,9 @@ def test_no_arm_process_outlives_a_server_killed_without_atexit() -> None:
 def test_a_server_ended_by_sigterm_removes_its_lesson_folders_and_children() -> None:
     """Issue 53: a Space restarting sends SIGTERM, which ended Python at once, without atexit: the running lesson's
     folder stayed. With `app.hosting.shutdown.exit_on_sigterm` (app.py), SIGTERM runs atexit as Ctrl+C does."""
-    script = "from app.hosting import shutdown\nshutdown.exit_on_sigterm()\n" + textwrap.dedent(SERVER)
-    script = script.replace("pids, running.children_folder,", "pids, str(running.jobs[ticket].folder),")
-    server = subprocess.Popen(  # noqa: S603
-        [sys.executable, "-c", script],
-        cwd=REPO_ROOT,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server = stand_in_server("from app.hosting import shutdown\nshutdown.exit_on_sigterm()\n")
     try:
-        pids, lesson, waiting = json.loads(server.stdout.readline())
+        pids, lesson, _, waiting = json.loads(server.stdout.readline())
         assert Path(lesson).is_dir() and Path(waiting).is_dir()
     finally:
         server.send_signal(signal.SIGTERM)

@@ -53,9 +53,13 @@ def paired_gap(value: float, first: list[float] | None, second: list[float] | No
     `first[i] - second[i]`; None when the examples do not pair (missing, or of different counts)."""
     if not first or not second or len(first) != len(second) or len(first) < 2:
         return None
-    spread = statistics.stdev(a - b for a, b in zip(first, second, strict=True))
-    half = Z95 * spread / math.sqrt(len(first))
+    half = half_interval([a - b for a, b in zip(first, second, strict=True)])
     return Gap(value, value - half, value + half, len(first))
+
+
+def half_interval(values: list[float]) -> float:
+    """Half the 95% interval of the mean of `values` (normal approximation); 0 for fewer than two."""
+    return Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
 def arm_label(arm_name: str, lang: str) -> str:

@@ -8,8 +8,6 @@ held-out evaluation of each arm (never a canned sentence).
 from __future__ import annotations
 
 import logging
-import math
-import statistics
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import plotly.graph_objects as go
@@ -18,7 +16,14 @@ from app import gradio_compat, inputs
 from app.i18n import safe, t
 from app.page.plots import PALETTE, base_layout, empty_figure, legend_below, plot_text
 from app.tabs.training.lessons import LESSONS, WALL_SECONDS, Lesson, recorded_path
-from app.tabs.training.readings import Z95, arm_label, frequency_reading, paired_gap, paper_reading, signed
+from app.tabs.training.readings import (
+    arm_label,
+    frequency_reading,
+    half_interval,
+    paired_gap,
+    paper_reading,
+    signed,
+)
 from app.tabs.training.runner import TRAINER, LineFull, Snapshot, read_rows
 
 if TYPE_CHECKING:
@@ -300,8 +305,7 @@ def curves_figure(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: s
 
 def _half_interval(row: dict[str, Any]) -> float:
     """Half the 95% interval of an evaluation's loss, from its examples' losses (0 when it holds none)."""
-    losses = row.get("mlm_example_losses") or []
-    return Z95 * statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
+    return half_interval(row.get("mlm_example_losses") or [])
 
 
 def _frequency_line(lesson: Lesson, rows: dict[str, list[dict[str, Any]]]) -> float | None:

@@ -4,6 +4,7 @@ stop's last action: inside the first screen (no scrolling by the teacher) or how
 
     python benchmarks/guide_fold.py                       # English guide, 1,280 × 720 (a projector)
     python benchmarks/guide_fold.py --lang zh --size 1400x1000
+    python benchmarks/guide_fold.py --screenshots runs/fold   # and the screen after each stop
 
 `python app.py` on the shipped models, offline. A figure of `charts` is placed at the chart that draws it. The
 page's own scrolling counts (a click scrolls its button into view, as Playwright and a teacher's click do).
@@ -24,37 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.app_server import REPO, free_port  # noqa: E402
 
 logger = logging.getLogger("benchmarks.guide_fold")
-WHERE_JS = """([id, wanted]) => {
-  let element = null, rect = null;
-  if (id === 'charts') {
-    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-      if (!plot.offsetParent || !plot._fullData) continue;
-      for (const trace of plot._fullData) {
-        if (!trace.y || typeof trace.y === 'string' || trace.y.length === undefined) continue;
-        const ys = Array.from(trace.y).filter(v => typeof v === 'number');
-        const texts = [ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', ')];
-        if (texts.some(text => text.includes(wanted))) element = element || plot;
-      }
-    }
-  } else {
-    element = document.getElementById(id);
-    const walker = element && document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-    let node;
-    while (walker && (node = walker.nextNode())) {
-      const at = node.textContent.indexOf(wanted);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + wanted.length);
-      rect = range.getBoundingClientRect();
-      break;
-    }
-  }
-  if (!element) return null;
-  rect = rect || element.getBoundingClientRect();
-  return {top: Math.round(rect.top), bottom: Math.round(rect.bottom), height: window.innerHeight};
-}"""
-"""Where a figure is drawn, relative to the screen: the text's own box, or a chart's whole box."""
 PACE_MS = 500
 """A pause after each step, as a teacher's (a click at once after typing can meet the page before it read the text)."""
 
@@ -71,12 +41,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=["en", "zh"], default="en")
     parser.add_argument("--size", default="1280x720", help="the screen, WIDTHxHEIGHT")
+    parser.add_argument("--screenshots", type=Path, help="a folder: the screen after each stop, stop-N.png")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from playwright.sync_api import sync_playwright
 
     from tests.app.support import ARGS, CHROMIUM, switch_language, wait_for_page
-    from tests.app.test_guide_walk import TEXT_JS, do_step
+    from tests.app.test_guide_walk import TEXT_JS, do_step, on_screen, where_drawn
 
     stops = guide_stops()
     width, height = (int(part) for part in args.size.split("x"))
@@ -105,12 +76,15 @@ def main() -> None:
                     page.wait_for_timeout(PACE_MS)
                 for target, text in stop.shows:
                     page.wait_for_function(TEXT_JS, arg=[target, text], timeout=120_000)
-                    where = page.evaluate(WHERE_JS, [target, text])
-                    seen = bool(where) and where["top"] >= 0 and where["bottom"] <= where["height"]
+                    where = where_drawn(page, target, text)
+                    seen = on_screen(where)
                     inside, total = inside + seen, total + 1
                     place = f"{where['top']} – {where['bottom']}" if where else "not found"
                     verdict = "inside" if seen else "**outside**"
                     logger.info("| %d | %s | %s | %s | %s | %s |", stop.number, stop.tab, target, text, place, verdict)
+                if args.screenshots:
+                    args.screenshots.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(args.screenshots / f"stop-{stop.number}.png"))
             browser.close()
     finally:
         server.terminate()

@@ -62,32 +62,40 @@ def build(ctx: TabContext) -> None:
     """The attention tab; `/attention` is its endpoint."""
     tr, lang = ctx.tr, ctx.lang
     tr.add(gr.Markdown, text="attention.explain")
+    # Projector first (issue 54): the sentences across the page, then the options and the button on the left and,
+    # level with them, the chart the lesson reads (how alike consecutive passes attend); the per-pass heatmaps and
+    # bertviz's views below. A phone stacks the columns.
     with gr.Row():
         sentence_a = tr.add(gr.Textbox, EXAMPLE, lines=2, label="attention.a", elem_id="attention-a")
         sentence_b = tr.add(gr.Textbox, "", lines=2, label="attention.b", elem_id="attention-b")
-    with gr.Row():
-        head = tr.add(gr.Slider, 1, default_heads(), value=1, step=1, label="attention.head", elem_id="attention-head")
-        max_tokens = tr.add(
-            gr.Slider, 8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1, label="attention.max_tokens"
-        )
-        compare = tr.add(
-            gr.Dropdown,
-            value=ctx.compare_default,
-            choices=lambda lang: [*ctx.compare_choices(lang), *hub_choices(lang)],  # automatic, ours, the hub's
-            allow_custom_value=True,
-            label="attention.compare",
-            info="attention.compare.info",
-        )
-    button = tr.add(gr.Button, text="attention.button", variant="primary", elem_id="attention-button")
-    status = gr.Markdown(elem_id="attention-status")
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=2, min_width=320):
+            with gr.Row():
+                head = tr.add(
+                    gr.Slider, 1, default_heads(), value=1, step=1, label="attention.head", elem_id="attention-head"
+                )
+                max_tokens = tr.add(
+                    gr.Slider, 8, MAX_ATTENTION_TOKENS, value=ATTENTION_TOKENS, step=1, label="attention.max_tokens"
+                )
+            compare = tr.add(
+                gr.Dropdown,
+                value=ctx.compare_default,
+                choices=lambda lang: [*ctx.compare_choices(lang), *hub_choices(lang)],  # automatic, ours, the hub's
+                allow_custom_value=True,
+                label="attention.compare",
+                info="attention.compare.info",
+            )
+            button = tr.add(gr.Button, text="attention.button", variant="primary", elem_id="attention-button")
+            status = gr.Markdown(elem_id="attention-status")
+        with gr.Column(scale=3, min_width=360):
+            similarity = gr.Plot(show_label=False, elem_id="attention-similarity")
+            howto(tr, "howto.similarity")
+    heatmaps = gr.Plot(show_label=False, elem_id="attention-heatmaps")
+    howto(tr, "howto.heatmaps")
     head_view = tr.add(gr.HTML, label="attention.head_view", show_label=True, container=True, elem_id="head-view")
     howto(tr, "howto.head_view")
     model_view = tr.add(gr.HTML, label="attention.model_view", show_label=True, container=True, elem_id="model-view")
     howto(tr, "howto.model_view")
-    heatmaps = gr.Plot(show_label=False, elem_id="attention-heatmaps")
-    howto(tr, "howto.heatmaps")
-    similarity = gr.Plot(show_label=False, elem_id="attention-similarity")
-    howto(tr, "howto.similarity")
     with tr.add(gr.Accordion, label="common.raw", open=False):
         raw = gr.JSON(show_label=False)
 

@@ -169,13 +169,19 @@ def _fill_mask(
     found = (
         expected_word(lm.tokenizer, result, expected, expected_mask, table, training_contexts(lm)) if expected else None
     )
+    answered = []  # the expected word's lines answer the class's question: first, above the model's description
     if found is not None:
         raw["expected"] = found.as_dict()
-        explained += expected_lines(found, table.tokens if table is not None else None, lang)
+        answered = expected_lines(found, table.tokens if table is not None else None, lang)
     return MaskAnswer(
         result=raw | {"model": lm.name, "framing": framing.model_facts(lm, "mask").as_dict()},
         status=status_markdown(
-            [model_line(lm, lang, metrics=False), *picked.line(lm.name, lang), framing.line(lm, "mask", lang)]
+            [
+                *answered,
+                model_line(lm, lang, metrics=False),
+                *picked.line(lm.name, lang),
+                framing.line(lm, "mask", lang),
+            ]
             + [*explained, *result.notices]
         ),
         filled=result.filled_text,

@@ -113,8 +113,9 @@ def build(ctx: TabContext) -> None:
                     split_after = tr.add(gr.Number, 1, precision=0, label="order.split_after")
                     split_button = tr.add(gr.Button, text="order.split_button")
         with gr.Column(scale=2):
-            status = gr.Markdown(elem_id="order-status")
+            # The verdict first, the model's description under it (a projector's first screen holds the verdict).
             verdict = gr.Markdown(elem_id="order-verdict")
+            status = gr.Markdown(elem_id="order-status")
     with gr.Row():
         with gr.Column(scale=3):
             chart = gr.Plot(show_label=False, elem_id="order-chart")

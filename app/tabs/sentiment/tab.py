@@ -75,8 +75,9 @@ def build(ctx: TabContext) -> None:
             table = example_table(tr, [text], "common.examples", lambda lang: [[x] for x in examples(lang)])
             fails = example_table(tr, [text], "examples.fails", lambda lang: [[x] for x in fail_examples(lang)])
         with gr.Column(scale=2):
-            status = gr.Markdown(elem_id="sentiment-status")
+            # The verdict first, the model's description under it (a projector's first screen holds the verdict).
             verdict = gr.Markdown(elem_id="sentiment-verdict")
+            status = gr.Markdown(elem_id="sentiment-status")
     with gr.Row():
         probabilities = gr.Plot(show_label=False, elem_id="sentiment-probabilities")
         passes = gr.Plot(show_label=False, elem_id="sentiment-passes")

@@ -74,31 +74,27 @@ def build(ctx: TabContext) -> None:
     paper_views.panel(tr, "sharing")  # Tables 4 and 3 beside our ablation runs
 
     tr.add(gr.Markdown, text="sharing.live.explain")
-    with gr.Row():
-        text = tr.add(
-            gr.Textbox,
-            EXAMPLE,
-            lines=2,
-            label="sharing.text",
-            scale=3,
-            elem_id="sharing-text",
-        )
-        compare = tr.add(
-            gr.Dropdown,
-            value=ctx.compare_default,
-            choices=lambda lang: [
-                *ctx.compare_choices(lang)[:1],
-                *views.compare_picker_entries(list(ctx.shipped), lang),
-            ],
-            allow_custom_value=True,
-            label="attention.compare",
-            info="attention.compare.info",
-        )
-    button = tr.add(gr.Button, text="sharing.button", variant="primary", elem_id="sharing-button")
-    live_status = gr.Markdown(elem_id="transitions-status")
-    with gr.Row():
-        l2 = gr.Plot(show_label=False)
-        cosine = gr.Plot(show_label=False)  # the angle in degrees, as the paper draws it
+    # Projector first (issue 54): the two charts level with the sentence and the button, the status lines under the
+    # button, so that a click leaves the figures on the screen. A phone stacks the two columns.
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=2, min_width=320):
+            text = tr.add(gr.Textbox, EXAMPLE, lines=2, label="sharing.text", elem_id="sharing-text")
+            compare = tr.add(
+                gr.Dropdown,
+                value=ctx.compare_default,
+                choices=lambda lang: [
+                    *ctx.compare_choices(lang)[:1],
+                    *views.compare_picker_entries(list(ctx.shipped), lang),
+                ],
+                allow_custom_value=True,
+                label="attention.compare",
+                info="attention.compare.info",
+            )
+            button = tr.add(gr.Button, text="sharing.button", variant="primary", elem_id="sharing-button")
+            live_status = gr.Markdown(elem_id="transitions-status")
+        with gr.Column(scale=3, min_width=360), gr.Row():
+            l2 = gr.Plot(show_label=False)
+            cosine = gr.Plot(show_label=False)  # the angle in degrees, as the paper draws it
     with tr.add(gr.Accordion, label="common.raw", open=False):
         live_raw = gr.JSON(show_label=False)
 

@@ -36,6 +36,9 @@ class OptimizerConfig:
     """Denominator epsilon."""
     max_grad_norm: float = 1.0
     """Clip the global gradient norm to this (0 disables clipping)."""
+    embedding_lr_scale: float = 1.0
+    """Multiplies the learning rate of the embeddings: words (which the MLM decoder shares), positions, segments and
+    their LayerNorm. A knob of the fresh-model recipe (docs/results/pretraining-recipe.md, amendment 14)."""
 
     def __post_init__(self) -> None:
         if not self.learning_rate > 0:
@@ -44,6 +47,8 @@ class OptimizerConfig:
             raise ValueError("weight_decay, max_grad_norm and warmup_steps must not be negative.")
         if not 0 <= self.warmup_fraction < 1:
             raise ValueError(f"warmup_fraction must be in [0, 1), got {self.warmup_fraction}.")
+        if not self.embedding_lr_scale > 0:
+            raise ValueError(f"embedding_lr_scale must be positive, got {self.embedding_lr_scale}.")
         if not (0 <= self.beta1 < 1 and 0 <= self.beta2 < 1):
             raise ValueError("beta1 and beta2 must be in [0, 1).")
 
@@ -54,16 +59,20 @@ def build_optimizer(
     """AdamW or LAMB; no weight decay on biases and LayerNorm gains (as BERT and ALBERT).
 
     `lr_scale(name)` multiplies the learning rate of parameter `name` (layer-wise decay when
-    fine-tuning); each group records its factor as `lr_scale`. Without it there are exactly two
-    groups, decay then no-decay, as resumable pretraining checkpoints expect.
+    fine-tuning), and `config.embedding_lr_scale` that of the embeddings; each group records its factor as
+    `lr_scale`. Without either there are exactly two groups, decay then no-decay, as resumable pretraining
+    checkpoints expect.
     """
     grouped: dict[tuple[bool, float], list[nn.Parameter]] = {}
     for name, parameter in model.named_parameters():
         if not parameter.requires_grad:
             continue
         no_decay = parameter.ndim < 2 or "norm" in name
-        grouped.setdefault((no_decay, lr_scale(name) if lr_scale else 1.0), []).append(parameter)
-    if lr_scale is None:
+        scale = lr_scale(name) if lr_scale else 1.0
+        if ".embeddings." in f".{name}":
+            scale *= config.embedding_lr_scale
+        grouped.setdefault((no_decay, scale), []).append(parameter)
+    if lr_scale is None and config.embedding_lr_scale == 1.0:
         grouped = {(False, 1.0): grouped.get((False, 1.0), []), (True, 1.0): grouped.get((True, 1.0), [])}
     groups = [
         {

@@ -58,3 +58,29 @@ def test_the_held_out_scores_carry_the_frequency_guess_and_each_examples_loss_on
     first, second = result["mlm_example_losses"]
     assert (2 * first + 3 * second) / 5 == pytest.approx(result["mlm_loss"], abs=1e-4)
     assert "mlm_example_losses" not in evaluate(model, [batch | {"mlm_labels": labels}], torch.device("cpu"), "fp32")
+
+
+def test_the_embedding_rate_scale_moves_the_embeddings_alone_and_keeps_two_groups_at_one() -> None:
+    from albert.training.optim import OptimizerConfig, build_optimizer
+
+    model = fresh("all")
+    names = {id(p): name for name, p in model.named_parameters()}
+
+    def rates(config: OptimizerConfig) -> tuple[dict[str, float], torch.optim.Optimizer]:
+        optimizer = build_optimizer(model, config, torch.device("cpu"))
+        return {names[id(p)]: group["lr"] for group in optimizer.param_groups for p in group["params"]}, optimizer
+
+    scaled, optimizer = rates(OptimizerConfig(learning_rate=1e-3, embedding_lr_scale=10))
+    embeddings = {name for name in scaled if name.startswith("albert.embeddings.")}
+    assert embeddings == {
+        "albert.embeddings.word_embeddings.weight", "albert.embeddings.position_embeddings.weight",
+        "albert.embeddings.token_type_embeddings.weight", "albert.embeddings.norm.weight",
+        "albert.embeddings.norm.bias",
+    }  # fmt: skip
+    assert all(scaled[name] == pytest.approx(1e-2) for name in embeddings)
+    assert all(scaled[name] == pytest.approx(1e-3) for name in scaled if name not in embeddings)
+    assert len(optimizer.param_groups) == 4  # decay and no-decay, at each rate
+    plain, optimizer = rates(OptimizerConfig(learning_rate=1e-3))
+    assert set(plain.values()) == {1e-3} and len(optimizer.param_groups) == 2  # what resumable checkpoints expect
+    with pytest.raises(ValueError, match="embedding_lr_scale"):
+        OptimizerConfig(embedding_lr_scale=0)

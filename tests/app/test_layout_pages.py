@@ -207,8 +207,10 @@ def test_bertviz_views_fit_their_frames(which: str, request) -> None:
     sizes = [
         frame.evaluate("""() => { const svg = document.querySelector('#vis svg').getBoundingClientRect();
         const root = document.documentElement;
+        const fonts = [...document.querySelectorAll('svg text')].map(e => parseFloat(getComputedStyle(e).fontSize));
         return {sw: root.scrollWidth, iw: innerWidth, sh: root.scrollHeight, ih: innerHeight,
                 bottom: svg.bottom, right: svg.right, zoom: +(root.style.zoom || 1),
+                kind: document.getElementById('layer') ? 'head' : 'model', font: Math.min(...fonts),
                 numbers: [...document.querySelectorAll('#layer option, svg text')].map(e => e.textContent)}; }""")
         for frame in frames
     ]
@@ -221,6 +223,10 @@ def test_bertviz_views_fit_their_frames(which: str, request) -> None:
     assert layers, "the views number layers 1 … L"
     if which == "phone":
         assert min(s["zoom"] for s in sizes) < 1  # scaled down to the phone's frame
+        # ... and still readable (issue 54, item 7): the model view's labels at 9 px or more on the phone's screen
+        # for the tiny model's 4 heads (a shipped 2-head model's view draws at full size)
+        model = next(s for s in sizes if s["kind"] == "model")
+        assert model["font"] * model["zoom"] >= 9, model
     slider = page.locator("#attention-head input[type=range]")
     assert slider.get_attribute("max") == "4"  # the tiny model's heads (tests/factories.TINY)
 

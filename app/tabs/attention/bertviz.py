@@ -142,6 +142,10 @@ _PATCHES = {
             ".replace('{head}', config.heads[headIndex] + 1))",
         ),
         ('console.log("x", x, y)', ""),
+        (  # the detail box never leaves the view on the left (it opens over the grid in a narrow view)
+            "x = leftPos + THUMBNAIL_PADDING - DETAIL_WIDTH + 8;",
+            "x = Math.max(MIN_X, Math.min(leftPos + THUMBNAIL_PADDING - DETAIL_WIDTH + 8, maxX - DETAIL_WIDTH));",
+        ),
     ),
 }
 
@@ -171,14 +175,17 @@ class ViewSize:
 
 
 _BODY_MARGIN_TOP, _BODY_MARGIN_SIDE, _CONTROLS = 28, 8, 30
-_MODEL_AXIS, _MODEL_DETAIL_WIDTH, _THUMBNAIL_WIDTH = 38, 300, 100
+_MODEL_AXIS, _MODEL_DETAIL_WIDTH, _THUMBNAIL_WIDTH = 38, 300, 90
 
 
 def model_view_layout(layers: int, heads: int, tokens: int) -> dict[str, float]:
-    """Sizes for bertviz's model view: its thumbnails made about 100 px square whatever the number of heads (it
+    """Sizes for bertviz's model view: its thumbnails made about 90 px square whatever the number of heads (it
     scales them by 12 / heads: 42 px per token and ~3,400 px for a 2-head model), and the view as wide as the
-    grid plus the 300 px detail box that opens beside a thumbnail, at most bertviz's 970 px."""
-    div_width = min(_MODEL_AXIS + heads * _THUMBNAIL_WIDTH + _MODEL_DETAIL_WIDTH + 10, 970)
+    grid, at least the 300 px detail box (which opens over the grid when a thumbnail is clicked, as in bertviz's
+    own 12-head view), at most bertviz's 970 px. Narrow on purpose (issue 54, item 7): a 2-head model's view is
+    326 px wide and draws at 0.92 in a 390 px phone's 300 px frame (its 13 px labels at 12 px), where grid and detail
+    side by side (~530 px) drew at 0.57; a 4-head one draws at 0.72 (9.4 px)."""
+    div_width = min(max(_MODEL_AXIS + heads * _THUMBNAIL_WIDTH, _MODEL_DETAIL_WIDTH + 10), 970)
     thumbnail_width = (div_width - _MODEL_AXIS) / heads
     box_height = min(7.0, max(2.0, min(thumbnail_width, _THUMBNAIL_WIDTH) / max(tokens, 1)))
     thumbnail_height = tokens * box_height + 10

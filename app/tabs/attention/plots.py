@@ -18,6 +18,10 @@ PHONE_PLOT_PX = 320
 """The plot's width on a 390 px phone (the page's padding and the block's border taken off)."""
 MIN_LABEL_PX = 7
 """The smallest axis label a map's columns get before some go unlabelled: a character of 7 px is still legible."""
+LABEL_STEP_PX = MIN_LABEL_PX + 3
+"""Pixels a turned label of that size needs along its axis; a map at least this wide per token labels them all."""
+DESKTOP_ROW_PX = 730
+"""A row of maps' width at the 960 px a narrow desktop window keeps (app/static/lab.css)."""
 
 
 def head_heatmaps_figure(
@@ -34,10 +38,18 @@ def head_heatmaps_figure(
     ~36 ms of the interpreter per request, most of an /attention answer, and held the lock other requests need."""
     layers, count = maps.shape[0], len(tokens)
     cols = 1 if narrow else min(layers, 2 if layers % 3 and not layers % 2 else 3)  # full grids (4 → 2 × 2)
+    while cols > 1 and DESKTOP_ROW_PX / cols < count * LABEL_STEP_PX:  # fewer maps a row before a token goes unlabelled
+        cols -= 1
     rows = -(-layers // cols)
     labels = [plot_text(display_token(tok)) for tok in tokens]
     font = 11 if count <= 16 else 9 if count <= 32 else 7
-    side = 230 if narrow else max(240, min(14 * count, 420))  # px per map: a readable row per token, within the page
+    # px per map: a readable row per token, within the page; a phone's map grows past the phone's width (its chart
+    # then scrolls sideways in its own box, app/static/lab.css) rather than leave a character unlabelled (issue 54)
+    side = (
+        max(230, count * LABEL_STEP_PX)
+        if narrow
+        else max(240, min(14 * count, 420), min(count * LABEL_STEP_PX, DESKTOP_ROW_PX // cols))
+    )
     titles = tuple(t("attention.pass", lang, i=i + 1) for i in range(layers))
     gap = 80 if narrow else 90  # px between two rows of maps: the turned x labels and the next map's title
     layout = json.loads(_grid(rows, cols, titles, min(0.25, gap / (rows * side + gap))))
@@ -74,15 +86,17 @@ def head_heatmaps_figure(
             margin=margin,
         )
     )
+    if narrow and margin["l"] + side + margin["r"] > PHONE_PLOT_PX:  # wider than the phone: drawn at its own width
+        layout["width"] = margin["l"] + side + margin["r"]
     if narrow:  # the title in the top 50 px, the colour bar under it, then pass 1's own title
         lines = layout["title"]["text"].count("<br>") + 1
         above = margin["t"] - 14 - 10 * lines  # px from the first map's top up to the title's middle
         layout["title"] = {**layout["title"], "y": 1 + above / plot_px, "yref": "paper", "yanchor": "middle"}
     axis = dict(tickmode="array", tickvals=positions, ticktext=labels, tickfont=dict(size=font), showgrid=False)
-    # Columns are narrower than rows are tall: one map is about 730 / cols px wide at the 960 px a narrow desktop
-    # window keeps (app/static/lab.css), or the phone's plot width less the labels; a turned label needs ~font + 4
-    # px. Past that, every stride-th column is labelled.
-    across = PHONE_PLOT_PX - margin["l"] - margin["r"] if narrow else 730 / cols
+    # Columns are narrower than rows are tall: one map is about DESKTOP_ROW_PX / cols px wide on a desktop, or its
+    # side on a phone; a turned label needs ~font + 3 px. Past that (more than 73 tokens on a desktop), every
+    # stride-th column is labelled.
+    across = side if narrow else DESKTOP_ROW_PX / cols
     # The turned labels shrink to fit every column (down to MIN_LABEL_PX, issue 54: a 中文 phone saw every other
     # character); only past that is every stride-th column labelled.
     column_font = max(MIN_LABEL_PX, min(font, int(across / count) - 3))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from app.page.client import is_phone
-from app.tabs.attention.plots import head_heatmaps_figure
+from app.tabs.attention.plots import PHONE_PLOT_PX, head_heatmaps_figure
 
 ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126 Mobile Safari"
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E"
@@ -54,14 +54,27 @@ def test_a_phone_gets_the_passes_stacked_the_rest_a_grid() -> None:
     assert "orientation" not in grid["coloraxis"]["colorbar"]
 
 
-@pytest.mark.parametrize("count, every", [(9, 1), (18, 1), (24, 1), (48, 2)])
-def test_a_phones_heatmap_labels_every_character_while_a_legible_label_fits(count: int, every: int) -> None:
-    """Issue 54: a 中文 phone's heatmaps labelled every other character of an 18-token sentence. The columns' labels
-    shrink (to 7 px at least) before any goes unlabelled."""
+@pytest.mark.parametrize("count", [9, 18, 24, 48, 128])
+def test_a_phones_heatmap_labels_every_character_up_to_the_token_limit(count: int) -> None:
+    """Issue 54: a 中文 phone's heatmaps labelled every other character of an 18-token sentence, and past 24 tokens
+    still did. The columns' labels shrink (to 7 px at least); past that the map is drawn wider than the phone (its
+    box scrolls sideways), 10 px a token, so no character goes unlabelled up to the token limit (128)."""
     maps = np.random.default_rng(0).random((2, 1, count, count))
     tokens = [f"字{i}" for i in range(count)]
     layout = head_heatmaps_figure(maps, tokens, 0, "zh", narrow=True).to_dict()["layout"]
     x_axis = layout["xaxis"]
-    assert x_axis["tickvals"] == list(range(count))[::every]
+    assert x_axis["tickvals"] == list(range(count))
     assert 7 <= x_axis["tickfont"]["size"] <= 11
     assert layout["yaxis"]["tickvals"] == list(range(count))  # rows: every token
+    plot_width = layout.get("width", PHONE_PLOT_PX) - layout["margin"]["l"] - layout["margin"]["r"]
+    assert plot_width / count >= x_axis["tickfont"]["size"] + 3  # room for each turned label
+    assert ("width" in layout) is (count > 24)  # drawn wider than the phone only when it must
+
+
+@pytest.mark.parametrize("count, every", [(12, 1), (48, 1), (73, 1), (128, 2)])
+def test_a_desktops_heatmaps_take_fewer_maps_a_row_before_a_token_goes_unlabelled(count: int, every: int) -> None:
+    maps = np.random.default_rng(0).random((6, 1, count, count))
+    layout = head_heatmaps_figure(maps, [f"w{i}" for i in range(count)], 0, "en").to_dict()["layout"]
+    assert layout["xaxis"]["tickvals"] == list(range(count))[::every]
+    per_row = len({round(layout[f"xaxis{i if i > 1 else ''}"]["domain"][0], 2) for i in range(1, 7)})
+    assert per_row == (3 if count <= 24 else 1)

@@ -8,12 +8,13 @@ held-out evaluation of each arm (never a canned sentence).
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import plotly.graph_objects as go
 
 from app import gradio_compat, inputs
-from app.i18n import safe, t
+from app.i18n import t
 from app.page.plots import PALETTE, base_layout, empty_figure, legend_below, plot_text
 from app.tabs.training.lessons import LESSONS, WALL_SECONDS, Lesson, recorded_path
 from app.tabs.training.readings import (
@@ -218,7 +219,7 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         ]
         if lesson.kind == "sharing":
             probe = last(arm_rows, "eval", "probe")
-            guesses = ", ".join(f"{safe(p, 20)} {100 * q:.0f}%" for p, q in probe["probe"]) if probe else "–"
+            guesses = ", ".join(f"{code_span(p[:20])} {100 * q:.0f}%" for p, q in probe["probe"]) if probe else "–"
             cells.append(guesses)
         else:
             order = order_proportion(last(arm_rows, "eval", "order_hits"))
@@ -226,8 +227,17 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         lines.append("| " + " | ".join(cells) + " |")
     if lesson.kind == "sharing":
         lines.append("")
-        lines.append(t("training.probe", lang, text=safe(lesson.probe, 120)))
+        lines.append(t("training.probe", lang, text=lesson.probe.replace("`", "'")[:120]))
     return "\n".join(lines)
+
+
+def code_span(piece: str) -> str:
+    """A model's piece as literal text in a Markdown table cell: a code span (longer fences around a piece that holds
+    backticks), its pipes escaped so that the cell stays one cell, its line breaks as spaces."""
+    text = piece.replace("\n", " ").replace("\r", " ").replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{padding}{text}{padding}{fence}"
 
 
 def curves_figure(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: str) -> go.Figure:

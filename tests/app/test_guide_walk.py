@@ -1,8 +1,9 @@
 """Issue 42, item 2: both teacher's guides walked literally in Chromium, stop by stop, reading every figure off the
 page: each on a 1,280 × 720 projector and a 1,400 × 1,000 desktop, where every figure a stop quotes must be drawn
 inside the screen the stop's action leaves (issue 54, item 5: the teacher does not scroll), and 中文 on a 390 × 844
-phone (a phone's User-Agent and touch). The stops are docs/teaching/stops.py, which tests/docs/test_guide_stops.py
-checks against the guides' text.
+phone (a phone's User-Agent and touch). After each stop of a 中文 walk no English is on the screen beyond names, the
+user's text and the model's (tests/app/test_layout_chinese.py's rule). The stops are docs/teaching/stops.py, which
+tests/docs/test_guide_stops.py checks against the guides' text.
 
 `python app.py` on the shipped models (assets/), offline, every outside host blocked; one server for the module, one
 page per walk. Each stop's seconds go to test-artifacts/guide-walk-<lang>-<screen>.json (not committed).
@@ -131,6 +132,18 @@ def on_screen(where: dict | None) -> bool:
     return bool(where) and where["top"] >= 0 and where["bottom"] <= where["height"]
 
 
+def english_on_screen(page) -> set[str]:
+    """Latin words on the page and in its frames that are neither names nor the user's or the model's text
+    (tests/app/test_layout_chinese.py's rule)."""
+    from tests.app.test_layout_chinese import USER_TEXT, VISIBLE_TEXT, WORD, leftover_english
+
+    texts, user = page.evaluate(VISIBLE_TEXT), page.evaluate(USER_TEXT)
+    for frame in page.frames[1:]:
+        texts += frame.evaluate(VISIBLE_TEXT)
+        user += frame.evaluate(USER_TEXT)
+    return leftover_english(texts, {word.lower() for text in user for word in WORD.findall(text)})
+
+
 @pytest.fixture(scope="module")
 def shipped_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python app.py` on the shipped models, offline, on a free loopback port."""
@@ -224,6 +237,7 @@ def test_the_guide_walks_on_the_page(
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         failed: list[str] = []
         below_the_fold: list[str] = []
+        english: dict[str, list[str]] = {}
 
         def refused(response) -> None:
             if response.status >= 400:
@@ -252,6 +266,8 @@ def test_the_guide_walks_on_the_page(
                 if screen in FOLDED and not on_screen(where):
                     below_the_fold.append(f"stop {stop.number}: {text!r} in #{target} at {where}")
             _pace(page, traffic, timings, f"stop {stop.number}")  # the class reads the stop before the next one
+            if lang == "zh":  # issue 54: a 中文 walk finds no English beyond names, the user's text and the model's
+                english[f"stop {stop.number}"] = sorted(english_on_screen(page))
             timings[f"stop {stop.number} ({stop.tab})"] = round(time.perf_counter() - began, 1)
             screenshot(page, f"guide-walk-{lang}-{screen}-{stop.number}")
         timings["total"] = round(time.perf_counter() - start, 1)
@@ -259,6 +275,7 @@ def test_the_guide_walks_on_the_page(
     (ARTIFACTS / f"guide-walk-{lang}-{screen}.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")
     print(f"guide walk {lang} on the {screen}: {timings}")
     assert outside == [], f"requests to outside hosts: {outside[:5]}"
+    assert {stop: words for stop, words in english.items() if words} == {}
     assert below_the_fold == [], f"figures outside the first screen at {SCREENS[screen]['viewport']}: {below_the_fold}"
     # Gradio's page asks /cancel and /reset for an event that has no id yet (event_id null → 422) when a language
     # switch or a tab re-run cancels one that never started: said in the report of issue 42, left to the wiring.

@@ -55,26 +55,36 @@ def _neighbour_key(pieces: np.ndarray, distance: np.ndarray) -> np.ndarray:
     return pieces.astype(np.int64) * (MAX_DISTANCE + 1) + distance
 
 
-def learn(examples: Sequence[np.ndarray], vocab_size: int, pad_id: int) -> ContextCounts:
-    """Counts of every (left piece, distance, right piece, distance) → centre in the unmasked training examples."""
+def learn(
+    examples: Sequence[np.ndarray], vocab_size: int, pad_id: int, taught: Sequence[np.ndarray] | None = None
+) -> ContextCounts:
+    """Counts of every (left piece, distance, right piece, distance) → centre in the unmasked training examples;
+    with `taught` (one boolean array per example), only the centres it marks count: the positions whose piece the
+    MLM loss asked for."""
     both, left, right = [], [], []
     centres_all = []
-    for tokens in examples:
-        tokens = tokens[tokens != pad_id]
-        centres_all.append(tokens)
+    for index, tokens in enumerate(examples):
+        kept = tokens != pad_id
+        counted = np.ones(int(kept.sum()), dtype=bool) if taught is None else np.asarray(taught[index], bool)[kept]
+        tokens = tokens[kept]
+        centres_all.append(tokens[counted])
         n = len(tokens)
         for d_left in range(1, MAX_DISTANCE + 1):
             lk = _neighbour_key(tokens[: n - d_left], np.full(n - d_left, d_left))
-            left.append((lk, tokens[d_left:]))
+            on = counted[d_left:]
+            left.append((lk[on], tokens[d_left:][on]))
             for d_right in range(1, MAX_DISTANCE + 1):
                 m = n - d_left - d_right
                 if m <= 0:
                     continue
                 rk = _neighbour_key(tokens[d_left + d_right :], np.full(m, d_right))
-                centre = tokens[d_left : d_left + m]
-                both.append((lk[:m] * vocab_size * (MAX_DISTANCE + 1) + rk, centre))
+                on = counted[d_left : d_left + m]
+                both.append(((lk[:m] * vocab_size * (MAX_DISTANCE + 1) + rk)[on], tokens[d_left : d_left + m][on]))
         for d_right in range(1, MAX_DISTANCE + 1):
-            right.append((_neighbour_key(tokens[d_right:], np.full(n - d_right, d_right)), tokens[: n - d_right]))
+            on = counted[: n - d_right]
+            right.append(
+                (_neighbour_key(tokens[d_right:], np.full(n - d_right, d_right))[on], tokens[: n - d_right][on])
+            )
 
     def table(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
         return _most_frequent_centre(
@@ -114,8 +124,9 @@ def predict(counts: ContextCounts, input_ids: np.ndarray, position: int, hidden:
     return counts.frequent
 
 
-def training_examples(summary: dict, steps: int) -> tuple[list[np.ndarray], int, int]:
-    """The run's first `steps` batches, unmasked again: exactly the tokens its training showed."""
+def training_examples(summary: dict, steps: int) -> tuple[list[np.ndarray], list[np.ndarray], int, int]:
+    """The run's first `steps` batches, unmasked again (exactly the tokens its training showed), and which positions
+    of each the MLM loss asked for."""
     from albert.commands.pretrain import PretrainConfig
     from albert.data.corpus import TokenizedCorpus
     from albert.data.pretraining_examples import PretrainingDataset
@@ -134,25 +145,32 @@ def training_examples(summary: dict, steps: int) -> tuple[list[np.ndarray], int,
         config["seed"],
         tokenizer.pad_token_id,
     )
-    examples = []
+    examples, taught = [], []
     for _ in range(steps):
         batch = stream.next()
         labels = batch["mlm_labels"]
         unmasked = torch.where(labels != IGNORE_INDEX, labels, batch["input_ids"])
         examples.extend(unmasked.numpy())
+        taught.extend((labels != IGNORE_INDEX).numpy())
     stream.close()
-    return examples, len(tokenizer), tokenizer.pad_token_id
+    return examples, taught, len(tokenizer), tokenizer.pad_token_id
 
 
-def score(directory: Path, steps: int) -> tuple[Proportion, Proportion]:
-    """The count model's and the most-frequent piece's score on the run's held-out blanks."""
+def score(directory: Path, steps: int, taught_only: bool = False) -> tuple[Proportion, Proportion]:
+    """The count model's and the most-frequent piece's score on the run's held-out blanks; `taught_only`: counts of
+    the blanks the training loss asked for alone (the supervision the model got), else of every position."""
     from albert.data.tokenizer import load_tokenizer
     from experiments.pretraining_recipe import held_out_blanks
 
     summary = json.loads((directory / "summary.json").read_text())
-    examples, vocab_size, pad_id = training_examples(summary, steps)
-    logger.info("%s training examples, %s pieces", f"{len(examples):,}", f"{sum(len(e) for e in examples):,}")
-    counts = learn(examples, vocab_size, pad_id)
+    examples, taught, vocab_size, pad_id = training_examples(summary, steps)
+    logger.info(
+        "%s training examples, %s pieces, %s of them blanks the loss asked for",
+        f"{len(examples):,}",
+        f"{sum(len(e) for e in examples):,}",
+        f"{sum(int(t.sum()) for t in taught):,}",
+    )
+    counts = learn(examples, vocab_size, pad_id, taught if taught_only else None)
     tokenizer = load_tokenizer(summary["config"]["tokenizer"])
     hidden = {tokenizer.mask_token_id, pad_id}
     batches, _, _ = held_out_blanks(summary)
@@ -170,9 +188,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", type=Path, help="A recipe arm's folder (its summary.json names the data and blanks).")
     parser.add_argument("--steps", type=int, default=500, help="Training batches the counts read (default 500).")
+    parser.add_argument(
+        "--taught-only", action="store_true", help="Count only the centres the training loss asked for (its blanks)."
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    counts, frequent = score(args.run, args.steps)
+    counts, frequent = score(args.run, args.steps, args.taught_only)
     for name, p in (("context counts", counts), ("most frequent piece", frequent)):
         low, high = p.interval()
         logger.info(

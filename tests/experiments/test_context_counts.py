@@ -31,3 +31,13 @@ def test_an_unseen_pair_backs_off_to_the_left_then_the_right_then_the_most_frequ
     assert predict(counts, np.array([19, MASK, 16]), 1, {MASK, PAD}) == 15  # 19 unseen: the right's 15
     assert predict(counts, np.array([19, MASK, 18]), 1, {MASK, PAD}) == 17
     assert predict(counts, np.array([MASK, MASK]), 0, {MASK, PAD}) == 17
+
+
+def test_taught_only_counts_the_centres_the_loss_asked_for_and_nothing_else() -> None:
+    examples = [np.array([5, 7, 9, PAD]), np.array([5, 8, 9, PAD]), np.array([5, 8, 9, PAD])]
+    taught = [np.array([False, True, False, False]), np.zeros(4, dtype=bool), np.zeros(4, dtype=bool)]
+    counts = learn(examples, VOCAB, PAD, taught)
+    # 8 is between 5 and 9 twice, 7 once, but only the 7 was a blank of the loss
+    assert predict(counts, np.array([5, MASK, 9]), 1, {MASK, PAD}) == 7
+    assert counts.frequent == 7
+    assert predict(learn(examples, VOCAB, PAD), np.array([5, MASK, 9]), 1, {MASK, PAD}) == 8

@@ -57,9 +57,10 @@ def position_similarity(model: torch.nn.Module, batch: dict[str, torch.Tensor]) 
 
 def held_out_blanks(summary: dict) -> tuple[list[dict[str, torch.Tensor]], torch.Tensor, int]:
     """The run's held-out batches, their blanks' targets and the most frequent piece of its training text."""
-    from albert.commands.pretrain import PretrainConfig, held_out_sets
+    from albert.commands.pretrain import PretrainConfig
     from albert.data.corpus import TokenizedCorpus
     from albert.data.tokenizer import load_tokenizer
+    from albert.training.pretraining_evaluation import held_out_sets
 
     config = summary["config"]
     cfg = PretrainConfig(
@@ -74,7 +75,7 @@ def held_out_blanks(summary: dict) -> tuple[list[dict[str, torch.Tensor]], torch
     cache = Path(config["cache_dir"])
     valid = TokenizedCorpus.build(list(cfg.valid_corpus), tokenizer, cache / "valid")
     train = TokenizedCorpus.build(list(cfg.corpus), tokenizer, cache / "train")
-    batches = held_out_sets(cfg, valid, tokenizer).mlm
+    batches = held_out_sets(cfg.data, cfg.seed, cfg.eval_examples, valid, tokenizer).mlm
     targets = torch.cat([b["mlm_labels"][b["mlm_labels"] != IGNORE_INDEX] for b in batches])
     frequent = int(np.bincount(np.asarray(train.tokens), minlength=len(tokenizer)).argmax())
     return batches, targets, frequent
@@ -95,7 +96,7 @@ def read_arm(directory: Path, reference: dict, batches: list[dict[str, torch.Ten
 
 
 def _held_out_options(summary: dict) -> dict:
-    """What decides a run's logged held-out blanks (`albert.commands.pretrain.held_out_sets`)."""
+    """What decides a run's logged held-out blanks (`albert.training.pretraining_evaluation.held_out_sets`)."""
     config = summary["config"]
     data = {k: v for k, v in config["data"].items() if k not in ("objective", "whole_word_masking")}
     return {

@@ -26,15 +26,14 @@ from albert.cli import run_command
 from albert.core.config import IGNORE_INDEX, PRESETS, AlbertConfig, ConfigError
 from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
-from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset, make_eval_batches
-from albert.data.sentence_order import corpus_order_pairs
+from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
 from albert.training.fresh_start import scale_residual_branches, unigram_log_shares, unigram_output_bias
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
-from albert.training.pretraining_evaluation import evaluate
+from albert.training.pretraining_evaluation import evaluate, held_out_sets, probe_guesses
 from albert.training.state import check_output_folder
 
 logger = logging.getLogger("albert.pretrain")
@@ -232,32 +231,6 @@ def _build_corpus(
     )
 
 
-@dataclass
-class HeldOutSets:
-    """Fixed held-out data: MLM batches in the run's own format (pairs, or one segment for MLM only), and, for a
-    model with a sentence head, order pairs (`albert.data.sentence_order`: centre-out, asked in both orders)."""
-
-    mlm: list[dict[str, torch.Tensor]]
-    pairs: list[tuple[Any, Any, Any]]
-    special: tuple[int, int]
-    pad_id: int
-
-
-def held_out_sets(cfg: PretrainConfig, valid: TokenizedCorpus, tokenizer: Any) -> HeldOutSets:
-    # Held-out masks are piece (character) level whatever the run trains with, so that runs with and without
-    # whole-word masking are scored on the same kind of blank; an MLM-only run is scored on one segment, its format.
-    objective = "none" if cfg.data.objective == "none" else "sop"
-    data_config = dataclasses.replace(cfg.data, objective=objective, seed=cfg.seed + 1, whole_word_masking=False)
-    mlm = make_eval_batches(valid, data_config, tokenizer.pad_token_id, cfg.eval_examples, batch_size=64)
-    pairs = []
-    if cfg.data.objective != "none":
-        pairs = corpus_order_pairs(valid, cfg.data.max_seq_length - 3, cfg.eval_examples, seed=cfg.seed + 1)
-        if not pairs:
-            logger.warning("held-out order evaluation skipped: the held-out text gives no pair of sentences")
-    special = (tokenizer.cls_token_id, tokenizer.sep_token_id)
-    return HeldOutSets(mlm, pairs, special, tokenizer.pad_token_id)
-
-
 EXAMPLE_LOSSES_KEPT = 512
 """A held-out evaluation of at most this many examples writes each example's loss (and the frequency guess's) into its
 row, so that two runs on the same blanks can be compared with an interval (the lessons: 64); a larger one writes the
@@ -282,7 +255,11 @@ class PretrainingTask(Task):
         corpus = _build_corpus(cfg.corpus, tokenizer, cache / "train", dist, cfg.word_segmented)
         self.held_out = (
             held_out_sets(
-                cfg, _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented), tokenizer
+                cfg.data,
+                cfg.seed,
+                cfg.eval_examples,
+                _build_corpus(cfg.valid_corpus, tokenizer, cache / "valid", dist, cfg.word_segmented),
+                tokenizer,
             )
             if cfg.valid_corpus
             else None
@@ -488,28 +465,6 @@ class PretrainingTask(Task):
             self.model.save_pretrained(final, tokenizer=self.tokenizer)
             (final / "training_summary.json").write_text(json.dumps(jsonable(summary), indent=2) + "\n")
             logger.info("final model saved to %s", final)
-
-
-PROBE_GUESSES = 5
-
-
-@torch.no_grad()
-def probe_guesses(
-    model: AlbertForPreTraining, tokenizer: Any, text: str, device: torch.device, k: int = PROBE_GUESSES
-) -> list[list[Any]]:
-    """The `k` most likely pieces (and their probabilities) at the first [MASK] of `text`."""
-    encoded = tokenizer(text, return_tensors="pt", truncation=True, max_length=model.config.max_position_embeddings)
-    ids = encoded["input_ids"].to(device)
-    where = (ids[0] == tokenizer.mask_token_id).nonzero()
-    if not len(where):  # the tokenizer cut it off: nothing to guess
-        return []
-    was_training = model.training
-    model.eval()
-    logits = model(ids, encoded["attention_mask"].to(device)).mlm_logits[0, int(where[0])]
-    model.train(was_training)
-    top = torch.softmax(logits.float(), -1).topk(k)
-    pieces = tokenizer.convert_ids_to_tokens(top.indices.tolist())
-    return [[piece, round(float(p), 4)] for piece, p in zip(pieces, top.values.tolist(), strict=True)]
 
 
 def run(cfg: PretrainConfig) -> RunResult:

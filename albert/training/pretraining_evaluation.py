@@ -9,15 +9,18 @@ Three held-out measures per model, each a proportion with its Wilson 95% interva
 - `order`: prefers the true order — the one honest pair rule (`albert.data.sentence_order`: centre-out pairs of whole
   sentences, no length or edge cue; `albert.training.order_scoring`: each pair asked in both orders).
 - `topic`: prefers the real next text over a segment of another document (what NSP trains).
-A model without a sentence head (MLM only) gets no pair scores. `albert.commands.pretrain` calls `evaluate`;
-`experiments/score_models.py` and `scripts/package_model.py` call `score_model`.
+A model without a sentence head (MLM only) gets no pair scores. `albert.commands.pretrain` builds its fixed
+`held_out_sets` once and calls `evaluate` and `probe_guesses` (a probe sentence's likeliest pieces) at each
+evaluation; `experiments/score_models.py` and `scripts/package_model.py` call `score_model`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,7 @@ from albert.core.config import IGNORE_INDEX
 from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
 from albert.data.pretraining_examples import PretrainingDataConfig, make_eval_batches
-from albert.data.sentence_order import OrderPair, order_pairs, sentence_documents
+from albert.data.sentence_order import OrderPair, corpus_order_pairs, order_pairs, sentence_documents
 from albert.data.tokenizer import load_tokenizer
 from albert.training.distributed import autocast, unwrap
 from albert.training.finetune_evaluation import require_finite
@@ -205,3 +208,54 @@ def card_mismatches(directory: Path, scores: dict[str, Proportion]) -> list[str]
         elif abs(card[key] - score.rate) > CARD_TOLERANCE:
             problems.append(f"{directory.name}: card says {key} {card[key]:.4f}, re-scored {score.rate:.4f}")
     return problems
+
+
+@dataclass
+class HeldOutSets:
+    """Fixed held-out data: MLM batches in the run's own format (pairs, or one segment for MLM only), and, for a
+    model with a sentence head, order pairs (`albert.data.sentence_order`: centre-out, asked in both orders)."""
+
+    mlm: list[dict[str, torch.Tensor]]
+    pairs: list[tuple[Any, Any, Any]]
+    special: tuple[int, int]
+    pad_id: int
+
+
+def held_out_sets(
+    data: PretrainingDataConfig, seed: int, eval_examples: int, valid: TokenizedCorpus, tokenizer: Any
+) -> HeldOutSets:
+    """A pretraining run's fixed held-out sets, from its data options, seed and number of examples."""
+    # Held-out masks are piece (character) level whatever the run trains with, so that runs with and without
+    # whole-word masking are scored on the same kind of blank; an MLM-only run is scored on one segment, its format.
+    objective = "none" if data.objective == "none" else "sop"
+    data_config = dataclasses.replace(data, objective=objective, seed=seed + 1, whole_word_masking=False)
+    mlm = make_eval_batches(valid, data_config, tokenizer.pad_token_id, eval_examples, batch_size=64)
+    pairs = []
+    if data.objective != "none":
+        pairs = corpus_order_pairs(valid, data.max_seq_length - 3, eval_examples, seed=seed + 1)
+        if not pairs:
+            logger.warning("held-out order evaluation skipped: the held-out text gives no pair of sentences")
+    special = (tokenizer.cls_token_id, tokenizer.sep_token_id)
+    return HeldOutSets(mlm, pairs, special, tokenizer.pad_token_id)
+
+
+PROBE_GUESSES = 5
+
+
+@torch.no_grad()
+def probe_guesses(
+    model: AlbertForPreTraining, tokenizer: Any, text: str, device: torch.device, k: int = PROBE_GUESSES
+) -> list[list[Any]]:
+    """The `k` most likely pieces (and their probabilities) at the first [MASK] of `text`."""
+    encoded = tokenizer(text, return_tensors="pt", truncation=True, max_length=model.config.max_position_embeddings)
+    ids = encoded["input_ids"].to(device)
+    where = (ids[0] == tokenizer.mask_token_id).nonzero()
+    if not len(where):  # the tokenizer cut it off: nothing to guess
+        return []
+    was_training = model.training
+    model.eval()
+    logits = model(ids, encoded["attention_mask"].to(device)).mlm_logits[0, int(where[0])]
+    model.train(was_training)
+    top = torch.softmax(logits.float(), -1).topk(k)
+    pieces = tokenizer.convert_ids_to_tokens(top.indices.tolist())
+    return [[piece, round(float(p), 4)] for piece, p in zip(pieces, top.values.tolist(), strict=True)]

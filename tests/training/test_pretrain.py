@@ -379,16 +379,16 @@ def test_the_sentence_objective_is_given_once(corpus: dict[str, Path], tmp_path:
 def test_held_out_masks_are_piece_level_even_for_whole_word_runs(
     corpus: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import albert.commands.pretrain as pretrain
+    import albert.training.pretraining_evaluation as evaluation
 
     seen = []
-    original = pretrain.make_eval_batches
+    original = evaluation.make_eval_batches
 
     def recording(corpus_, data_config, *args, **kwargs):
         seen.append(data_config)
         return original(corpus_, data_config, *args, **kwargs)
 
-    monkeypatch.setattr(pretrain, "make_eval_batches", recording)
+    monkeypatch.setattr(evaluation, "make_eval_batches", recording)
     run(config(corpus, tmp_path / "wwm", "--data.whole-word-masking", "--max-steps", "2"))
     assert [c.objective for c in seen] == ["sop"] and not any(c.whole_word_masking for c in seen)
 
@@ -575,14 +575,15 @@ def test_a_fresh_12_pass_model_leaves_the_plateau_with_the_default_recipe(tmp_pa
 
     zero, default = held_out_curve("zero"), held_out_curve("unigram")
     # What a rule that never reads the text scores on the same blanks: always the most frequent training piece.
-    from albert.commands.pretrain import held_out_sets
+    from albert.training.pretraining_evaluation import held_out_sets
 
     tokenizer = load_tokenizer(tmp_path / "tokenizer")
     frequent = int(np.bincount(np.asarray(TokenizedCorpus.build([train], tokenizer, tmp_path / "c1").tokens)).argmax())
     cfg = parse_config(
         PretrainConfig, ["--corpus", str(train), "--eval-examples", "256", "--data.max-seq-length", "48"]
     )
-    blanks = held_out_sets(cfg, TokenizedCorpus.build([valid], tokenizer, tmp_path / "c2"), tokenizer).mlm
+    valid_corpus = TokenizedCorpus.build([valid], tokenizer, tmp_path / "c2")
+    blanks = held_out_sets(cfg.data, cfg.seed, cfg.eval_examples, valid_corpus, tokenizer).mlm
     targets = torch.cat([b["mlm_labels"][b["mlm_labels"] != -100] for b in blanks])
     plateau = float((targets == frequent).float().mean())
     assert all(value == pytest.approx(plateau, abs=1e-4) for value in zero)  # never leaves it

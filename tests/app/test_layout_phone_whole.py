@@ -1,7 +1,8 @@
 """Issue 42, item 3: a phone shows whole charts and tables. Chromium as a 390 × 844 phone (a phone's User-Agent,
 touch), on every tab in English and 中文, measures in one pass per tab:
 
-- every heatmap pass and the colour scale inside the window (the passes are stacked on a phone);
+- every heatmap pass and the colour scale inside the window (the passes are stacked on a phone), or, past ~24 tokens
+  (issue 54: every token keeps its label), inside a box that scrolls sideways with a cue on screen;
 - every table (Markdown, gr.Dataframe, an example table) either with all its cells inside its box, or scrolling
   sideways inside it with a cue on screen (a shadow at the edge) and its first column still in view, and at most half
   the box wide, at the far end of the scroll; no gr.Dataframe rows behind an inner scroll;
@@ -65,13 +66,27 @@ MEASURE_JS = r"""() => {
                             Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   const out = {passes: 0, measured: [], heatmaps: [], tables: [], cued: [], toolbars: [], cut: [], together: [],
                marks: [], examples: 0, tall: []};
+  const cueIn = e => {
+    const own = getComputedStyle(e).backgroundImage.includes('gradient');
+    const drawn = ['::before', '::after'].some(p => { const s = getComputedStyle(e, p);
+      return s.content !== 'none' && s.display !== 'none' && s.backgroundImage.includes('gradient') &&
+             parseFloat(s.opacity) > 0.5; });
+    return own || drawn;
+  };
+  // A heatmap wider than the phone (past ~24 tokens every token keeps its label, issue 54) scrolls sideways in its
+  // own box with a cue on screen, as a table may (below); the page never does.
+  const scrollsWithCue = plot => getComputedStyle(plot).overflowX === 'auto' &&
+    plot.scrollWidth > plot.clientWidth + 1 && [plot, plot.closest('#attention-heatmaps')].some(e => e && cueIn(e));
   for (const plot of document.querySelectorAll('#attention-heatmaps .js-plotly-plot')) {
     if (!shown(plot)) continue;
+    const scrolled = scrollsWithCue(plot);
+    if (scrolled) out.cued.push(`heatmaps scroll inside (${plot.scrollWidth} px in ${plot.clientWidth})`);
     for (const map of plot.querySelectorAll('.draglayer .nsewdrag')) {
       const r = box(map);
       if (r.width < 1) continue;
       out.passes += 1;
-      if (r.left < -1 || r.right > inner + 1) out.heatmaps.push(`a pass at ${r.left | 0}–${r.right | 0} px`);
+      const reach = scrolled ? box(plot).left + plot.scrollWidth - plot.scrollLeft : inner;  // the box's far end
+      if (r.left < -1 || r.right > reach + 1) out.heatmaps.push(`a pass at ${r.left | 0}–${r.right | 0} px`);
     }
     for (const bar of plot.querySelectorAll('.colorbar')) {
       const r = box(bar);
@@ -81,13 +96,6 @@ MEASURE_JS = r"""() => {
   // Every table (Markdown, gr.Dataframe, a gr.Dataset of examples) either fits its box, every cell inside it, or
   // scrolls sideways inside it with a cue on screen (a shadow, drawn by its background or a pseudo-element) and its
   // first column still in view, and not more than half the box wide, at the far end of the scroll.
-  const cueIn = e => {
-    const own = getComputedStyle(e).backgroundImage.includes('gradient');
-    const drawn = ['::before', '::after'].some(p => { const s = getComputedStyle(e, p);
-      return s.content !== 'none' && s.display !== 'none' && s.backgroundImage.includes('gradient') &&
-             parseFloat(s.opacity) > 0.5; });
-    return own || drawn;
-  };
   for (const table of document.querySelectorAll('.gradio-container table')) {
     if (!shown(table) || table.closest('.json-holder')) continue;
     const frame = table.closest('.table-container');  // a gr.Dataframe: a header <table>, its rows <div>s
@@ -132,13 +140,14 @@ MEASURE_JS = r"""() => {
     const svg = plot.querySelector('svg.main-svg');
     if (!svg) continue;
     const frame = box(svg);
+    const inside = plot.closest('#attention-heatmaps') && scrollsWithCue(plot);  // the window does not bound it
     const texts = [...plot.querySelectorAll('.gtitle, .g-xtitle text, .g-ytitle text, .xtick text, .ytick text, ' +
                                             '.annotation-text, .bartext, .legendtext, .cbtitle text, .cbaxis text')]
       .filter(t => t.textContent && shown(t));
     for (const t of texts) {
       const r = box(t);
       const outside = r.left < frame.left - 1 || r.right > frame.right + 1 || r.top < frame.top - 1 ||
-                      r.bottom > frame.bottom + 1 || r.left < -1 || r.right > inner + 1;
+                      r.bottom > frame.bottom + 1 || (!inside && (r.left < -1 || r.right > inner + 1));
       if (outside)
         out.cut.push(`${plot.parentElement.closest('[id]')?.id}: «${t.textContent.slice(0, 40)}»`);
     }

@@ -185,16 +185,20 @@ def serves_event(server_app: Any, fn_index: int) -> bool:
 
 def queue_holds(server_app: Any, event_id: str | None = None, session_hash: str | None = None) -> bool | None:
     """Whether the queue of `server_app` holds the event `event_id` (queued, running, or its answer not yet read),
-    or messages for the session `session_hash`; None when it cannot tell (no Gradio server app, another queue)."""
+    or messages for the session `session_hash`; None when it cannot tell (no Gradio server app, another queue).
+
+    An event is the queue's from its join until its answer is read: Gradio's `pending_event_ids_session` holds it for
+    exactly that time. Its `event_ids_to_events` keeps a finished event a little longer (until the worker's clean-up
+    after the answer went out): a second read of the same answer in that window was let through and waited for
+    messages that never come (a fresh-clone CI run hung there), so it is not consulted."""
     queue = getattr(served_blocks(server_app), "_queue", None)
     sessions = getattr(queue, "pending_messages_per_session", None)
-    events = getattr(queue, "event_ids_to_events", None)
     pending = getattr(queue, "pending_event_ids_session", None)
-    if not isinstance(sessions, dict) or not isinstance(events, dict) or not isinstance(pending, dict):
+    if not isinstance(sessions, dict) or not isinstance(pending, dict):
         return None
     if session_hash is not None:
         return session_hash in sessions
-    return event_id in events or any(event_id in ids for ids in list(pending.values()))
+    return any(event_id in ids for ids in list(pending.values()))
 
 
 def input_ids(block_fn: Any) -> list[str | None]:

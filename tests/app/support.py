@@ -47,6 +47,18 @@ ARGS = [
     "--disable-sync",
 ]
 """Debian's Chromium and its flags for the browser tests (Playwright drives it; nothing leaves the machine)."""
+PHONE_USER_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile "
+    "Safari/537.36"
+)
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "user_agent": PHONE_USER_AGENT,
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A browser context's options for a 390 × 844 phone: its screen, a phone's User-Agent (the app lays charts out for a
+phone by it, app.page.client.is_phone), touch."""
 
 
 @dataclass(frozen=True)

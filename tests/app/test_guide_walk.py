@@ -26,6 +26,7 @@ from tests.app.support import (
     ARGS,
     ARTIFACTS,
     CHROMIUM,
+    PHONE,
     REPO,
     AppServer,
     QueueTraffic,
@@ -45,13 +46,6 @@ stops = importlib.util.module_from_spec(_SPEC)
 sys.modules["guide_stops"] = stops
 _SPEC.loader.exec_module(stops)
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0.0.0 Mobile Safari/537.36",
-    "is_mobile": True,
-    "has_touch": True,
-}
 SCREENS: dict[str, dict] = {
     "projector": {"viewport": {"width": 1280, "height": 720}},
     "desktop": {"viewport": {"width": 1400, "height": 1000}},

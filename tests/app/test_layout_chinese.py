@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.support import chromium_keeping_its_nice, running_app, screenshot, switch_language
+from tests.app.support import PHONE, chromium_keeping_its_nice, running_app, screenshot, switch_language
 from tests.app.test_layout_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -157,13 +157,7 @@ def test_leftover_english_is_caught() -> None:
 
 SCREENS = {
     "desktop": {"viewport": {"width": 1400, "height": 1000}},
-    "phone": {
-        "viewport": {"width": 390, "height": 844},
-        "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-        "Chrome/126.0.0.0 Mobile Safari/537.36",
-        "is_mobile": True,
-        "has_touch": True,
-    },
+    "phone": PHONE,
 }
 
 

@@ -28,6 +28,7 @@ from tests.app.support import (
     ARGS,
     ARTIFACTS,
     CHROMIUM,
+    PHONE,
     chromium_keeping_its_nice,
     keep_to_loopback,
     running_app,
@@ -37,10 +38,6 @@ from tests.app.support import (
 
 pytestmark = pytest.mark.browser
 
-PHONE_UA = (
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile "
-    "Safari/537.36"
-)
 TABS = {
     "parameters": "#parameters-totals",
     "sharing": "#transitions-status",
@@ -199,9 +196,7 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
         browser = playwright.chromium.launch(
             executable_path=str(chromium_keeping_its_nice(tmp_path_factory.mktemp("chromium"))), args=ARGS
         )
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, user_agent=PHONE_UA, is_mobile=True, has_touch=True
-        )
+        context = browser.new_context(**PHONE)
         outside: list[str] = []
 
         keep_to_loopback(context, outside)

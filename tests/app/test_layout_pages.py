@@ -209,7 +209,7 @@ def test_bertviz_views_fit_their_frames(which: str, request) -> None:
         const root = document.documentElement;
         const fonts = [...document.querySelectorAll('svg text')].map(e => parseFloat(getComputedStyle(e).fontSize));
         return {sw: root.scrollWidth, iw: innerWidth, sh: root.scrollHeight, ih: innerHeight,
-                bottom: svg.bottom, right: svg.right, zoom: +(root.style.zoom || 1),
+                bottom: svg.bottom, right: svg.right, zoom: parseFloat(getComputedStyle(root).zoom),
                 kind: document.getElementById('layer') ? 'head' : 'model', font: Math.min(...fonts),
                 numbers: [...document.querySelectorAll('#layer option, svg text')].map(e => e.textContent)}; }""")
         for frame in frames

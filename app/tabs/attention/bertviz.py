@@ -212,11 +212,21 @@ def view_size(kind: str, layers: int, heads: int, tokens: int) -> ViewSize:
     )
 
 
+def _fit_style(width: int) -> str:
+    """Scales the document down (never up) to the frame's width, so nothing is cut off or scrolls sideways: in CSS,
+    so that layout does it whenever the frame's width changes. A script that set the zoom on `resize` left a phone's
+    view at the width its frame had when it was drawn (406 px in a 300 px frame): Chromium holds back an off-screen
+    sandboxed frame's `resize` events (a fresh-clone CI run measured it)."""
+    return f"html{{zoom:min(1, calc(100vw / {int(width)}px))}}"
+
+
 def _fit_script(width: int) -> str:
-    """Scales the document down (never up) to the frame's width, so nothing is cut off or scrolls sideways."""
+    """The same scaling for a browser whose CSS cannot divide a length by a length: set on `resize`."""
+    rule = f"min(1, calc(100vw / {int(width)}px))"
     return (
-        f";(function () {{ var W = {int(width)}; function fit() {{ document.documentElement.style.zoom = "
-        "Math.min(1, window.innerWidth / W); } fit(); window.addEventListener('resize', fit); })();"
+        f";(function () {{ if (window.CSS && CSS.supports('zoom', '{rule}')) return; var W = {int(width)}; "
+        "function fit() { document.documentElement.style.zoom = Math.min(1, window.innerWidth / W); } fit(); "
+        "window.addEventListener('resize', fit); })();"
     )
 
 
@@ -269,7 +279,7 @@ def bertviz_document(
         f'<script src="{vendor_url("jquery")}"></script>'
         f'<script src="{vendor_url("require")}"></script>'
         f"<style>body{{margin:{_BODY_MARGIN_TOP}px {_BODY_MARGIN_SIDE}px {_BODY_MARGIN_SIDE}px;background:#fff;"
-        f"{_FONT}}} select{{margin:0 6px 6px 2px}}</style>"
+        f"{_FONT}}} select{{margin:0 6px 6px 2px}}{_fit_style(size.width)}</style>"
         "</head><body>"
         f'<div id="{vis_id}" style="{_FONT}"><div style="user-select:none;min-height:{_CONTROLS - 6}px">'
         f'{controls}</div><div id="vis"></div></div>'
@@ -281,7 +291,7 @@ def iframe(document: str, size: ViewSize | int, title: str) -> str:
     """`document` inside a sandboxed iframe; everything escaped into the `srcdoc` attribute.
 
     With a `ViewSize` the frame keeps the view's proportions (CSS aspect-ratio) up to its natural height, and the
-    document scales itself to the frame's width (`_fit_script`): the whole view shows, without scroll bars, from
+    document scales itself to the frame's width (`_fit_style`): the whole view shows, without scroll bars, from
     a phone to a wide screen. A bare height gives a fixed-height frame."""
     if isinstance(size, ViewSize):
         style = f"width:100%;aspect-ratio:{size.width} / {size.height};max-height:{size.height}px;height:auto"

@@ -88,6 +88,8 @@ def head_heatmaps_figure(
     )
     if narrow and margin["l"] + side + margin["r"] > PHONE_PLOT_PX:  # wider than the phone: drawn at its own width
         layout["width"] = margin["l"] + side + margin["r"]
+        for title in layout["annotations"]:  # each pass's title at its map's left edge, on screen before a scroll
+            title.update(x=0, xanchor="left")
     if narrow:  # the title in the top 50 px, the colour bar under it, then pass 1's own title
         lines = layout["title"]["text"].count("<br>") + 1
         above = margin["t"] - 14 - 10 * lines  # px from the first map's top up to the title's middle

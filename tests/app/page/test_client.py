@@ -69,6 +69,8 @@ def test_a_phones_heatmap_labels_every_character_up_to_the_token_limit(count: in
     plot_width = layout.get("width", PHONE_PLOT_PX) - layout["margin"]["l"] - layout["margin"]["r"]
     assert plot_width / count >= x_axis["tickfont"]["size"] + 3  # room for each turned label
     assert ("width" in layout) is (count > 24)  # drawn wider than the phone only when it must
+    titles = [(title["x"], title["xanchor"]) for title in layout["annotations"]]
+    assert all(title == ((0, "left") if count > 24 else (0.5, "center")) for title in titles)  # on screen unscrolled
 
 
 @pytest.mark.parametrize("count, every", [(12, 1), (48, 1), (73, 1), (128, 2)])

@@ -55,6 +55,11 @@ def _neighbour_key(pieces: np.ndarray, distance: np.ndarray) -> np.ndarray:
     return pieces.astype(np.int64) * (MAX_DISTANCE + 1) + distance
 
 
+def _pair_key(left: np.ndarray | int, right: np.ndarray | int, vocab_size: int) -> np.ndarray | int:
+    """One key for a context of a left and a right neighbour (each a `_neighbour_key`)."""
+    return left * vocab_size * (MAX_DISTANCE + 1) + right
+
+
 def learn(
     examples: Sequence[np.ndarray], vocab_size: int, pad_id: int, taught: Sequence[np.ndarray] | None = None
 ) -> ContextCounts:
@@ -79,7 +84,7 @@ def learn(
                     continue
                 rk = _neighbour_key(tokens[d_left + d_right :], np.full(m, d_right))
                 on = counted[d_left : d_left + m]
-                both.append(((lk[:m] * vocab_size * (MAX_DISTANCE + 1) + rk)[on], tokens[d_left : d_left + m][on]))
+                both.append((_pair_key(lk[:m], rk, vocab_size)[on], tokens[d_left : d_left + m][on]))
         for d_right in range(1, MAX_DISTANCE + 1):
             on = counted[: n - d_right]
             right.append(
@@ -115,7 +120,7 @@ def predict(counts: ContextCounts, input_ids: np.ndarray, position: int, hidden:
 
     left, right = nearest(-1), nearest(+1)
     if left is not None and right is not None:
-        guess = _look_up(counts.both, left * counts.vocab_size * (MAX_DISTANCE + 1) + right)
+        guess = _look_up(counts.both, _pair_key(left, right, counts.vocab_size))
         if guess is not None:
             return guess
     for side, key in ((counts.left, left), (counts.right, right)):

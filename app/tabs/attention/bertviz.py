@@ -212,19 +212,23 @@ def view_size(kind: str, layers: int, heads: int, tokens: int) -> ViewSize:
     )
 
 
+def _fit_rule(width: int) -> str:
+    """The document's zoom for a view `width` px wide: its frame's width over that, never above 1."""
+    return f"min(1, calc(100vw / {int(width)}px))"
+
+
 def _fit_style(width: int) -> str:
     """Scales the document down (never up) to the frame's width, so nothing is cut off or scrolls sideways: in CSS,
     so that layout does it whenever the frame's width changes. A script that set the zoom on `resize` left a phone's
     view at the width its frame had when it was drawn (406 px in a 300 px frame): Chromium holds back an off-screen
     sandboxed frame's `resize` events (a fresh-clone CI run measured it)."""
-    return f"html{{zoom:min(1, calc(100vw / {int(width)}px))}}"
+    return f"html{{zoom:{_fit_rule(width)}}}"
 
 
 def _fit_script(width: int) -> str:
     """The same scaling for a browser whose CSS cannot divide a length by a length: set on `resize`."""
-    rule = f"min(1, calc(100vw / {int(width)}px))"
     return (
-        f";(function () {{ if (window.CSS && CSS.supports('zoom', '{rule}')) return; var W = {int(width)}; "
+        f";(function () {{ if (window.CSS && CSS.supports('zoom', '{_fit_rule(width)}')) return; var W = {int(width)}; "
         "function fit() { document.documentElement.style.zoom = Math.min(1, window.innerWidth / W); } fit(); "
         "window.addEventListener('resize', fit); })();"
     )

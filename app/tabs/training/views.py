@@ -227,13 +227,13 @@ def table_markdown(lesson: Lesson, rows: dict[str, list[dict[str, Any]]], lang: 
         lines.append("| " + " | ".join(cells) + " |")
     if lesson.kind == "sharing":
         lines.append("")
-        lines.append(t("training.probe", lang, text=lesson.probe.replace("`", "'")[:120]))
+        lines.append(t("training.probe", lang, text=code_span(lesson.probe[:120])))
     return "\n".join(lines)
 
 
 def code_span(piece: str) -> str:
-    """A model's piece as literal text in a Markdown table cell: a code span (longer fences around a piece that holds
-    backticks), its pipes escaped so that the cell stays one cell, its line breaks as spaces."""
+    """A model's piece (or the lessons' probe sentence) as literal text in Markdown: a code span (longer fences
+    around text that holds backticks), its pipes escaped so that a table cell stays one cell, line breaks as spaces."""
     text = piece.replace("\n", " ").replace("\r", " ").replace("|", "\\|")
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     padding = " " if text.startswith("`") or text.endswith("`") else ""

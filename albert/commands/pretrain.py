@@ -29,7 +29,12 @@ from albert.data.corpus import TokenizedCorpus
 from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
-from albert.training.fresh_start import scale_residual_branches, unigram_log_shares, unigram_output_bias
+from albert.training.fresh_start import (
+    scale_residual_branches,
+    sinusoidal_positions,
+    unigram_log_shares,
+    unigram_output_bias,
+)
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
@@ -103,6 +108,10 @@ class PretrainConfig(RunConfig):
     residual_init: Literal["standard", "scaled"] = "standard"
     """How a fresh model's residual branches start: "scaled" shrinks the attention output and FFN down projections
     by 1/√(2 · passes) (GPT-2's start for deep stacks), "standard" is BERT's. Ignored with --init-from."""
+    position_init: Literal["normal", "sinusoidal"] = "normal"
+    """How a fresh model's position embeddings start: "sinusoidal" starts them as the Transformer's sinusoids
+    at the initializer range's scale (neighbouring positions alike; learnt as usual from there), "normal" is BERT's
+    random start. Ignored with --init-from."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
     five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""
@@ -272,6 +281,8 @@ class PretrainingTask(Task):
             logger.info(
                 "residual branches start at %.3f of the initializer range", scale_residual_branches(unwrap(model))
             )
+        if cfg.position_init == "sinusoidal" and not cfg.init_from:
+            sinusoidal_positions(unwrap(model))
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.workers = resolve_workers(cfg.data_workers, dist.world_size)
         self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step

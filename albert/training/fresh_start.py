@@ -42,3 +42,19 @@ def scale_residual_branches(model: AlbertForPreTraining) -> float:
             if re.fullmatch(r"(attention_blocks\.\d+\.output|ffn_blocks\.\d+\.down)\.weight", name):
                 parameter.mul_(factor)
     return factor
+
+
+def sinusoidal_positions(model: AlbertForPreTraining) -> None:
+    """Start the position embeddings as the Transformer's sinusoids (Vaswani et al. 2017), scaled to the
+    initializer range: neighbouring positions start alike and an offset is one linear map at every position, so
+    attention to a blank's neighbours can be learnt once for all positions instead of pair by pair. They are learnt
+    as usual from there."""
+    size = model.config.embedding_size
+    positions = torch.arange(model.config.max_position_embeddings, dtype=torch.float64)[:, None]
+    rates = torch.exp(torch.arange(0, size, 2, dtype=torch.float64) * (-math.log(10000.0) / size))
+    table = torch.zeros(model.config.max_position_embeddings, size, dtype=torch.float64)
+    table[:, 0::2] = torch.sin(positions * rates)
+    table[:, 1::2] = torch.cos(positions * rates)[:, : size // 2]
+    table *= model.config.initializer_range * math.sqrt(2.0)  # each column's spread matches a normal start's
+    with torch.no_grad():
+        model.albert.embeddings.position_embeddings.weight.copy_(table)

@@ -1,4 +1,5 @@
-"""A fresh model's starts (albert/training/fresh_start.py): the scaled residual branches of issue 51's amendment 9."""
+"""A fresh model's starts (albert/training/fresh_start.py): the scaled residual branches of issue 51's amendment 9 and
+the sinusoidal positions of amendment 17."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import torch
 
 from albert.core.config import AlbertConfig
 from albert.core.heads import AlbertForPreTraining
-from albert.training.fresh_start import scale_residual_branches
+from albert.training.fresh_start import scale_residual_branches, sinusoidal_positions
 
 
 def fresh(sharing: str) -> AlbertForPreTraining:
@@ -84,3 +85,21 @@ def test_the_embedding_rate_scale_moves_the_embeddings_alone_and_keeps_two_group
     assert set(plain.values()) == {1e-3} and len(optimizer.param_groups) == 2  # what resumable checkpoints expect
     with pytest.raises(ValueError, match="embedding_lr_scale"):
         OptimizerConfig(embedding_lr_scale=0)
+
+
+def test_sinusoidal_positions_are_the_transformers_table_at_the_initializer_ranges_spread() -> None:
+    model = fresh("all")
+    before = {name: p.clone() for name, p in model.named_parameters()}
+    sinusoidal_positions(model)
+    table = model.albert.embeddings.position_embeddings.weight.detach()
+    changed = {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+    assert changed == {"albert.embeddings.position_embeddings.weight"}
+    scale = 0.02 * math.sqrt(2)
+    assert float(table[3, 0]) == pytest.approx(scale * math.sin(3.0))  # the fastest pair turns one radian a position
+    assert float(table[3, 1]) == pytest.approx(scale * math.cos(3.0))
+    assert float(table[5, 2]) == pytest.approx(scale * math.sin(5 * 10000 ** (-2 / 16)), rel=1e-5)
+    # an offset is one rotation at every position: neighbours are equally alike wherever they sit
+    alike = torch.nn.functional.cosine_similarity(table[:-1], table[1:], dim=-1)
+    assert torch.allclose(alike, alike[0].expand_as(alike), atol=1e-5) and float(alike[0]) > 0.5
+    far = torch.nn.functional.cosine_similarity(table[:1], table[8:9], dim=-1)
+    assert float(far) < float(alike[0])

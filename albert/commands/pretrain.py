@@ -30,6 +30,7 @@ from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingD
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
 from albert.training.fresh_start import (
+    mimetic_attention,
     scale_residual_branches,
     sinusoidal_positions,
     unigram_log_shares,
@@ -111,6 +112,10 @@ class PretrainConfig(RunConfig):
     position_init: Literal["normal", "sinusoidal"] = "normal"
     """How a fresh model's position embeddings start: "sinusoidal" starts them as the Transformer's sinusoids
     at the initializer range's scale (neighbouring positions alike; learnt as usual from there), "normal" is BERT's
+    random start. Ignored with --init-from."""
+    attention_init: Literal["standard", "mimetic"] = "standard"
+    """How a fresh model's attention starts: "mimetic" sets each head's query-key product near α·Z + I·β and the
+    value-output product near α·Z − β·I (Trockman & Kolter 2023), as trained attention looks; "standard" is BERT's
     random start. Ignored with --init-from."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
@@ -283,6 +288,8 @@ class PretrainingTask(Task):
             )
         if cfg.position_init == "sinusoidal" and not cfg.init_from:
             sinusoidal_positions(unwrap(model))
+        if cfg.attention_init == "mimetic" and not cfg.init_from:
+            mimetic_attention(unwrap(model), torch.Generator().manual_seed(cfg.seed))
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.workers = resolve_workers(cfg.data_workers, dist.world_size)
         self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step

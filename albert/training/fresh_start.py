@@ -58,3 +58,41 @@ def sinusoidal_positions(model: AlbertForPreTraining) -> None:
     table *= model.config.initializer_range * math.sqrt(2.0)  # each column's spread matches a normal start's
     with torch.no_grad():
         model.albert.embeddings.position_embeddings.weight.copy_(table)
+
+
+MIMETIC_QUERY_KEY = (0.7, 0.7)
+"""(α, β) of the query-key product's start, α·Z + β·I (Trockman & Kolter 2023, their values)."""
+MIMETIC_VALUE_OUTPUT = (0.4, 0.4)
+"""(α, β) of the value-output product's start, α·Z − β·I (the same paper)."""
+
+
+def _factor_pair(product: torch.Tensor, rank: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Two (rank × H) matrices whose `left.T @ right` is the best rank-`rank` approximation of `product`."""
+    u, s, vh = torch.linalg.svd(product)
+    root = s[:rank].sqrt()
+    return (u[:, :rank] * root).T, root[:, None] * vh[:rank]
+
+
+def mimetic_attention(model: AlbertForPreTraining, generator: torch.Generator) -> None:
+    """Start every attention block as a trained one looks (mimetic initialisation, Trockman & Kolter 2023): each
+    head's query-key product near α·Z + β·I, so a position attends most to positions like itself (its neighbours,
+    through the positions' embeddings), and the value-output product near α·Z − β·I; Z is normal with variance 1/H.
+    Biases stay zero."""
+    hidden, heads, head_dim = model.config.hidden_size, model.config.num_attention_heads, model.config.head_dim
+    eye = torch.eye(hidden, dtype=torch.float64)
+
+    def random_square() -> torch.Tensor:
+        return torch.randn(hidden, hidden, generator=generator, dtype=torch.float64) / math.sqrt(hidden)
+
+    with torch.no_grad():
+        for block in model.albert.attention_blocks:
+            for head in range(heads):
+                alpha, beta = MIMETIC_QUERY_KEY
+                query, key = _factor_pair(alpha * random_square() + beta * eye, head_dim)
+                rows = slice(head * head_dim, (head + 1) * head_dim)
+                block.query.weight[rows] = query.to(block.query.weight.dtype)
+                block.key.weight[rows] = key.to(block.key.weight.dtype)
+            alpha, beta = MIMETIC_VALUE_OUTPUT
+            output_t, value = _factor_pair(alpha * random_square() - beta * eye, hidden)
+            block.value.weight.copy_(value)
+            block.output.weight.copy_(output_t.T)

@@ -1,5 +1,5 @@
 """A fresh model's starts (albert/training/fresh_start.py): the scaled residual branches of issue 51's amendment 9 and
-the sinusoidal positions of amendment 17."""
+the sinusoidal positions and mimetic attention of amendments 17 and 19."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 
 from albert.core.config import AlbertConfig
 from albert.core.heads import AlbertForPreTraining
-from albert.training.fresh_start import scale_residual_branches, sinusoidal_positions
+from albert.training.fresh_start import mimetic_attention, scale_residual_branches, sinusoidal_positions
 
 
 def fresh(sharing: str) -> AlbertForPreTraining:
@@ -103,3 +103,44 @@ def test_sinusoidal_positions_are_the_transformers_table_at_the_initializer_rang
     assert torch.allclose(alike, alike[0].expand_as(alike), atol=1e-5) and float(alike[0]) > 0.5
     far = torch.nn.functional.cosine_similarity(table[:1], table[8:9], dim=-1)
     assert float(far) < float(alike[0])
+
+
+@pytest.mark.parametrize("sharing", ["all", "none"])
+def test_mimetic_attention_starts_each_heads_query_key_product_near_the_identity_and_value_output_near_minus_it(
+    sharing: str,
+) -> None:
+    model = fresh(sharing)
+    before = {name: p.clone() for name, p in model.named_parameters()}
+    mimetic_attention(model, torch.Generator().manual_seed(0))
+    changed = {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+    assert changed == {n for n in before if n.endswith(("query.weight", "key.weight", "value.weight", "output.weight"))
+                       and ".attention_blocks." in n}  # fmt: skip
+    assert len(changed) == (4 if sharing == "all" else 32)
+    head_dim = 16
+    for block in model.albert.attention_blocks:
+        for head in range(2):
+            rows = slice(head * head_dim, (head + 1) * head_dim)
+            product = (block.query.weight[rows].T @ block.key.weight[rows]).detach()  # what q·k reads: x^T (Wq^T Wk) y
+            diagonal = product.diagonal()
+            assert 0.35 < float(diagonal.mean()) < 0.6  # a rank-16 share of 0.7·I
+            off = product - torch.diag(diagonal)
+            assert float(off.pow(2).mean().sqrt()) < float(diagonal.mean()) / 3
+        value_output = (block.output.weight @ block.value.weight).detach()  # value first, then output
+        assert float(value_output.diagonal().mean()) == pytest.approx(-0.4, abs=0.1)
+        assert torch.count_nonzero(block.query.bias) == 0
+    again = fresh(sharing)
+    mimetic_attention(again, torch.Generator().manual_seed(0))
+    assert torch.equal(again.albert.attention_blocks[0].query.weight, model.albert.attention_blocks[0].query.weight)
+
+
+def test_a_mimetic_start_attends_most_to_the_positions_nearest_a_blank_when_positions_start_as_sinusoids() -> None:
+    """The reason for the pair: with the query-key product near the identity, a position attends to positions whose
+    embeddings are like its own, and sinusoidal positions make those its neighbours."""
+    model = fresh("all")
+    sinusoidal_positions(model)
+    mimetic_attention(model, torch.Generator().manual_seed(0))
+    ids = torch.full((1, 16), 7)  # one repeated piece: only the positions tell the keys apart
+    with torch.no_grad():
+        out = model.albert(ids, torch.ones_like(ids), torch.zeros_like(ids), output_attentions=True)
+    row = out.attentions[-1][0].mean(0)[8]  # position 8, last pass, heads averaged
+    assert float(row[7] + row[9]) > float(row[0] + row[15]) * 1.5

@@ -40,6 +40,8 @@ class Arm:
     collapse: float
     """Mean cosine between the positions of each example of the first shared batch after the last pass (1.0: every
     position has the same hidden state, so the MLM head can only answer the unigram)."""
+    neighbours: float
+    """The share of a blank's attention on its left and right neighbours (`neighbour_attention`)."""
 
 
 @torch.no_grad()
@@ -53,6 +55,21 @@ def position_similarity(model: torch.nn.Module, batch: dict[str, torch.Tensor]) 
         n = unit.shape[0]
         means.append(float(((unit @ unit.T).sum() - n) / (n * n - n)))
     return float(np.mean(means))
+
+
+@torch.no_grad()
+def neighbour_attention(model: torch.nn.Module, batches: Sequence[dict[str, torch.Tensor]]) -> float:
+    """The mean share of a blank's attention, in the last pass with the heads averaged, that falls on the positions
+    just left and right of it (protocol amendment 18): 2/T for a view that ignores where pieces are."""
+    shares = []
+    for batch in batches:
+        out = model.albert(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], output_attentions=True)
+        probs = out.attentions[-1].mean(dim=1)  # (B, T, T)
+        rows, blanks = (batch["mlm_labels"] != IGNORE_INDEX).nonzero(as_tuple=True)
+        attention = probs[rows, blanks]  # (N, T): each blank's view
+        padded = torch.nn.functional.pad(attention, (1, 1))  # column c + 1 is position c
+        shares.append(padded.gather(1, blanks[:, None]) + padded.gather(1, blanks[:, None] + 2))
+    return float(torch.cat(shares).mean())
 
 
 def held_out_blanks(summary: dict) -> tuple[list[dict[str, torch.Tensor]], torch.Tensor, int]:
@@ -92,7 +109,9 @@ def read_arm(directory: Path, reference: dict, batches: list[dict[str, torch.Ten
     scored = evaluate(model, batches, torch.device("cpu"), "fp32")
     last = Proportion(round(scored["mlm_accuracy"] * scored["masked_positions"]), scored["masked_positions"])
     same = _held_out_options(summary) == _held_out_options(reference)
-    return Arm(directory.name, curve, same, last, position_similarity(model, batches[0]))
+    return Arm(
+        directory.name, curve, same, last, position_similarity(model, batches[0]), neighbour_attention(model, batches)
+    )
 
 
 def _held_out_options(summary: dict) -> dict:
@@ -120,8 +139,8 @@ def table(directories: Sequence[Path]) -> str:
     lines = [
         "| arm | "
         + " | ".join(f"step {s}" for s in steps)
-        + " | final model, 95% interval | off the plateau | cosine between positions |",
-        "|---|" + "---|" * len(steps) + "---|---|---|",
+        + " | final model, 95% interval | off the plateau | cosine between positions | attention on neighbours |",
+        "|---|" + "---|" * len(steps) + "---|---|---|---|",
     ]
     for arm in arms:
         low, high = arm.last.interval()
@@ -129,12 +148,17 @@ def table(directories: Sequence[Path]) -> str:
         mark = "" if arm.same_blanks else "†"
         cells = " | ".join(f"{arm.curve[s]:.2%}{mark}" if s in arm.curve else "–" for s in steps)
         last = f"{arm.last.rate:.2%} [{low:.2%}, {high:.2%}]"
-        lines.append(f"| {arm.name} | {cells} | {last} | {'yes' if off else 'no'} | {arm.collapse:.2f} |")
+        lines.append(
+            f"| {arm.name} | {cells} | {last} | {'yes' if off else 'no'} | {arm.collapse:.2f} | {arm.neighbours:.3f} |"
+        )
     low, high = baseline.interval()
     lines.append(
         f"\nFinal models re-scored on {directories[0].name}'s {baseline.total:,} held-out blanks; † a curve logged on "
         f"the arm's own blanks (its masking options or its seed change them). Always the most frequent training "
-        f"piece (id {frequent}), never reading the text: {baseline.rate:.2%} [{low:.2%}, {high:.2%}]."
+        f"piece (id {frequent}), never reading the text: {baseline.rate:.2%} [{low:.2%}, {high:.2%}]. Attention on "
+        f"neighbours: the share of a blank's attention (last pass, heads averaged) on the pieces either side of it; "
+        f"a view blind to position gives 2/{batches[0]['input_ids'].shape[1]} = "
+        f"{2 / batches[0]['input_ids'].shape[1]:.3f}."
     )
     return "\n".join(lines)
 

@@ -29,13 +29,7 @@ from albert.data.corpus import TokenizedCorpus
 from albert.data.pretraining_examples import PretrainingDataConfig, PretrainingDataset
 from albert.training.batch_stream import BatchStream, resolve_workers
 from albert.training.distributed import Distributed, all_reduce_mean, all_reduce_sum, autocast, unwrap
-from albert.training.fresh_start import (
-    mimetic_attention,
-    scale_residual_branches,
-    sinusoidal_positions,
-    unigram_log_shares,
-    unigram_output_bias,
-)
+from albert.training.fresh_start import apply_fresh_starts, unigram_log_shares
 from albert.training.loop import Run, RunConfig, RunResult, Task, fit, jsonable
 from albert.training.optim import OptimizerConfig
 from albert.training.order_scoring import score_id_pairs
@@ -110,13 +104,11 @@ class PretrainConfig(RunConfig):
     """How a fresh model's residual branches start: "scaled" shrinks the attention output and FFN down projections
     by 1/√(2 · passes) (GPT-2's start for deep stacks), "standard" is BERT's. Ignored with --init-from."""
     position_init: Literal["normal", "sinusoidal"] = "normal"
-    """How a fresh model's position embeddings start: "sinusoidal" starts them as the Transformer's sinusoids
-    at the initializer range's scale (neighbouring positions alike; learnt as usual from there), "normal" is BERT's
-    random start. Ignored with --init-from."""
+    """How a fresh model's position embeddings start: "sinusoidal" (the Transformer's, at the initializer range's
+    spread) or "normal" (BERT's). Ignored with --init-from."""
     attention_init: Literal["standard", "mimetic"] = "standard"
-    """How a fresh model's attention starts: "mimetic" sets each head's query-key product near α·Z + I·β and the
-    value-output product near α·Z − β·I (Trockman & Kolter 2023), as trained attention looks; "standard" is BERT's
-    random start. Ignored with --init-from."""
+    """How a fresh model's attention starts: "mimetic" (Trockman & Kolter 2023: query-key near +I, value-output near
+    −I) or "standard" (BERT's). Ignored with --init-from."""
     probe: str = ""
     """A sentence with [MASK] in it (needs --valid-corpus): every held-out evaluation row also holds the model's
     five most likely pieces for its first [MASK] (`probe`: [piece, probability] pairs), to watch a run learn."""
@@ -280,16 +272,8 @@ class PretrainingTask(Task):
         )
         self.frequency = torch.from_numpy(unigram_log_shares(corpus, unwrap(model).config.vocab_size))
         """The training text's log share of each piece: the held-out loss of guessing by frequency alone."""
-        if cfg.output_bias == "unigram" and not cfg.init_from:
-            unigram_output_bias(unwrap(model), corpus)
-        if cfg.residual_init == "scaled" and not cfg.init_from:
-            logger.info(
-                "residual branches start at %.3f of the initializer range", scale_residual_branches(unwrap(model))
-            )
-        if cfg.position_init == "sinusoidal" and not cfg.init_from:
-            sinusoidal_positions(unwrap(model))
-        if cfg.attention_init == "mimetic" and not cfg.init_from:
-            mimetic_attention(unwrap(model), torch.Generator().manual_seed(cfg.seed))
+        if not cfg.init_from:  # a trained model keeps its own weights
+            apply_fresh_starts(unwrap(model), corpus, cfg)
         self.dataset = PretrainingDataset(corpus, cfg.data, tokenizer)
         self.workers = resolve_workers(cfg.data_workers, dist.world_size)
         self.position = (0, 0)  # (epoch, offset) of the next batch; the stream starts there at the first step

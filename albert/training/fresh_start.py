@@ -6,14 +6,18 @@ Their measurements: docs/results/pretraining-recipe.md.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
+from typing import Protocol
 
 import numpy as np
 import torch
 
 from albert.core.heads import AlbertForPreTraining
 from albert.data.corpus import TokenizedCorpus
+
+logger = logging.getLogger(__name__)
 
 
 def unigram_log_shares(corpus: TokenizedCorpus, vocab_size: int) -> np.ndarray:
@@ -96,3 +100,26 @@ def mimetic_attention(model: AlbertForPreTraining, generator: torch.Generator) -
             output_t, value = _factor_pair(alpha * random_square() - beta * eye, hidden)
             block.value.weight.copy_(value)
             block.output.weight.copy_(output_t.T)
+
+
+class FreshStartChoices(Protocol):
+    """The fields of `albert.commands.pretrain.PretrainConfig` that choose a fresh model's starts."""
+
+    output_bias: str
+    residual_init: str
+    position_init: str
+    attention_init: str
+    seed: int
+
+
+def apply_fresh_starts(model: AlbertForPreTraining, corpus: TokenizedCorpus, choices: FreshStartChoices) -> None:
+    """Apply the starts that `albert.pretrain`'s flags of the same names choose (its defaults: the unigram output
+    bias, every other start BERT's)."""
+    if choices.output_bias == "unigram":
+        unigram_output_bias(model, corpus)
+    if choices.residual_init == "scaled":
+        logger.info("residual branches start at %.3f of the initializer range", scale_residual_branches(model))
+    if choices.position_init == "sinusoidal":
+        sinusoidal_positions(model)
+    if choices.attention_init == "mimetic":
+        mimetic_attention(model, torch.Generator().manual_seed(choices.seed))

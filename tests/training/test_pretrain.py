@@ -537,6 +537,34 @@ def test_a_fresh_model_starts_at_the_unigram_of_its_training_text(corpus: dict[s
     assert torch.allclose(continued.model.mlm_head.bias, runs["zero"].model.mlm_head.bias, atol=1e-6)
 
 
+def test_the_position_and_attention_start_flags_reach_a_fresh_model_and_not_a_continued_one(
+    corpus: dict[str, Path], tmp_path: Path
+) -> None:
+    """`--position-init sinusoidal --attention-init mimetic` (protocol amendments 17 and 19) start a fresh model as
+    `albert.training.fresh_start` does; --init-from keeps the weights it brings."""
+    from albert.cli import parse_config
+    from albert.core.heads import AlbertForPreTraining
+    from albert.training.fresh_start import mimetic_attention, sinusoidal_positions
+
+    flags = ("--position-init", "sinusoidal", "--attention-init", "mimetic", "--max-steps", "1")
+    started = run(config(corpus, tmp_path / "fresh", *flags, "--optim.learning-rate", "1e-9")).model
+    expected = AlbertForPreTraining(started.config)
+    sinusoidal_positions(expected)
+    mimetic_attention(expected, torch.Generator().manual_seed(0))
+    for name in ("embeddings.position_embeddings.weight", "attention_blocks.0.query.weight",
+                 "attention_blocks.0.value.weight"):  # fmt: skip
+        assert torch.allclose(started.albert.get_parameter(name), expected.albert.get_parameter(name), atol=1e-6)
+    plain = run(config(corpus, tmp_path / "plain", "--max-steps", "1", "--optim.learning-rate", "1e-9")).model
+    source = plain.albert.embeddings.position_embeddings.weight
+    assert not torch.allclose(source, expected.albert.embeddings.position_embeddings.weight, atol=1e-3)
+    argv = _init_from_argv(tmp_path / "plain" / "final", corpus, tmp_path / "continued", *flags[:4])
+    continued = run(parse_config(PretrainConfig, [*argv, "--optim.learning-rate", "1e-9"])).model
+    assert torch.allclose(continued.albert.embeddings.position_embeddings.weight, source, atol=1e-6)
+    assert torch.allclose(
+        continued.albert.attention_blocks[0].query.weight, plain.albert.attention_blocks[0].query.weight, atol=1e-6
+    )
+
+
 def test_a_fresh_12_pass_model_leaves_the_plateau_with_the_default_recipe(tmp_path: Path) -> None:
     """The fresh-model recipe (docs/results/pretraining-recipe.md), scaled down: a tiny 12-pass model on text whose
     every word is given away by its neighbours, 400 steps. With the defaults its held-out MLM rises at least 1.5 points

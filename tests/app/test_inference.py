@@ -246,6 +246,27 @@ def test_attention_view_escapes_tokens_and_serves_local_libraries() -> None:
     assert 'title="&lt;b&gt;"' in iframe(doc, 100, "<b>")
 
 
+def test_the_model_views_detail_rows_close_up_before_the_view_grows_past_its_grid_for_them() -> None:
+    """bertviz's detail box lists every token at 18 px a row; on a long sentence it was taller than the grid of
+    thumbnails and the frame kept the difference empty under the grid. Its rows now close up to 14 px first."""
+    from app.tabs.attention.bertviz import bertviz_document, model_view_layout
+
+    short = model_view_layout(layers=6, heads=2, tokens=10)
+    assert short["detail_box_height"] == 18 and short["height"] == 6 * (10 * 7 + 10) + 38  # the grid decides
+    for tokens in (45, 64, 128):
+        layout = model_view_layout(layers=6, heads=2, tokens=tokens)
+        grid = 6 * (tokens * layout["box_height"] + 10) + 38
+        assert 14 <= layout["detail_box_height"] < 18
+        detail = tokens * layout["detail_box_height"] + 55
+        assert layout["height"] == max(grid, detail)
+        assert layout["height"] - grid <= max(0, tokens * 14 + 55 - grid) + 1e-9  # no more room than 14 px rows need
+        assert layout["height"] < max(grid, tokens * 18 + 55)  # less than the 18 px rows took
+    deep = model_view_layout(layers=12, heads=12, tokens=64)
+    assert deep["detail_box_height"] == 18  # a 12-pass grid is taller than the detail box
+    doc = bertviz_document("model", ["[CLS]", *["▁a"] * 62, "[SEP]"], np.full((6, 2, 64, 64), 1 / 64, np.float32))
+    assert "DETAIL_BOX_HEIGHT = params.detail_box_height" in doc and '"detail_box_height":14.0' in doc
+
+
 def test_user_text_never_becomes_markup_in_messages() -> None:
     from app.page.plots import plot_text
     from app.tabs.masked.views import fill_mask_view

@@ -131,6 +131,7 @@ _PATCHES = {
     ),
     "model": (
         ("const DIV_WIDTH = 970;", "const DIV_WIDTH = params.div_width;"),
+        ("const DETAIL_BOX_HEIGHT = 18;", "const DETAIL_BOX_HEIGHT = params.detail_box_height;"),
         ("config.thumbnailBoxHeight = 7 * (12 / config.totalHeads);", "config.thumbnailBoxHeight = params.box_height;"),
         ('.text("Heads")', ".text(params.labels.heads)"),
         ('.text("Layers")', ".text(params.labels.layers)"),
@@ -176,6 +177,8 @@ class ViewSize:
 
 _BODY_MARGIN_TOP, _BODY_MARGIN_SIDE, _CONTROLS = 28, 8, 30
 _MODEL_AXIS, _MODEL_DETAIL_WIDTH, _THUMBNAIL_WIDTH = 38, 300, 90
+_DETAIL_FRAME = 2 * 15 + 25
+"""The model view's detail box beyond its rows: bertviz's padding above and below, and its heading."""
 
 
 def model_view_layout(layers: int, heads: int, tokens: int) -> dict[str, float]:
@@ -188,12 +191,14 @@ def model_view_layout(layers: int, heads: int, tokens: int) -> dict[str, float]:
     div_width = min(max(_MODEL_AXIS + heads * _THUMBNAIL_WIDTH, _MODEL_DETAIL_WIDTH + 10), 970)
     thumbnail_width = (div_width - _MODEL_AXIS) / heads
     box_height = min(7.0, max(2.0, min(thumbnail_width, _THUMBNAIL_WIDTH) / max(tokens, 1)))
-    thumbnail_height = tokens * box_height + 10
-    detail_height = tokens * 18 + 2 * 15 + 25
+    grid_height = layers * (tokens * box_height + 10) + _MODEL_AXIS
+    # the detail box's rows (bertviz: 18 px) close up to 14 px before the view grows past the grid for them
+    detail_box_height = min(18.0, max(14.0, (grid_height - _DETAIL_FRAME) / max(tokens, 1)))
     return {
         "div_width": div_width,
         "box_height": box_height,
-        "height": max(layers * thumbnail_height + _MODEL_AXIS, detail_height),
+        "detail_box_height": detail_box_height,
+        "height": max(grid_height, tokens * detail_box_height + _DETAIL_FRAME),
     }
 
 
@@ -268,6 +273,7 @@ def bertviz_document(
             "total_heads": heads,
             "div_width": sizes["div_width"],
             "box_height": sizes["box_height"],
+            "detail_box_height": sizes["detail_box_height"],
             "labels": {
                 "heads": t("attention.bv.heads", lang),
                 "layers": t("attention.bv.layers", lang),

@@ -63,39 +63,34 @@ CHART_VALUES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map
 STATUS_JS = """() => [...document.querySelectorAll('[id$=-status]')].filter(e => e.offsetParent)
   .map(e => e.id + ': ' + e.textContent.replace(/\\s+/g, ' ').trim().slice(0, 200))"""
 """What a failed chart check reports besides: the status line of the tab shown (a result's model, or a hint)."""
-TEXT_JS = """([id, wanted]) => {
-  const flat = s => (s || '').replace(/\\s+/g, ' ');
-  let text;
-  if (id === 'charts') {
-    const found = [];
-    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-      if (!plot.offsetParent || !plot._fullData) continue;
-      for (const trace of plot._fullData) {  // decoded: plotly's JSON may carry the values as typed arrays
-        if (!trace.y || typeof trace.y === 'string' || trace.y.length === undefined) continue;
-        const ys = Array.from(trace.y).filter(v => typeof v === 'number');
-        if (ys.length) found.push(ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', '));
-      }
-    }
-    text = found.join(' | ');
-  } else {
-    const element = document.getElementById(id);
-    text = element ? flat(element.textContent) : '';
-  }
+CHART_TEXTS_JS = """
+  const chartTexts = plot => (plot.offsetParent && plot._fullData ? plot._fullData : [])
+  .filter(trace => trace.y && typeof trace.y !== 'string' && trace.y.length !== undefined)
+  .map(trace => Array.from(trace.y).filter(v => typeof v === 'number'))  // plotly may carry typed arrays
+  .filter(ys => ys.length)
+  .flatMap(ys => [ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', ')]);"""
+"""How a shown chart's figures read as text (each trace's values at 2 places, and as degrees): what both checks below
+search when a stop's figure is drawn by a chart."""
+TEXT_JS = (
+    """([id, wanted]) => {
+  const flat = s => (s || '').replace(/\\s+/g, ' ');"""
+    + CHART_TEXTS_JS
+    + """
+  const text = id === 'charts'
+    ? [...document.querySelectorAll('.js-plotly-plot')].flatMap(chartTexts).join(' | ')
+    : flat(document.getElementById(id)?.textContent);
   return text.includes(flat(wanted));
 }"""
+)
 
-WHERE_JS = """([id, wanted]) => {
+WHERE_JS = (
+    """([id, wanted]) => {"""
+    + CHART_TEXTS_JS
+    + """
   let element = null, rect = null;
   if (id === 'charts') {
-    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-      if (!plot.offsetParent || !plot._fullData) continue;
-      for (const trace of plot._fullData) {
-        if (!trace.y || typeof trace.y === 'string' || trace.y.length === undefined) continue;
-        const ys = Array.from(trace.y).filter(v => typeof v === 'number');
-        const texts = [ys.map(v => v.toFixed(2)).join(', '), ys.map(v => v.toFixed(1) + '°').join(', ')];
-        if (texts.some(text => text.includes(wanted))) element = element || plot;
-      }
-    }
+    element = [...document.querySelectorAll('.js-plotly-plot')]
+      .find(plot => chartTexts(plot).some(text => text.includes(wanted))) || null;
   } else {
     element = document.getElementById(id);
     const walker = element && document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
@@ -114,6 +109,7 @@ WHERE_JS = """([id, wanted]) => {
   rect = rect || element.getBoundingClientRect();
   return {top: Math.round(rect.top), bottom: Math.round(rect.bottom), height: window.innerHeight};
 }"""
+)
 """Where a figure is drawn, relative to the screen: the text's own box, or the whole box of the chart that draws it."""
 
 

@@ -79,9 +79,9 @@ def _factor_pair(product: torch.Tensor, rank: int) -> tuple[torch.Tensor, torch.
 
 def mimetic_attention(model: AlbertForPreTraining, generator: torch.Generator) -> None:
     """Start every attention block as a trained one looks (mimetic initialisation, Trockman & Kolter 2023): each
-    head's query-key product near α·Z + β·I, so a position attends most to positions like itself (its neighbours,
-    through the positions' embeddings), and the value-output product near α·Z − β·I; Z is normal with variance 1/H.
-    Biases stay zero."""
+    head's query-key product near α·Z + β·I, so a position attends most to positions like itself (its neighbours when
+    the positions start alike, with `sinusoidal_positions`; other [MASK]s for a blank), and the value-output product
+    near α·Z − β·I; Z is normal with variance 1/H. Biases stay zero."""
     hidden, heads, head_dim = model.config.hidden_size, model.config.num_attention_heads, model.config.head_dim
     eye = torch.eye(hidden, dtype=torch.float64)
 

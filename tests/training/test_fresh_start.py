@@ -22,13 +22,21 @@ def fresh(sharing: str) -> AlbertForPreTraining:
     return AlbertForPreTraining(config).eval()
 
 
+def parameters_of(model: AlbertForPreTraining) -> dict[str, torch.Tensor]:
+    return {name: p.detach().clone() for name, p in model.named_parameters()}
+
+
+def changed_since(model: AlbertForPreTraining, before: dict[str, torch.Tensor]) -> set[str]:
+    return {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+
+
 @pytest.mark.parametrize("sharing", ["all", "none"])
 def test_only_the_branch_output_projections_shrink_by_one_over_root_two_passes(sharing: str) -> None:
     model = fresh(sharing)
-    before = {name: p.clone() for name, p in model.named_parameters()}
+    before = parameters_of(model)
     factor = scale_residual_branches(model)
     assert factor == pytest.approx(1 / math.sqrt(16))
-    shrunk = {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+    shrunk = changed_since(model, before)
     expected = {n for n in before if n.endswith((".output.weight", ".down.weight")) and n.startswith("albert.")}
     assert shrunk == expected and len(expected) == (2 if sharing == "all" else 16)
     for name in shrunk:
@@ -89,10 +97,10 @@ def test_the_embedding_rate_scale_moves_the_embeddings_alone_and_keeps_two_group
 
 def test_sinusoidal_positions_are_the_transformers_table_at_the_initializer_ranges_spread() -> None:
     model = fresh("all")
-    before = {name: p.clone() for name, p in model.named_parameters()}
+    before = parameters_of(model)
     sinusoidal_positions(model)
     table = model.albert.embeddings.position_embeddings.weight.detach()
-    changed = {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+    changed = changed_since(model, before)
     assert changed == {"albert.embeddings.position_embeddings.weight"}
     scale = 0.02 * math.sqrt(2)
     assert float(table[3, 0]) == pytest.approx(scale * math.sin(3.0))  # the fastest pair turns one radian a position
@@ -110,9 +118,9 @@ def test_mimetic_attention_starts_each_heads_query_key_product_near_the_identity
     sharing: str,
 ) -> None:
     model = fresh(sharing)
-    before = {name: p.clone() for name, p in model.named_parameters()}
+    before = parameters_of(model)
     mimetic_attention(model, torch.Generator().manual_seed(0))
-    changed = {name for name, p in model.named_parameters() if not torch.equal(p, before[name])}
+    changed = changed_since(model, before)
     assert changed == {n for n in before if n.endswith(("query.weight", "key.weight", "value.weight", "output.weight"))
                        and ".attention_blocks." in n}  # fmt: skip
     assert len(changed) == (4 if sharing == "all" else 32)
